@@ -1,0 +1,100 @@
+// Package deepcopy copies Go values that share no memory with the original.
+//
+// Upstream generates a DeepCopy method for every API type with deepcopy-gen
+// (zz_generated.deepcopy.go). crdlab has few types and wants them readable, so
+// one reflective function does the job: it follows pointers, slices, maps,
+// structs, arrays and interfaces (JSON values held as any), and copies
+// everything else by value.
+//
+// Differences from upstream: reflection is slower than generated code; the
+// storage and handler hot paths copy Unstructured maps with CopyJSON, which
+// needs no reflection.
+package deepcopy
+
+import "reflect"
+
+// Copy returns a deep copy of v.
+func Copy[T any](v T) T {
+	src := reflect.ValueOf(&v).Elem()
+	dst := reflect.New(src.Type()).Elem()
+	copyValue(dst, src)
+	return dst.Interface().(T)
+}
+
+func copyValue(dst, src reflect.Value) {
+	switch src.Kind() {
+	case reflect.Pointer:
+		if src.IsNil() {
+			return
+		}
+		p := reflect.New(src.Type().Elem())
+		copyValue(p.Elem(), src.Elem())
+		dst.Set(p)
+	case reflect.Interface:
+		if src.IsNil() {
+			return
+		}
+		inner := src.Elem()
+		c := reflect.New(inner.Type()).Elem()
+		copyValue(c, inner)
+		dst.Set(c)
+	case reflect.Slice:
+		if src.IsNil() {
+			return
+		}
+		s := reflect.MakeSlice(src.Type(), src.Len(), src.Len())
+		for i := 0; i < src.Len(); i++ {
+			copyValue(s.Index(i), src.Index(i))
+		}
+		dst.Set(s)
+	case reflect.Map:
+		if src.IsNil() {
+			return
+		}
+		m := reflect.MakeMapWithSize(src.Type(), src.Len())
+		iter := src.MapRange()
+		for iter.Next() {
+			v := reflect.New(iter.Value().Type()).Elem()
+			copyValue(v, iter.Value())
+			m.SetMapIndex(iter.Key(), v)
+		}
+		dst.Set(m)
+	case reflect.Struct:
+		// Copy by value first so that structs with unexported fields
+		// (time.Time) keep them; then deepen every exported field.
+		dst.Set(src)
+		for i := 0; i < src.NumField(); i++ {
+			if !dst.Field(i).CanSet() {
+				continue
+			}
+			copyValue(dst.Field(i), src.Field(i))
+		}
+	case reflect.Array:
+		for i := 0; i < src.Len(); i++ {
+			copyValue(dst.Index(i), src.Index(i))
+		}
+	default:
+		dst.Set(src)
+	}
+}
+
+// CopyJSON deep-copies a value made of JSON types only: map[string]any,
+// []any, string, float64, int64, bool and nil. It is what Unstructured uses.
+func CopyJSON(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[k] = CopyJSON(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(v))
+		for i, e := range v {
+			s[i] = CopyJSON(e)
+		}
+		return s
+	default:
+		return v
+	}
+}

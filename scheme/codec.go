@@ -1,0 +1,212 @@
+package scheme
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// ErrMissingKind and ErrMissingVersion say a document lacks the TypeMeta
+// needed to know what it is.
+var (
+	ErrMissingKind    = errors.New("Object 'Kind' is missing")
+	ErrMissingVersion = errors.New("Object 'apiVersion' is missing")
+)
+
+// CodecFactory turns bytes into objects and back through a Scheme: decoding
+// sniffs apiVersion/kind, builds the registered type, applies defaults and may
+// convert to another version; encoding converts to the requested external
+// version and sets TypeMeta.
+//
+// Mirrors k8s.io/apimachinery/pkg/runtime/serializer.CodecFactory with its
+// JSON and YAML serializers and the versioning codec.
+type CodecFactory struct {
+	scheme *Scheme
+}
+
+// NewCodecFactory returns codecs over s.
+func NewCodecFactory(s *Scheme) CodecFactory { return CodecFactory{scheme: s} }
+
+// Scheme returns the scheme the codecs use.
+func (c CodecFactory) Scheme() *Scheme { return c.scheme }
+
+// DecodeOptions tune Decode.
+type DecodeOptions struct {
+	// Strict rejects fields the Go type does not have (fieldValidation=Strict).
+	Strict bool
+}
+
+// StrictDecodingError says a document has fields its type does not know.
+type StrictDecodingError struct{ Msg string }
+
+func (e *StrictDecodingError) Error() string { return "strict decoding error: " + e.Msg }
+
+// ToJSON returns data as JSON: JSON is returned as is, YAML is converted.
+func ToJSON(data []byte) ([]byte, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		return trimmed, nil
+	}
+	j, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("error converting YAML to JSON: %w", err)
+	}
+	return j, nil
+}
+
+// Kind reads apiVersion and kind from a JSON or YAML document.
+func Kind(data []byte) (GroupVersionKind, error) {
+	j, err := ToJSON(data)
+	if err != nil {
+		return GroupVersionKind{}, err
+	}
+	var tm struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if err := json.Unmarshal(j, &tm); err != nil {
+		return GroupVersionKind{}, fmt.Errorf("couldn't get version/kind; json parse error: %w", err)
+	}
+	if tm.Kind == "" {
+		return GroupVersionKind{}, fmt.Errorf("%w in '%s'", ErrMissingKind, abbreviate(j))
+	}
+	if tm.APIVersion == "" {
+		return GroupVersionKind{}, fmt.Errorf("%w in '%s'", ErrMissingVersion, abbreviate(j))
+	}
+	gv, err := ParseGroupVersion(tm.APIVersion)
+	if err != nil {
+		return GroupVersionKind{}, err
+	}
+	return gv.WithKind(tm.Kind), nil
+}
+
+func abbreviate(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}
+
+// Decode reads one JSON or YAML document into a new object of the kind it
+// names, and applies that type's defaults. The object stays in the version it
+// was written in.
+func (c CodecFactory) Decode(data []byte, opts DecodeOptions) (Object, GroupVersionKind, error) {
+	gvk, err := Kind(data)
+	if err != nil {
+		return nil, gvk, err
+	}
+	obj, err := c.scheme.New(gvk)
+	if err != nil {
+		return nil, gvk, err
+	}
+	j, _ := ToJSON(data)
+	if err := unmarshal(j, obj, opts.Strict); err != nil {
+		return nil, gvk, err
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	c.scheme.Default(obj)
+	return obj, gvk, nil
+}
+
+// DecodeInto reads a JSON or YAML document into into, whose kind the caller
+// already knows, and defaults it. TypeMeta in data, if any, must match.
+func (c CodecFactory) DecodeInto(data []byte, into Object, opts DecodeOptions) error {
+	j, err := ToJSON(data)
+	if err != nil {
+		return err
+	}
+	if err := unmarshal(j, into, opts.Strict); err != nil {
+		return err
+	}
+	c.scheme.Default(into)
+	return nil
+}
+
+func unmarshal(j []byte, into any, strict bool) error {
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(into); err != nil {
+		if strict && strings.HasPrefix(err.Error(), "json: unknown field") {
+			return &StrictDecodingError{Msg: strings.TrimPrefix(err.Error(), "json: ")}
+		}
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("unexpected data after the top-level object")
+	}
+	return nil
+}
+
+// DecodeToVersion decodes data and converts it to target (which may be the
+// internal version).
+func (c CodecFactory) DecodeToVersion(data []byte, target GroupVersion, opts DecodeOptions) (Object, error) {
+	obj, _, err := c.Decode(data, opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.scheme.ConvertToVersion(obj, target)
+}
+
+// Encode converts obj to the external version target and writes it as JSON
+// with apiVersion and kind set.
+func (c CodecFactory) Encode(obj Object, target GroupVersion) ([]byte, error) {
+	if target.Version == "" || target.Version == APIVersionInternal {
+		return nil, fmt.Errorf("scheme: cannot encode to version %q: pick an external version", target.String())
+	}
+	out, err := c.scheme.ConvertToVersion(obj, target)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(out)
+}
+
+// EncodeYAML is Encode written as YAML.
+func (c CodecFactory) EncodeYAML(obj Object, target GroupVersion) ([]byte, error) {
+	j, err := c.Encode(obj, target)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.JSONToYAML(j)
+}
+
+// SplitYAMLDocuments splits a multi-document YAML stream on "---" lines and
+// drops empty documents. A JSON document is returned whole.
+func SplitYAMLDocuments(data []byte) [][]byte {
+	var docs [][]byte
+	var cur bytes.Buffer
+	flush := func() {
+		if len(bytes.TrimSpace(cur.Bytes())) > 0 && !onlyComments(cur.Bytes()) {
+			docs = append(docs, append([]byte(nil), cur.Bytes()...))
+		}
+		cur.Reset()
+	}
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		trimmed := bytes.TrimRight(line, " \t\r\n")
+		if bytes.Equal(trimmed, []byte("---")) || bytes.HasPrefix(trimmed, []byte("--- ")) {
+			flush()
+			continue
+		}
+		cur.Write(line)
+	}
+	flush()
+	return docs
+}
+
+func onlyComments(doc []byte) bool {
+	for _, line := range bytes.Split(doc, []byte("\n")) {
+		l := bytes.TrimSpace(line)
+		if len(l) > 0 && l[0] != '#' {
+			return false
+		}
+	}
+	return true
+}
