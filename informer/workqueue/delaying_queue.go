@@ -28,9 +28,8 @@ type delayingType[T comparable] struct {
 
 	clock Clock
 
-	// mu guards every field below. Lock order: mu, then Queue.mu (loop Adds
-	// ready items after releasing mu, but AddAfter holds neither while
-	// calling Add).
+	// mu guards every field below. It is never held while calling into
+	// Queue: AddAfter and loop call Add without it.
 	mu sync.Mutex
 
 	// waiting is the min-heap of items not yet ready, earliest readyAt (then
@@ -42,9 +41,10 @@ type delayingType[T comparable] struct {
 	// seq numbers entries in AddAfter order, to break readyAt ties.
 	seq uint64
 
-	// timer is nil if and only if waiting is empty (or the queue is
-	// stopped). Otherwise it is armed for armedFor, which equals
-	// waiting[0].readyAt: the loop is woken when the earliest item is due.
+	// timer is nil if and only if waiting is empty. Otherwise it is armed
+	// for armedFor, which equals waiting[0].readyAt: loop is woken when the
+	// earliest item is due. (Between a timer firing and loop re-locking mu,
+	// timer is spent; loop restores the invariant before unlocking.)
 	timer    Timer
 	armedFor time.Time
 
@@ -217,11 +217,9 @@ func (q *delayingType[T]) stopLoop() {
 	q.stopOnce.Do(func() {
 		q.mu.Lock()
 		q.stopped = true
-		if q.timer != nil {
-			q.timer.Stop()
-			q.timer = nil
-			q.armedFor = time.Time{}
-		}
+		q.waiting = nil // dropped, as upstream
+		clear(q.known)
+		q.armLocked(time.Time{}) // nothing waits: stops the timer
 		q.mu.Unlock()
 		close(q.stop)
 	})
