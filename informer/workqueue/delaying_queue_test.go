@@ -119,22 +119,6 @@ func TestDelaying_AddAfter(t *testing.T) {
 		}
 	})
 
-	t.Run("WhileQueuedCoalesces", func(t *testing.T) {
-		q, clock := newFakeDelaying[string](t)
-		q.Add("a")
-		q.AddAfter("a", time.Second)
-		clock.Step(time.Second)
-		mustGet(t, q, "a")
-		// The delayed Add reached the queue while a was still queued, or
-		// reaches it now while a is processing. Either way Done settles it.
-		eventually(t, "the heap to empty", func() bool { return waitingLen(q) == 0 })
-		q.Done("a")
-		mustCheck(t, q.Queue)
-		if n := q.Len(); n > 1 {
-			t.Fatalf("Len = %d, want at most 1", n)
-		}
-	})
-
 	t.Run("RealClock", func(t *testing.T) {
 		q := NewDelaying[string](Config{})
 		defer q.ShutDown()
