@@ -72,9 +72,12 @@ func (r *ItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
 	exp := r.failures[item]
 	r.failures[item] = exp + 1
 
-	// Compute in float64 so that a large exp cannot overflow int64.
+	// Compute in float64 so that a large exp cannot overflow int64. The
+	// comparison is >=: float64(math.MaxInt64) rounds up to 2^63, which does
+	// not fit in a Duration (upstream's > lets a base that is a power of two
+	// nanoseconds wrap negative).
 	backoff := float64(r.baseDelay.Nanoseconds()) * math.Pow(2, float64(exp))
-	if backoff > math.MaxInt64 {
+	if backoff >= math.MaxInt64 {
 		return r.maxDelay
 	}
 	if d := time.Duration(backoff); d < r.maxDelay {
@@ -156,7 +159,9 @@ func (r *BucketRateLimiter[T]) When(T) time.Duration {
 	if r.tokens >= 0 {
 		return 0
 	}
-	return time.Duration(-r.tokens / r.qps * float64(time.Second))
+	// Round to the nanosecond: x/time/rate truncates, which turns 4.1s
+	// into 4.099999999s.
+	return time.Duration(math.Round(-r.tokens / r.qps * float64(time.Second)))
 }
 
 // NumRequeues returns 0: the bucket does not track items.

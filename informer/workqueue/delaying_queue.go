@@ -88,7 +88,7 @@ func newDelaying[T comparable](cfg Config) *delayingType[T] {
 }
 
 // AddAfter Adds item after d. The heap and timer are updated before AddAfter
-// returns, so with a FakeClock a following Step is certain to fire it.
+// returns, so with a FakeClock a Step that follows it will fire the timer.
 //
 // AddAfter mirrors (*delayingType).AddAfter; the heap insertion upstream
 // happens in waitingLoop via waitingForAddCh.
@@ -189,7 +189,9 @@ func (q *delayingType[T]) loop() {
 		}
 		// Arm for the next item before Adding the ready ones, so that a test
 		// which sees a ready item in Get may Step the clock again safely.
-		q.armLocked(now)
+		// Re-read the clock to keep the window small in which a concurrent
+		// FakeClock.Step would make the new timer late (see doc.go).
+		q.armLocked(q.clock.Now())
 		q.mu.Unlock()
 
 		for _, item := range ready {

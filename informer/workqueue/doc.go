@@ -70,9 +70,14 @@
 //     interface (Push/Pop/Touch) of newer client-go is not here.
 //   - The delaying queue's AddAfter writes the heap under a mutex and arms the
 //     timer itself instead of sending on a 1000-slot channel to the waiting
-//     loop, so a FakeClock.Step right after AddAfter always sees the timer.
-//     There is no 10s heartbeat: nothing can be missed that it would repair.
-//     Items due at the same instant come out in AddAfter order.
+//     loop, so a FakeClock.Step made after AddAfter returns fires it. The
+//     loop arms the next timer before it Adds the items a timer released, so
+//     a Step made after Get returned those items is safe too. A Step racing
+//     with the loop's re-arming can make that timer late by up to the step
+//     (the clock is read, then the timer made); upstream has the same race
+//     and its 10s heartbeat hides it for steps of 10s or more. There is no
+//     heartbeat here: a real clock's lateness is the nanoseconds between
+//     two calls. Items due at the same instant come out in AddAfter order.
 //   - ShutDownWithDrain on the delaying queue also stops the waiting loop
 //     (upstream only overrides ShutDown). Items still waiting in the heap are
 //     dropped at shut down, as upstream.

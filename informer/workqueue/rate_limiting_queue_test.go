@@ -1,0 +1,54 @@
+package workqueue
+
+import (
+	"testing"
+	"time"
+)
+
+func TestRateLimiting_AddRateLimited(t *testing.T) {
+	clock := NewFakeClock(epoch)
+	q := NewRateLimiting[string](
+		NewItemExponentialFailureRateLimiter[string](time.Millisecond, time.Second),
+		Config{Clock: clock},
+	)
+	defer q.ShutDown()
+
+	q.AddRateLimited("a") // 1ms
+	if n := q.NumRequeues("a"); n != 1 {
+		t.Fatalf("NumRequeues = %d, want 1", n)
+	}
+	wantLen(t, q, 0)
+	clock.Step(time.Millisecond)
+	mustGet(t, q, "a")
+
+	q.AddRateLimited("a") // 2ms, while a is processing
+	q.Done("a")
+	clock.Step(time.Millisecond)
+	wantLen(t, q, 0) // the 2ms timer is not due
+	clock.Step(time.Millisecond)
+	mustGet(t, q, "a")
+	q.Done("a")
+	if n := q.NumRequeues("a"); n != 2 {
+		t.Fatalf("NumRequeues = %d, want 2", n)
+	}
+
+	t.Run("ForgetResets", func(t *testing.T) {
+		q.Forget("a")
+		if n := q.NumRequeues("a"); n != 0 {
+			t.Fatalf("NumRequeues after Forget = %d, want 0", n)
+		}
+		q.AddRateLimited("a") // back to 1ms
+		clock.Step(time.Millisecond)
+		mustGet(t, q, "a")
+		q.Done("a")
+	})
+}
+
+func TestNewRateLimiting_NilLimiterPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("NewRateLimiting(nil, ...) did not panic")
+		}
+	}()
+	NewRateLimiting[string](nil, Config{})
+}
