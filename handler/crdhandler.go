@@ -1,0 +1,404 @@
+package handler
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler/discovery"
+	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/scheme"
+)
+
+// CRDHandler serves the custom resources of every CRD:
+// /apis/<group>/<version>/[namespaces/<ns>/]<plural>[/<name>[/status|/scale]].
+//
+// It follows the CRDs through its hooks (OnAdd, OnUpdate, OnDelete), which
+// the CRD informer — for now the apiserver's list+watch bridge — calls for
+// every change; it keeps the latest CRDs (a lister: Get, List) and, per CRD
+// UID, a crdInfo with what serving the CRD needs, built on first use and
+// dropped when the CRD's spec or accepted names change or the CRD goes.
+// Every hook also brings discovery and OpenAPI up to date.
+//
+// A request for a CRD that does not exist, does not serve the version, is
+// of the other scope, or whose names are neither accepted nor established
+// goes to the delegate (404), as upstream.
+//
+// Mirrors crdHandler in
+// k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go.
+type CRDHandler struct {
+	h *Handler
+
+	mu sync.RWMutex // guards crds and infos
+	// crds holds the latest version of every CRD by name (the lister).
+	crds map[string]*apiextensionsv1.CustomResourceDefinition
+	// infos holds the serving info of a CRD by UID; an entry exists only
+	// for a CRD that is in crds and was requested since its last change.
+	infos map[metav1.UID]*crdInfo
+}
+
+func newCRDHandler(h *Handler) *CRDHandler {
+	return &CRDHandler{
+		h:     h,
+		crds:  map[string]*apiextensionsv1.CustomResourceDefinition{},
+		infos: map[metav1.UID]*crdInfo{},
+	}
+}
+
+// OnAdd records a new CRD.
+//
+// Mirrors (*crdHandler).createCustomResourceDefinition.
+func (c *CRDHandler) OnAdd(crd *apiextensionsv1.CustomResourceDefinition) {
+	c.OnUpdate(crd)
+}
+
+// OnUpdate records a changed CRD. Its serving info is rebuilt on next use
+// if its UID, spec or accepted names changed; status-only changes (say,
+// Established turning True) keep it.
+//
+// Mirrors (*crdHandler).updateCustomResourceDefinition.
+func (c *CRDHandler) OnUpdate(crd *apiextensionsv1.CustomResourceDefinition) {
+	if crd == nil {
+		return
+	}
+	crd = crd.DeepCopy()
+	c.mu.Lock()
+	old := c.crds[crd.Name]
+	c.crds[crd.Name] = crd
+	var dropped *crdInfo
+	if old != nil {
+		if info, ok := c.infos[old.UID]; ok && (old.UID != crd.UID ||
+			!reflect.DeepEqual(info.spec, crd.Spec) || !reflect.DeepEqual(info.acceptedNames, crd.Status.AcceptedNames)) {
+			delete(c.infos, old.UID)
+			dropped = info
+		}
+	}
+	c.mu.Unlock()
+	if dropped != nil {
+		dropped.release()
+	}
+	c.syncDiscovery(old, crd)
+}
+
+// OnDelete forgets a CRD and drops its serving info.
+//
+// Mirrors (*crdHandler).removeDeadStorage for one CRD.
+func (c *CRDHandler) OnDelete(crd *apiextensionsv1.CustomResourceDefinition) {
+	if crd == nil {
+		return
+	}
+	c.mu.Lock()
+	old := c.crds[crd.Name]
+	if old != nil && old.UID == crd.UID || old != nil && crd.UID == "" {
+		delete(c.crds, crd.Name)
+	} else {
+		old = nil
+	}
+	var dropped []*crdInfo
+	for _, uid := range []metav1.UID{crd.UID, uidOf(old)} {
+		if info, ok := c.infos[uid]; ok {
+			delete(c.infos, uid)
+			dropped = append(dropped, info)
+		}
+	}
+	c.mu.Unlock()
+	for _, info := range dropped {
+		info.release()
+	}
+	c.syncDiscovery(crd, nil)
+}
+
+func uidOf(crd *apiextensionsv1.CustomResourceDefinition) metav1.UID {
+	if crd == nil {
+		return ""
+	}
+	return crd.UID
+}
+
+// Get returns the latest CRD of that name (a copy), as a lister would.
+func (c *CRDHandler) Get(name string) (*apiextensionsv1.CustomResourceDefinition, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	crd, ok := c.crds[name]
+	if !ok {
+		return nil, false
+	}
+	return crd.DeepCopy(), true
+}
+
+// List returns every known CRD (copies), sorted by name.
+func (c *CRDHandler) List() []*apiextensionsv1.CustomResourceDefinition {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]*apiextensionsv1.CustomResourceDefinition, 0, len(c.crds))
+	for _, crd := range c.crds {
+		out = append(out, crd.DeepCopy())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// serve answers a request on a custom resource path.
+//
+// Mirrors (*crdHandler).ServeHTTP.
+func (c *CRDHandler) serve(w http.ResponseWriter, r *http.Request, p resourcePath) {
+	c.mu.RLock()
+	crd := c.crds[p.resource+"."+p.group]
+	c.mu.RUnlock()
+	if crd == nil || crd.Spec.Group != p.group {
+		c.h.cfg.Delegate.ServeHTTP(w, r)
+		return
+	}
+	namespacedCRD, namespacedReq := crd.Spec.Scope == apiextensionsv1.NamespaceScoped, p.namespace != ""
+	if !namespacedCRD && namespacedReq {
+		c.h.cfg.Delegate.ServeHTTP(w, r)
+		return
+	}
+	if namespacedCRD && !namespacedReq {
+		// Only list and watch may span every namespace.
+		if verb := verbOf(r, p.name); verb != "list" && verb != "watch" {
+			c.h.cfg.Delegate.ServeHTTP(w, r)
+			return
+		}
+	}
+	if !helpers.HasServedCRDVersion(crd, p.version) {
+		c.h.cfg.Delegate.ServeHTTP(w, r)
+		return
+	}
+	if !helpers.IsCRDConditionTrue(crd, apiextensionsv1.NamesAccepted) &&
+		!helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
+		c.h.cfg.Delegate.ServeHTTP(w, r)
+		return
+	}
+	info, err := c.getOrCreateInfo(crd)
+	if err != nil {
+		c.h.logger.Error("cannot serve custom resource", "crd", crd.Name, "err", err)
+		responsewriters.WriteError(w, apierrors.NewInternalError(err))
+		return
+	}
+	if !info.acquire() {
+		// Dropped between lookup and use: the CRD changed. Try once more.
+		if info, err = c.getOrCreateInfo(crd); err != nil || !info.acquire() {
+			responsewriters.WriteError(w, apierrors.NewServiceUnavailable("the custom resource definition changed; retry"))
+			return
+		}
+	}
+	defer info.done()
+
+	v, ok := info.versions[p.version]
+	if !ok {
+		c.h.cfg.Delegate.ServeHTTP(w, r)
+		return
+	}
+	var s *requestScope
+	switch p.subresource {
+	case "":
+		s = v.main
+	case "status":
+		s = v.status
+	case "scale":
+		s = v.scale
+	}
+	if s == nil {
+		gr := scheme.GroupResource{Group: p.group, Resource: p.resource}
+		responsewriters.WriteError(w, apierrors.NewNotFound(gr, p.name))
+		return
+	}
+	if helpers.IsCRDConditionTrue(crd, apiextensionsv1.Terminating) {
+		cp := *s
+		cp.createForbidden = apierrors.NewMethodNotSupported(s.groupResource(), "create")
+		cp.createForbidden.(*apierrors.StatusError).ErrStatus.Message = "create not allowed while custom resource definition is terminating"
+		s = &cp
+	}
+	c.h.serveResource(w, r, s, p.namespace, p.name)
+}
+
+// getOrCreateInfo returns the serving info of crd, building it if needed.
+//
+// Mirrors (*crdHandler).getOrCreateServingInfoFor.
+func (c *CRDHandler) getOrCreateInfo(crd *apiextensionsv1.CustomResourceDefinition) (*crdInfo, error) {
+	c.mu.RLock()
+	info, ok := c.infos[crd.UID]
+	c.mu.RUnlock()
+	if ok {
+		return info, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if info, ok := c.infos[crd.UID]; ok {
+		return info, nil
+	}
+	// Build from the latest copy: crd may be older than what a hook stored.
+	latest, ok := c.crds[crd.Name]
+	if !ok || latest.UID != crd.UID {
+		return nil, fmt.Errorf("custom resource definition %s changed while serving a request", crd.Name)
+	}
+	info, err := c.h.buildCRDInfo(latest)
+	if err != nil {
+		return nil, err
+	}
+	c.infos[crd.UID] = info
+	return info, nil
+}
+
+// crdInfo is what serving one CRD needs, for every served version: the
+// request scopes (storage, codec, schema, table convertor) of the main
+// resource and its subresources.
+//
+// Mirrors crdInfo in customresource_handler.go.
+type crdInfo struct {
+	// spec and acceptedNames are those the info was built from: the info
+	// is stale iff the CRD's differ.
+	spec          apiextensionsv1.CustomResourceDefinitionSpec
+	acceptedNames apiextensionsv1.CustomResourceDefinitionNames
+	// storageVersion is the version objects are stored in.
+	storageVersion string
+	// versions holds the scopes of every served version.
+	versions map[string]*versionScopes
+	// destroy releases the storages (may be nil).
+	destroy func()
+
+	mu sync.Mutex // guards inflight and released
+	// inflight counts the requests using the info.
+	inflight int
+	// released is true once the info was dropped; it is destroyed when
+	// inflight drops to zero (or after releaseTimeout, for long watches).
+	released bool
+	drained  chan struct{}
+}
+
+// versionScopes are the scopes of one version: status and scale are nil
+// when the version has no such subresource.
+type versionScopes struct {
+	main, status, scale *requestScope
+}
+
+// releaseTimeout bounds how long a dropped crdInfo waits for its requests
+// (watches) before its storage is destroyed, as upstream waits a minute.
+const releaseTimeout = time.Minute
+
+func (i *crdInfo) acquire() bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.released {
+		return false
+	}
+	i.inflight++
+	return true
+}
+
+func (i *crdInfo) done() {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	i.inflight--
+	if i.released && i.inflight == 0 && i.drained != nil {
+		close(i.drained)
+		i.drained = nil
+	}
+}
+
+// release marks the info dropped and destroys its storage once its
+// requests are done.
+func (i *crdInfo) release() {
+	i.mu.Lock()
+	i.released = true
+	if i.inflight == 0 || i.destroy == nil {
+		i.mu.Unlock()
+		if i.destroy != nil {
+			i.destroy()
+		}
+		return
+	}
+	drained := make(chan struct{})
+	i.drained = drained
+	i.mu.Unlock()
+	go func() {
+		t := time.NewTimer(releaseTimeout)
+		defer t.Stop()
+		select {
+		case <-drained:
+		case <-t.C:
+		}
+		i.destroy()
+	}()
+}
+
+// syncDiscovery brings discovery (and OpenAPI) up to date for the group
+// versions old and new CRD touch.
+//
+// Mirrors (*DiscoveryController).sync in customresource_discovery_controller.go.
+func (c *CRDHandler) syncDiscovery(old, new *apiextensionsv1.CustomResourceDefinition) {
+	touched := map[scheme.GroupVersion]bool{}
+	for _, crd := range []*apiextensionsv1.CustomResourceDefinition{old, new} {
+		if crd == nil {
+			continue
+		}
+		for _, v := range crd.Spec.Versions {
+			touched[scheme.GroupVersion{Group: crd.Spec.Group, Version: v.Name}] = true
+		}
+	}
+	crds := c.List()
+	for gv := range touched {
+		if gv.Group == "apiextensions.k8s.io" {
+			continue // never let a CRD replace the built-in group's document
+		}
+		c.h.discovery.SetGroupVersion(gv, discoveryResourcesFor(crds, gv))
+	}
+	c.h.openapi.invalidate()
+}
+
+// discoveryResourcesFor lists the resources of gv: one per Established
+// CRD of the group that serves the version, named by its accepted names.
+func discoveryResourcesFor(crds []*apiextensionsv1.CustomResourceDefinition, gv scheme.GroupVersion) []discovery.Resource {
+	var out []discovery.Resource
+	for _, crd := range crds {
+		if crd.Spec.Group != gv.Group || !helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
+			continue
+		}
+		var ver *apiextensionsv1.CustomResourceDefinitionVersion
+		for i := range crd.Spec.Versions {
+			if crd.Spec.Versions[i].Name == gv.Version && crd.Spec.Versions[i].Served {
+				ver = &crd.Spec.Versions[i]
+			}
+		}
+		if ver == nil {
+			continue
+		}
+		names := crd.Status.AcceptedNames
+		if names.Plural == "" {
+			names = crd.Spec.Names
+		}
+		storageVersion, _ := helpers.GetCRDStorageVersion(crd)
+		res := discovery.Resource{
+			Name:               names.Plural,
+			SingularName:       names.Singular,
+			Namespaced:         crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+			Kind:               names.Kind,
+			Verbs:              []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
+			ShortNames:         names.ShortNames,
+			Categories:         names.Categories,
+			StorageVersionHash: discovery.StorageVersionHash(crd.Spec.Group, storageVersion, names.Kind),
+		}
+		if sub := ver.Subresources; sub != nil {
+			if sub.Status != nil {
+				res.Subresources = append(res.Subresources, discovery.Subresource{
+					Name: "status", Kind: gv.WithKind(names.Kind), Verbs: []string{"get", "patch", "update"}})
+			}
+			if sub.Scale != nil {
+				res.Subresources = append(res.Subresources, discovery.Subresource{
+					Name:  "scale",
+					Kind:  scheme.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"},
+					Verbs: []string{"get", "patch", "update"}})
+			}
+		}
+		out = append(out, res)
+	}
+	return out
+}

@@ -1,0 +1,271 @@
+package handler
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/apis/validation"
+	"github.com/crdlab/crdlab/apis/validation/field"
+	"github.com/crdlab/crdlab/scheme"
+)
+
+// errNoCustomResourceStorage says Config.CustomResourceStorage is unset.
+var errNoCustomResourceStorage = errors.New("handler: Config.CustomResourceStorage is not set: custom resources cannot be served")
+
+// buildCRDInfo builds the serving info of a CRD: one storage (in the
+// storage version) and, per served version, the scopes of the main
+// resource, /status and /scale with that version's schema, converter and
+// table convertor.
+//
+// Mirrors (*crdHandler).getOrCreateServingInfoFor in customresource_handler.go.
+func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*crdInfo, error) {
+	if h.cfg.CustomResourceStorage == nil {
+		return nil, errNoCustomResourceStorage
+	}
+	storageVersion, err := helpers.GetCRDStorageVersion(crd)
+	if err != nil {
+		return nil, err
+	}
+	names := crd.Status.AcceptedNames
+	if names.Plural == "" || names.Kind == "" {
+		names = crd.Spec.Names
+	}
+	listKind := names.ListKind
+	if listKind == "" {
+		listKind = names.Kind + "List"
+	}
+	st, err := h.cfg.CustomResourceStorage(crd)
+	if err != nil {
+		return nil, err
+	}
+	info := &crdInfo{
+		spec:           crd.DeepCopy().Spec,
+		acceptedNames:  crd.Status.AcceptedNames,
+		storageVersion: storageVersion,
+		versions:       map[string]*versionScopes{},
+		destroy: func() {
+			for _, s := range []interface{ Destroy() }{st.Main, st.Status, st.Scale} {
+				if s != nil {
+					s.Destroy()
+				}
+			}
+		},
+	}
+	storageGV := scheme.GroupVersion{Group: crd.Spec.Group, Version: storageVersion}
+	for i := range crd.Spec.Versions {
+		v := &crd.Spec.Versions[i]
+		if !v.Served {
+			continue
+		}
+		gv := scheme.GroupVersion{Group: crd.Spec.Group, Version: v.Name}
+		var sch Schema
+		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil && h.cfg.SchemaFor != nil {
+			if sch, err = h.cfg.SchemaFor(v.Schema.OpenAPIV3Schema); err != nil {
+				return nil, fmt.Errorf("the schema of version %s of %s: %w", v.Name, crd.Name, err)
+			}
+		}
+		cols := make([]PrinterColumn, 0, len(v.AdditionalPrinterColumns))
+		for _, c := range v.AdditionalPrinterColumns {
+			cols = append(cols, PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, JSONPath: c.JSONPath, Priority: c.Priority})
+		}
+		table, err := newCustomResourceTableConvertor(cols, h.cfg.Now)
+		if err != nil {
+			return nil, err
+		}
+		conv := &crCodec{
+			kind:                  gv.WithKind(names.Kind),
+			storageGV:             storageGV,
+			schema:                sch,
+			preserveUnknownFields: crd.Spec.PreserveUnknownFields,
+			namespaced:            crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+		}
+		var warnings []string
+		if w, _ := helpers.GetDeprecationWarning(crd, v.Name); w != nil {
+			warnings = append(warnings, *w)
+		}
+		mk := func(sub string, storage interface{}) *requestScope {
+			return &requestScope{
+				resource:    gv.WithResource(names.Plural),
+				subresource: sub,
+				kind:        conv.kind,
+				listKind:    listKind,
+				namespaced:  conv.namespaced,
+				decode:      conv.decode,
+				encode:      conv.encode,
+				table:       table,
+				warnings:    warnings,
+			}
+		}
+		vs := &versionScopes{main: mk("", nil)}
+		vs.main.storage = st.Main
+		if v.Subresources != nil && v.Subresources.Status != nil && st.Status != nil {
+			vs.status = mk("status", nil)
+			vs.status.storage = st.Status
+		}
+		if v.Subresources != nil && v.Subresources.Scale != nil && st.Scale != nil {
+			vs.scale = newScaleScope(mk("scale", nil), st.Scale)
+		}
+		info.versions[v.Name] = vs
+	}
+	return info, nil
+}
+
+// crCodec turns request bodies into stored custom resources and back, for
+// one served version.
+//
+// Mirrors the codec chain upstream builds per version in
+// customresource_handler.go: the unstructured decoder,
+// schemaCoercingConverter / unstructuredDefaulter / pruning, and the
+// None-strategy converter (nopConverter: only apiVersion changes).
+type crCodec struct {
+	// kind is the URL version's kind.
+	kind      scheme.GroupVersionKind
+	storageGV scheme.GroupVersion
+	// schema is nil when the version has none (or none is compiled).
+	schema                Schema
+	preserveUnknownFields bool
+	namespaced            bool
+}
+
+// decode checks a body's apiVersion and kind, prunes (unless unknown
+// fields are preserved) and defaults it with the version's schema,
+// validates metadata and schema — every violation a cause of one 422 —
+// and converts it to the storage version.
+func (c *crCodec) decode(_ context.Context, body []byte) (scheme.Object, []string, error) {
+	if err := checkTypeMeta(body, c.kind); err != nil {
+		return nil, nil, err
+	}
+	m, err := unstructured.DecodeJSONObject(body)
+	if err != nil {
+		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding request body: %v", err))
+	}
+	u := &unstructured.Unstructured{Object: m}
+	if md, ok := m["metadata"]; ok && md != nil {
+		if _, isMap := md.(map[string]any); !isMap {
+			return nil, nil, apierrors.NewBadRequest("metadata must be an object")
+		}
+	}
+	var unknown []string
+	if c.schema != nil {
+		if !c.preserveUnknownFields {
+			unknown = c.schema.Prune(m)
+		}
+		c.schema.Default(m)
+	}
+	causes := validateCustomResourceMetadata(u)
+	if c.schema != nil {
+		causes = append(causes, c.schema.Validate(m)...)
+	}
+	if len(causes) > 0 {
+		return nil, nil, apierrors.NewInvalid(c.kind.GroupKind(), u.GetName(), causes)
+	}
+	u.SetAPIVersion(c.storageGV.String())
+	return u, unknown, nil
+}
+
+// encode writes a stored custom resource in the URL's version: the None
+// conversion strategy rewrites apiVersion only; defaults of the version's
+// schema are applied on read, as upstream's storage codec does.
+func (c *crCodec) encode(obj scheme.Object) (scheme.Object, error) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("expected a custom resource, got %T", obj)
+	}
+	out := u.DeepCopy()
+	out.SetAPIVersion(c.kind.GroupVersion().String())
+	if out.GetKind() == "" {
+		out.SetKind(c.kind.Kind)
+	}
+	if c.schema != nil && out.GetName() != "" {
+		c.schema.Default(out.Object)
+	}
+	return out, nil
+}
+
+// validateCustomResourceMetadata checks what the schema cannot: the name
+// is a DNS-1123 subdomain, labels and annotations are well-formed.
+//
+// Mirrors the ObjectMeta part of customResourceStrategy.Validate.
+func validateCustomResourceMetadata(u *unstructured.Unstructured) []metav1.StatusCause {
+	var errs field.ErrorList
+	fp := field.NewPath("metadata")
+	if name := u.GetName(); name != "" {
+		for _, msg := range validation.NameIsDNSSubdomain(name, false) {
+			errs = append(errs, field.Invalid(fp.Child("name"), name, msg))
+		}
+	}
+	if gn := u.GetGenerateName(); gn != "" {
+		for _, msg := range validation.NameIsDNSSubdomain(gn, true) {
+			errs = append(errs, field.Invalid(fp.Child("generateName"), gn, msg))
+		}
+	}
+	if md, ok := u.Object["metadata"].(map[string]any); ok {
+		for _, key := range []string{"labels", "annotations"} {
+			if v, ok := md[key]; ok && v != nil {
+				mm, isMap := v.(map[string]any)
+				if !isMap {
+					errs = append(errs, field.Invalid(fp.Child(key), v, "must be a map of strings"))
+					continue
+				}
+				for k, e := range mm {
+					if _, isString := e.(string); !isString {
+						errs = append(errs, field.Invalid(fp.Child(key).Key(k), e, "must be a string"))
+					}
+				}
+			}
+		}
+	}
+	errs = append(errs, validation.ValidateLabels(u.GetLabels(), fp.Child("labels"))...)
+	errs = append(errs, validation.ValidateAnnotations(u.GetAnnotations(), fp.Child("annotations"))...)
+	return fieldErrorsToCauses(errs)
+}
+
+// fieldErrorsToCauses turns field errors into Status causes, as upstream's
+// NewInvalid does.
+func fieldErrorsToCauses(errs field.ErrorList) []metav1.StatusCause {
+	var out []metav1.StatusCause
+	for _, e := range errs {
+		out = append(out, metav1.StatusCause{Type: metav1.CauseType(e.Type), Message: e.ErrorBody(), Field: e.Field})
+	}
+	return out
+}
+
+// newScaleScope serves /scale: bodies are autoscaling/v1 Scale objects,
+// decoded into whatever the scale storage's New returns.
+//
+// Mirrors serveScale in customresource_handler.go.
+func newScaleScope(s *requestScope, storage interface {
+	New() scheme.Object
+	Destroy()
+}) *requestScope {
+	scaleKind := scheme.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
+	s.kind = scaleKind
+	s.listKind = ""
+	s.table = nil
+	s.storage = storage
+	s.decode = func(_ context.Context, body []byte) (scheme.Object, []string, error) {
+		if err := checkTypeMeta(body, scaleKind); err != nil {
+			return nil, nil, err
+		}
+		obj := storage.New()
+		if err := json.Unmarshal(body, obj); err != nil {
+			return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding request body: %v", err))
+		}
+		return obj, nil, nil
+	}
+	s.encode = func(obj scheme.Object) (scheme.Object, error) {
+		out := obj.DeepCopyObject()
+		if out.GetObjectKind().GroupVersionKind().Kind == "" {
+			out.GetObjectKind().SetGroupVersionKind(scaleKind)
+		}
+		return out, nil
+	}
+	return s
+}

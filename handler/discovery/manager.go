@@ -1,0 +1,370 @@
+package discovery
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler/negotiation"
+	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/scheme"
+)
+
+// Resource is what discovery says about one resource of a group version.
+type Resource struct {
+	// Name is the plural, e.g. "crontabs".
+	Name         string
+	SingularName string
+	Namespaced   bool
+	Kind         string
+	Verbs        []string
+	ShortNames   []string
+	Categories   []string
+	// StorageVersionHash identifies the storage version (see
+	// StorageVersionHash); may be empty.
+	StorageVersionHash string
+	Subresources       []Subresource
+}
+
+// Subresource is a subresource of a Resource: "status" or "scale".
+type Subresource struct {
+	Name string
+	// Kind is the kind the subresource answers with; for scale it is
+	// autoscaling/v1 Scale, for status the resource's own kind.
+	Kind  scheme.GroupVersionKind
+	Verbs []string
+}
+
+// StorageVersionHash returns the hash upstream advertises for a
+// resource's storage version: the first 8 bytes of the SHA-256 of
+// "<group>/<version>/<kind>", base64-encoded.
+//
+// Mirrors k8s.io/apiserver/pkg/endpoints/discovery.StorageVersionHash.
+func StorageVersionHash(group, version, kind string) string {
+	gv := scheme.GroupVersion{Group: group, Version: version}.String()
+	sum := sha256.Sum256([]byte(gv + "/" + kind))
+	return base64.StdEncoding.EncodeToString(sum[:8])
+}
+
+// Manager holds the discovery state and serves it. It is safe for
+// concurrent use: hooks may run while requests are served.
+//
+// Mirrors the aggregated discovery ResourceManager (aggregated/handler.go)
+// together with the legacy root, group and version handlers.
+type Manager struct {
+	mu sync.RWMutex // guards groups and order
+	// groups maps a group name to its versions, each version to its
+	// resources sorted by name. A group is present iff it has at least one
+	// version.
+	groups map[string]map[string][]Resource
+	// order lists the groups in the order /apis shows them: groups added
+	// with a priority first (see SetGroupPriority), then by name.
+	priority map[string]int
+}
+
+// NewManager returns an empty Manager.
+func NewManager() *Manager {
+	return &Manager{groups: map[string]map[string][]Resource{}, priority: map[string]int{}}
+}
+
+// SetGroupPriority makes group appear before groups of lower priority in
+// /apis (default 0; equal priorities sort by name). Upstream orders
+// built-in groups before CRD groups the same way.
+func (m *Manager) SetGroupPriority(group string, priority int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.priority[group] = priority
+}
+
+// SetGroupVersion sets (adds or replaces) the resources served in gv. An
+// empty list removes the version, as RemoveGroupVersion.
+//
+// Mirrors (*resourceDiscoveryManager).AddGroupVersion and the
+// setDiscovery calls of DiscoveryController.sync.
+func (m *Manager) SetGroupVersion(gv scheme.GroupVersion, resources []Resource) {
+	if len(resources) == 0 {
+		m.RemoveGroupVersion(gv)
+		return
+	}
+	rs := append([]Resource(nil), resources...)
+	sort.Slice(rs, func(i, j int) bool { return rs[i].Name < rs[j].Name })
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	vs := m.groups[gv.Group]
+	if vs == nil {
+		vs = map[string][]Resource{}
+		m.groups[gv.Group] = vs
+	}
+	vs[gv.Version] = rs
+}
+
+// RemoveGroupVersion stops advertising gv; the group goes when its last
+// version does.
+//
+// Mirrors (*resourceDiscoveryManager).RemoveGroupVersion.
+func (m *Manager) RemoveGroupVersion(gv scheme.GroupVersion) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	vs := m.groups[gv.Group]
+	delete(vs, gv.Version)
+	if len(vs) == 0 {
+		delete(m.groups, gv.Group)
+	}
+}
+
+// GroupVersions returns every advertised group version, groups in /apis
+// order and versions by preference.
+func (m *Manager) GroupVersions() []scheme.GroupVersion {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var out []scheme.GroupVersion
+	for _, g := range m.sortedGroupsLocked() {
+		for _, v := range sortedVersions(m.groups[g]) {
+			out = append(out, scheme.GroupVersion{Group: g, Version: v})
+		}
+	}
+	return out
+}
+
+// Resources returns the resources of gv and whether gv is advertised.
+func (m *Manager) Resources(gv scheme.GroupVersion) ([]Resource, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	rs, ok := m.groups[gv.Group][gv.Version]
+	return append([]Resource(nil), rs...), ok
+}
+
+func (m *Manager) sortedGroupsLocked() []string {
+	gs := make([]string, 0, len(m.groups))
+	for g := range m.groups {
+		gs = append(gs, g)
+	}
+	sort.Slice(gs, func(i, j int) bool {
+		pi, pj := m.priority[gs[i]], m.priority[gs[j]]
+		if pi != pj {
+			return pi > pj
+		}
+		return gs[i] < gs[j]
+	})
+	return gs
+}
+
+func sortedVersions(vs map[string][]Resource) []string {
+	out := make([]string, 0, len(vs))
+	for v := range vs {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return CompareKubeAwareVersionStrings(out[i], out[j]) > 0 })
+	return out
+}
+
+// APIGroupList builds the legacy /apis document.
+//
+// Mirrors rootAPIsHandler in endpoints/discovery/root.go.
+func (m *Manager) APIGroupList() *metav1.APIGroupList {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	list := &metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}, Groups: []metav1.APIGroup{}}
+	for _, g := range m.sortedGroupsLocked() {
+		list.Groups = append(list.Groups, m.apiGroupLocked(g))
+	}
+	return list
+}
+
+// APIGroup builds the /apis/<group> document.
+//
+// Mirrors APIGroupHandler in endpoints/discovery/group.go.
+func (m *Manager) APIGroup(group string) (*metav1.APIGroup, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if _, ok := m.groups[group]; !ok {
+		return nil, false
+	}
+	g := m.apiGroupLocked(group)
+	g.TypeMeta = metav1.TypeMeta{Kind: "APIGroup", APIVersion: "v1"}
+	return &g, true
+}
+
+func (m *Manager) apiGroupLocked(group string) metav1.APIGroup {
+	g := metav1.APIGroup{Name: group}
+	for _, v := range sortedVersions(m.groups[group]) {
+		g.Versions = append(g.Versions, metav1.GroupVersionForDiscovery{
+			GroupVersion: scheme.GroupVersion{Group: group, Version: v}.String(), Version: v})
+	}
+	if len(g.Versions) > 0 {
+		g.PreferredVersion = g.Versions[0]
+	}
+	return g
+}
+
+// APIResourceList builds the /apis/<group>/<version> document.
+//
+// Mirrors APIVersionHandler in endpoints/discovery/version.go.
+func (m *Manager) APIResourceList(gv scheme.GroupVersion) (*metav1.APIResourceList, bool) {
+	rs, ok := m.Resources(gv)
+	if !ok {
+		return nil, false
+	}
+	list := &metav1.APIResourceList{
+		TypeMeta:     metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"},
+		GroupVersion: gv.String(),
+		APIResources: []metav1.APIResource{},
+	}
+	for _, r := range rs {
+		list.APIResources = append(list.APIResources, metav1.APIResource{
+			Name: r.Name, SingularName: r.SingularName, Namespaced: r.Namespaced, Kind: r.Kind,
+			Verbs: nonNil(r.Verbs), ShortNames: r.ShortNames, Categories: r.Categories,
+			StorageVersionHash: r.StorageVersionHash,
+		})
+		for _, s := range r.Subresources {
+			ar := metav1.APIResource{
+				Name: r.Name + "/" + s.Name, Namespaced: r.Namespaced, Kind: s.Kind.Kind, Verbs: nonNil(s.Verbs),
+			}
+			if s.Kind.GroupVersion() != gv {
+				ar.Group, ar.Version = s.Kind.Group, s.Kind.Version
+			}
+			list.APIResources = append(list.APIResources, ar)
+		}
+	}
+	return list, true
+}
+
+// APIGroupDiscoveryList builds the aggregated /apis document.
+//
+// Mirrors the aggregated discovery document of aggregated/handler.go.
+func (m *Manager) APIGroupDiscoveryList() *APIGroupDiscoveryList {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	list := &APIGroupDiscoveryList{
+		TypeMeta: metav1.TypeMeta{Kind: "APIGroupDiscoveryList", APIVersion: GroupName + "/" + Version},
+		Items:    []APIGroupDiscovery{},
+	}
+	for _, g := range m.sortedGroupsLocked() {
+		item := APIGroupDiscovery{ObjectMeta: metav1.ObjectMeta{Name: g}}
+		for _, v := range sortedVersions(m.groups[g]) {
+			vd := APIVersionDiscovery{Version: v, Freshness: DiscoveryFreshnessCurrent}
+			for _, r := range m.groups[g][v] {
+				vd.Resources = append(vd.Resources, aggregatedResource(g, v, r))
+			}
+			item.Versions = append(item.Versions, vd)
+		}
+		list.Items = append(list.Items, item)
+	}
+	return list
+}
+
+func aggregatedResource(group, version string, r Resource) APIResourceDiscovery {
+	scope := ScopeCluster
+	if r.Namespaced {
+		scope = ScopeNamespace
+	}
+	d := APIResourceDiscovery{
+		Resource:         r.Name,
+		ResponseKind:     &GroupVersionKind{Group: group, Version: version, Kind: r.Kind},
+		Scope:            scope,
+		SingularResource: r.SingularName,
+		Verbs:            nonNil(r.Verbs),
+		ShortNames:       r.ShortNames,
+		Categories:       r.Categories,
+	}
+	for _, s := range r.Subresources {
+		d.Subresources = append(d.Subresources, APISubresourceDiscovery{
+			Subresource:  s.Name,
+			ResponseKind: &GroupVersionKind{Group: s.Kind.Group, Version: s.Kind.Version, Kind: s.Kind.Kind},
+			Verbs:        nonNil(s.Verbs),
+		})
+	}
+	return d
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// aggregatedAllowed accepts the aggregated discovery conversions.
+func aggregatedAllowed(t negotiation.Target) bool {
+	return t == negotiation.DiscoveryV2 || t == negotiation.DiscoveryV2beta1
+}
+
+// ServeAPIs answers /apis: the aggregated document if the client asks for
+// it (with an ETag; If-None-Match gives 304), else the APIGroupList.
+//
+// Mirrors (*resourceDiscoveryManager).ServeHTTP, which falls back to the
+// legacy handler.
+func (m *Manager) ServeAPIs(w http.ResponseWriter, r *http.Request) {
+	opts, err := negotiation.Negotiate(r.Header.Get("Accept"), aggregatedAllowed)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	w.Header().Add("Vary", "Accept")
+	if opts.Convert == nil {
+		responsewriters.WriteObject(w, opts, http.StatusOK, m.APIGroupList())
+		return
+	}
+	doc := m.APIGroupDiscoveryList()
+	if opts.Convert.Version != Version {
+		doc.APIVersion = GroupName + "/" + opts.Convert.Version
+	}
+	body, err := json.Marshal(doc)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	etag := fmt.Sprintf("%q", fmt.Sprintf("%X", sha256.Sum256(body)))
+	w.Header().Set("ETag", etag)
+	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	responsewriters.WriteObject(w, opts, http.StatusOK, json.RawMessage(body))
+}
+
+// ServeGroup answers /apis/<group>, or 404.
+func (m *Manager) ServeGroup(w http.ResponseWriter, r *http.Request, group string) {
+	opts, err := negotiation.Negotiate(r.Header.Get("Accept"), nil)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	g, ok := m.APIGroup(group)
+	if !ok {
+		responsewriters.WriteError(w, notFound())
+		return
+	}
+	responsewriters.WriteObject(w, opts, http.StatusOK, g)
+}
+
+// ServeGroupVersion answers /apis/<group>/<version>, or 404.
+func (m *Manager) ServeGroupVersion(w http.ResponseWriter, r *http.Request, gv scheme.GroupVersion) {
+	opts, err := negotiation.Negotiate(r.Header.Get("Accept"), nil)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	list, ok := m.APIResourceList(gv)
+	if !ok {
+		responsewriters.WriteError(w, notFound())
+		return
+	}
+	responsewriters.WriteObject(w, opts, http.StatusOK, list)
+}
+
+// notFound is the answer of a path nothing serves: upstream's delegate
+// chain ends in a 404 "the server could not find the requested resource".
+func notFound() error {
+	e := apierrors.NewNotFound(scheme.GroupResource{}, "")
+	e.ErrStatus.Message = "the server could not find the requested resource"
+	e.ErrStatus.Details = &metav1.StatusDetails{}
+	return e
+}

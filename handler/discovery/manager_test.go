@@ -1,0 +1,187 @@
+package discovery_test
+
+import (
+	"encoding/json"
+	"github.com/crdlab/crdlab/handler/internal/check"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"sync"
+	"testing"
+
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler/discovery"
+	"github.com/crdlab/crdlab/scheme"
+)
+
+func TestCompareKubeAwareVersionStrings(t *testing.T) {
+	vs := []string{"foo10", "v1alpha1", "v2", "v1beta1", "v10", "v1", "foo1", "v11beta2", "v10beta3", "v12alpha1", "v11alpha2", "v3beta1"}
+	sort.Slice(vs, func(i, j int) bool { return discovery.CompareKubeAwareVersionStrings(vs[i], vs[j]) > 0 })
+	check.Equal(t, []string{"v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v1beta1", "v12alpha1", "v11alpha2", "v1alpha1", "foo1", "foo10"}, vs)
+}
+
+func crontabs() discovery.Resource {
+	return discovery.Resource{
+		Name: "crontabs", SingularName: "crontab", Namespaced: true, Kind: "CronTab",
+		Verbs: []string{"get", "list"}, ShortNames: []string{"ct"}, Categories: []string{"all"},
+		Subresources: []discovery.Subresource{
+			{Name: "status", Kind: scheme.GroupVersionKind{Group: "stable.example.com", Version: "v1", Kind: "CronTab"}, Verbs: []string{"get", "patch", "update"}},
+			{Name: "scale", Kind: scheme.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}, Verbs: []string{"get", "patch", "update"}},
+		},
+	}
+}
+
+func newManager() *discovery.Manager {
+	m := discovery.NewManager()
+	m.SetGroupVersion(scheme.GroupVersion{Group: "apiextensions.k8s.io", Version: "v1"}, []discovery.Resource{{Name: "customresourcedefinitions", Kind: "CustomResourceDefinition"}})
+	m.SetGroupPriority("apiextensions.k8s.io", 1000)
+	m.SetGroupVersion(scheme.GroupVersion{Group: "stable.example.com", Version: "v1beta1"}, []discovery.Resource{crontabs()})
+	m.SetGroupVersion(scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}, []discovery.Resource{crontabs()})
+	m.SetGroupVersion(scheme.GroupVersion{Group: "a.example.com", Version: "v1"}, []discovery.Resource{{Name: "as", Kind: "A"}})
+	return m
+}
+
+func get(t *testing.T, h http.HandlerFunc, accept string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest("GET", "/apis", nil)
+	if accept != "" {
+		r.Header.Set("Accept", accept)
+	}
+	w := httptest.NewRecorder()
+	h(w, r)
+	return w
+}
+
+func TestManager_ServeAPIs(t *testing.T) {
+	m := newManager()
+	t.Run("Legacy", func(t *testing.T) {
+		w := get(t, m.ServeAPIs, "application/json")
+		check.Equal(t, 200, w.Code)
+		check.Equal(t, "application/json", w.Header().Get("Content-Type"))
+		var list metav1.APIGroupList
+		check.NoError(t, json.Unmarshal(w.Body.Bytes(), &list))
+		check.Equal(t, "APIGroupList", list.Kind)
+		check.Len(t, list.Groups, 3)
+		check.Equal(t, "apiextensions.k8s.io", list.Groups[0].Name)
+		check.Equal(t, "a.example.com", list.Groups[1].Name)
+		g := list.Groups[2]
+		check.Equal(t, "stable.example.com/v1", g.PreferredVersion.GroupVersion)
+		check.Equal(t, []metav1.GroupVersionForDiscovery{{GroupVersion: "stable.example.com/v1", Version: "v1"}, {GroupVersion: "stable.example.com/v1beta1", Version: "v1beta1"}}, g.Versions)
+	})
+	t.Run("Aggregated", func(t *testing.T) {
+		w := get(t, m.ServeAPIs, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json")
+		check.Equal(t, 200, w.Code)
+		check.Equal(t, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList", w.Header().Get("Content-Type"))
+		var raw map[string]any
+		check.NoError(t, json.Unmarshal(w.Body.Bytes(), &raw))
+		check.Equal(t, "APIGroupDiscoveryList", raw["kind"])
+		check.Equal(t, "apidiscovery.k8s.io/v2", raw["apiVersion"])
+		var list discovery.APIGroupDiscoveryList
+		check.NoError(t, json.Unmarshal(w.Body.Bytes(), &list))
+		check.Len(t, list.Items, 3)
+		st := list.Items[2]
+		check.Equal(t, "stable.example.com", st.Name)
+		check.Len(t, st.Versions, 2)
+		check.Equal(t, "v1", st.Versions[0].Version)
+		check.Equal(t, discovery.DiscoveryFreshnessCurrent, st.Versions[0].Freshness)
+		r := st.Versions[0].Resources[0]
+		check.Equal(t, "crontabs", r.Resource)
+		check.Equal(t, discovery.ScopeNamespace, r.Scope)
+		check.Equal(t, "crontab", r.SingularResource)
+		check.Equal(t, &discovery.GroupVersionKind{Group: "stable.example.com", Version: "v1", Kind: "CronTab"}, r.ResponseKind)
+		check.Len(t, r.Subresources, 2)
+		check.Equal(t, "scale", r.Subresources[1].Subresource)
+		check.Equal(t, "Scale", r.Subresources[1].ResponseKind.Kind)
+
+		// The ETag makes a repeated request a 304.
+		etag := w.Header().Get("ETag")
+		check.NotEmpty(t, etag)
+		r2 := httptest.NewRequest("GET", "/apis", nil)
+		r2.Header.Set("Accept", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
+		r2.Header.Set("If-None-Match", etag)
+		w2 := httptest.NewRecorder()
+		m.ServeAPIs(w2, r2)
+		check.Equal(t, http.StatusNotModified, w2.Code)
+	})
+	t.Run("ErrNotAcceptable", func(t *testing.T) {
+		w := get(t, m.ServeAPIs, "application/vnd.kubernetes.protobuf")
+		check.Equal(t, 406, w.Code)
+	})
+}
+
+func TestManager_ServeGroupVersion(t *testing.T) {
+	m := newManager()
+	t.Run("OK", func(t *testing.T) {
+		w := httptest.NewRecorder()
+		m.ServeGroupVersion(w, httptest.NewRequest("GET", "/apis/stable.example.com/v1", nil), scheme.GroupVersion{Group: "stable.example.com", Version: "v1"})
+		check.Equal(t, 200, w.Code)
+		var list metav1.APIResourceList
+		check.NoError(t, json.Unmarshal(w.Body.Bytes(), &list))
+		check.Equal(t, "stable.example.com/v1", list.GroupVersion)
+		check.Len(t, list.APIResources, 3)
+		check.Equal(t, "crontabs", list.APIResources[0].Name)
+		check.Equal(t, []string{"ct"}, list.APIResources[0].ShortNames)
+		check.Equal(t, "crontabs/status", list.APIResources[1].Name)
+		check.Equal(t, "crontabs/scale", list.APIResources[2].Name)
+		check.Equal(t, "autoscaling", list.APIResources[2].Group)
+		check.Equal(t, "Scale", list.APIResources[2].Kind)
+	})
+	t.Run("ErrNotFound", func(t *testing.T) {
+		w := httptest.NewRecorder()
+		m.ServeGroupVersion(w, httptest.NewRequest("GET", "/apis/x/v1", nil), scheme.GroupVersion{Group: "x", Version: "v1"})
+		check.Equal(t, 404, w.Code)
+	})
+	t.Run("Group", func(t *testing.T) {
+		w := httptest.NewRecorder()
+		m.ServeGroup(w, httptest.NewRequest("GET", "/apis/stable.example.com", nil), "stable.example.com")
+		check.Equal(t, 200, w.Code)
+		var g metav1.APIGroup
+		check.NoError(t, json.Unmarshal(w.Body.Bytes(), &g))
+		check.Equal(t, "APIGroup", g.Kind)
+		check.Equal(t, "v1", g.PreferredVersion.Version)
+		w = httptest.NewRecorder()
+		m.ServeGroup(w, httptest.NewRequest("GET", "/apis/x", nil), "x")
+		check.Equal(t, 404, w.Code)
+	})
+}
+
+func TestManager_RemoveGroupVersion(t *testing.T) {
+	m := newManager()
+	m.RemoveGroupVersion(scheme.GroupVersion{Group: "a.example.com", Version: "v1"})
+	m.SetGroupVersion(scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}, nil)
+	check.Equal(t, []scheme.GroupVersion{
+		{Group: "apiextensions.k8s.io", Version: "v1"},
+		{Group: "stable.example.com", Version: "v1beta1"},
+	}, m.GroupVersions())
+}
+
+func TestManager_Concurrent(t *testing.T) {
+	m := newManager()
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				m.SetGroupVersion(scheme.GroupVersion{Group: "c.example.com", Version: "v1"}, []discovery.Resource{crontabs()})
+				m.RemoveGroupVersion(scheme.GroupVersion{Group: "c.example.com", Version: "v1"})
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				_ = m.APIGroupDiscoveryList()
+				_ = m.APIGroupList()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestStorageVersionHash(t *testing.T) {
+	// Same input, same hash; 8 bytes base64 = 12 characters.
+	h := discovery.StorageVersionHash("stable.example.com", "v1", "CronTab")
+	check.Len(t, h, 12)
+	check.Equal(t, h, discovery.StorageVersionHash("stable.example.com", "v1", "CronTab"))
+	check.NotEqual(t, h, discovery.StorageVersionHash("stable.example.com", "v2", "CronTab"))
+}

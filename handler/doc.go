@@ -1,0 +1,72 @@
+// Package handler is the HTTP face of crdlab: it turns requests from real
+// kubectl and client-go into calls on the REST storages of package
+// registry, and their results (or errors) into the JSON those clients
+// expect. It serves discovery, the apiextensions.k8s.io
+// customresourcedefinitions API, the custom resources of every CRD, and
+// OpenAPI v3.
+//
+// Vocabulary:
+//   - Handler: the whole server side (New(Config)); a filter chain
+//     (subpackage filters: panic recovery, request log, RequestInfo, body
+//     limit, timeout) in front of a gorilla/mux router.
+//   - RequestInfo (subpackage request): what a request asks — verb, group,
+//     version, namespace, resource, subresource, name.
+//   - requestScope: what the generic verb handlers (rest.go, patch.go,
+//     watch.go) need to serve one resource in one version — the REST
+//     storage, a decode (body → stored object: type check, prune, default,
+//     validate, convert to the storage version) and an encode (stored
+//     object → the URL's version), a table convertor.
+//   - CRDHandler: serves /apis/<group>/<version>/[namespaces/<ns>/]<plural>…;
+//     its hooks OnAdd/OnUpdate/OnDelete keep the latest CRDs (a lister) and
+//     drop a CRD's crdInfo — the scopes of its served versions — when the
+//     CRD changes. A CRD is served iff NamesAccepted or Established is
+//     True; anything unknown goes to the delegate (404).
+//   - Discovery (subpackage discovery): the Manager behind /apis,
+//     /apis/<g>, /apis/<g>/<v> and aggregated discovery
+//     (apidiscovery.k8s.io/v2), updated by the CRDHandler's hooks.
+//   - Negotiation (subpackage negotiation): Accept → JSON, YAML, a Table
+//     (meta.k8s.io v1/v1beta1), PartialObjectMetadata(List) or the
+//     aggregated discovery document; 406 otherwise.
+//   - Errors (subpackage responsewriters): every error answer is a
+//     metav1.Status; ErrorToStatus is the one table from error to code and
+//     reason.
+//
+// Upstream:
+//   - k8s.io/apiserver/pkg/endpoints/handlers: get.go, create.go,
+//     update.go, patch.go, delete.go, watch.go, response.go (Table,
+//     PartialObjectMetadata), rest.go (checkName, RequestScope)
+//   - k8s.io/apiserver/pkg/endpoints/handlers/responsewriters,
+//     handlers/negotiation, endpoints/request, endpoints/filters,
+//     server/filters, endpoints/discovery (+ aggregated)
+//   - k8s.io/apiserver/pkg/registry/rest: table.go (default Table),
+//     meta.go (EnsureObjectNamespaceMatchesRequestNamespace)
+//   - k8s.io/apiextensions-apiserver/pkg/apiserver: customresource_handler.go
+//     (crdHandler, crdInfo, serveResource/Status/Scale),
+//     customresource_discovery.go, customresource_discovery_controller.go
+//   - k8s.io/apiextensions-apiserver/pkg/registry/customresource/tableconvertor
+//   - k8s.io/kube-openapi/pkg/handler3 (/openapi/v3)
+//
+// Differences from upstream:
+//   - not supported: server-side apply (application/apply-patch+yaml is a
+//     415 saying so; upstream applies it and keeps managedFields);
+//     strategic merge patch is a 415 for every resource (upstream too for
+//     custom resources, but applies it to built-in types).
+//   - not supported: protobuf and CBOR (upstream serves both); an Accept of
+//     only protobuf is a 406.
+//   - not supported: /openapi/v2 (upstream serves it; client-go asks it only
+//     for protobuf); /api answers 404 (crdlab has no core group).
+//   - not supported: conversion webhooks (strategy Webhook); only None,
+//     which rewrites apiVersion, as upstream's nopConverter.
+//   - One storage per CRD, in its storage version; the handler converts
+//     bodies to it and answers back to the URL's version (upstream builds
+//     one storage per served version whose codec converts).
+//   - Schema validation, defaulting and pruning run in the handler's decode
+//     (through Config.SchemaFor) rather than in the registry strategy; on a
+//     PUT of the main resource the body's status is validated too.
+//   - The OpenAPI v3 documents are minimal: paths with the verbs, the
+//     fieldValidation parameter and x-kubernetes-group-version-kind, and the
+//     CRD's schema as is; the CRD kind's own schema is a free-form object.
+//   - Watches of a Table send column definitions with every event; upstream
+//     sends them with the first only.
+//   - Errors are always JSON; no gzip; no authentication or authorization.
+package handler

@@ -1,0 +1,24 @@
+// Package filters holds the HTTP middleware every API request goes through
+// before a handler sees it, innermost last:
+//
+//	WithPanicRecovery → WithRequestLog → WithRequestInfo → WithMaxRequestBody → WithTimeout → handler
+//
+// Vocabulary: a filter is a func(http.Handler) http.Handler; a long-running
+// request (a watch) is one the timeout filter leaves alone, decided from the
+// RequestInfo the request-info filter stored in the context.
+//
+// Upstream:
+//   - k8s.io/apiserver/pkg/server/filters: wrap.go (WithPanicRecovery),
+//     timeout.go (WithTimeoutForNonLongRunningRequests), maxinflight.go (not
+//     mirrored), longrunning.go
+//   - k8s.io/apiserver/pkg/endpoints/filters: requestinfo.go
+//     (WithRequestInfo), request_deadline.go (the per-request deadline)
+//   - k8s.io/apiserver/pkg/server/httplog: httplog.go (the request log)
+//   - k8s.io/apiserver/pkg/server/config.go: DefaultBuildHandlerChain (the
+//     order)
+//
+// Differences from upstream: no authentication, authorization, audit,
+// impersonation, priority-and-fairness or max-in-flight filters; the body
+// limit is a filter here (upstream checks it in each handler while reading
+// the body).
+package filters

@@ -1,0 +1,254 @@
+package filters
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	"github.com/crdlab/crdlab/handler/request"
+	"github.com/crdlab/crdlab/handler/responsewriters"
+)
+
+// WithPanicRecovery answers a panicking request with a 500 InternalError
+// Status (if nothing was written yet) and logs the panic; the server lives
+// on. http.ErrAbortHandler is re-panicked, as net/http expects.
+//
+// Mirrors WithPanicRecovery in k8s.io/apiserver/pkg/server/filters/wrap.go.
+func WithPanicRecovery(h http.Handler, logger *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rw := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			p := recover()
+			if p == nil {
+				return
+			}
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			logger.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p))
+			if !rw.wroteHeader() {
+				responsewriters.WriteError(rw, apierrors.NewInternalError(
+					fmt.Errorf("this request caused a panic in the server: %v", p)))
+			}
+		}()
+		h.ServeHTTP(rw, r)
+	})
+}
+
+// WithRequestLog logs one line per request once it is done: method, path,
+// verb, resource, code, bytes and latency.
+//
+// Mirrors the request logging of k8s.io/apiserver/pkg/server/httplog.
+func WithRequestLog(h http.Handler, logger *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rw := &statusRecorder{ResponseWriter: w}
+		h.ServeHTTP(rw, r)
+		attrs := []any{
+			"method", r.Method, "uri", r.URL.RequestURI(), "code", rw.code(),
+			"bytes", rw.bytes(), "latency", time.Since(start), "userAgent", r.UserAgent(),
+		}
+		if info, ok := request.RequestInfoFrom(r.Context()); ok && info.IsResourceRequest {
+			attrs = append(attrs, "verb", info.Verb, "resource", info.Resource)
+		}
+		logger.Info("HTTP", attrs...)
+	})
+}
+
+// WithRequestInfo resolves the request's RequestInfo and stores it in the
+// context.
+//
+// Mirrors WithRequestInfo in k8s.io/apiserver/pkg/endpoints/filters/requestinfo.go.
+func WithRequestInfo(h http.Handler, f *request.RequestInfoFactory) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := f.NewRequestInfo(r)
+		h.ServeHTTP(w, r.WithContext(request.WithRequestInfo(r.Context(), info)))
+	})
+}
+
+// WithMaxRequestBody rejects bodies larger than limit bytes with a 413
+// RequestEntityTooLarge: at once when Content-Length says so, else when the
+// handler reads past the limit (the read fails with *http.MaxBytesError,
+// which the error table answers as 413).
+func WithMaxRequestBody(h http.Handler, limit int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > limit {
+			responsewriters.WriteError(w, apierrors.NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", limit)))
+			return
+		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// WithTimeout gives every request that is not long-running (see
+// RequestInfo.LongRunning) a deadline of timeout. If the handler has not
+// answered by then, the client gets a 504 Timeout Status and whatever the
+// handler writes later is dropped. timeout <= 0 disables the filter.
+//
+// Mirrors WithTimeoutForNonLongRunningRequests in
+// k8s.io/apiserver/pkg/server/filters/timeout.go.
+func WithTimeout(h http.Handler, timeout time.Duration) http.Handler {
+	if timeout <= 0 {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info, ok := request.RequestInfoFrom(r.Context()); ok && info.LongRunning() {
+			h.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), timeout)
+		defer cancel()
+		tw := &timeoutWriter{w: w, h: http.Header{}}
+		done := make(chan struct{})
+		panicCh := make(chan any, 1)
+		go func() {
+			defer func() {
+				if p := recover(); p != nil {
+					panicCh <- p
+				}
+				close(done)
+			}()
+			h.ServeHTTP(tw, r.WithContext(ctx))
+		}()
+		select {
+		case <-done:
+			select {
+			case p := <-panicCh:
+				panic(p) // let WithPanicRecovery answer it
+			default:
+			}
+			tw.finish()
+		case <-ctx.Done():
+			tw.timeout(fmt.Errorf("request did not complete within requested timeout - %w", ctx.Err()))
+		}
+	})
+}
+
+// timeoutWriter buffers a handler's answer so that WithTimeout can send
+// either that answer or a 504, never both.
+type timeoutWriter struct {
+	w http.ResponseWriter
+	h http.Header
+
+	mu sync.Mutex // guards everything below
+	// timedOut is true iff the 504 was sent; writes after it are dropped.
+	timedOut bool
+	code     int
+	buf      []byte
+}
+
+func (tw *timeoutWriter) Header() http.Header { return tw.h }
+
+func (tw *timeoutWriter) WriteHeader(code int) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.code == 0 {
+		tw.code = code
+	}
+}
+
+func (tw *timeoutWriter) Write(b []byte) (int, error) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut {
+		return 0, http.ErrHandlerTimeout
+	}
+	if tw.code == 0 {
+		tw.code = http.StatusOK
+	}
+	tw.buf = append(tw.buf, b...)
+	return len(b), nil
+}
+
+func (tw *timeoutWriter) finish() {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	for k, v := range tw.h {
+		tw.w.Header()[k] = v
+	}
+	if tw.code == 0 {
+		tw.code = http.StatusOK
+	}
+	tw.w.WriteHeader(tw.code)
+	_, _ = tw.w.Write(tw.buf)
+}
+
+func (tw *timeoutWriter) timeout(err error) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	tw.timedOut = true
+	responsewriters.WriteError(tw.w, apierrors.NewTimeoutError(err.Error(), 0))
+}
+
+// statusRecorder remembers the code and size of an answer for the log and
+// for panic recovery. It passes Flush through, which watches need.
+type statusRecorder struct {
+	http.ResponseWriter
+
+	mu sync.Mutex // guards status and n
+	// status is 0 until WriteHeader (or the first Write) happens.
+	status int
+	n      int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.mu.Lock()
+	if s.status == 0 {
+		s.status = code
+	}
+	s.mu.Unlock()
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	s.mu.Unlock()
+	n, err := s.ResponseWriter.Write(b)
+	s.mu.Lock()
+	s.n += n
+	s.mu.Unlock()
+	return n, err
+}
+
+// Flush flushes the underlying writer, if it can.
+func (s *statusRecorder) Flush() {
+	s.mu.Lock()
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	s.mu.Unlock()
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func (s *statusRecorder) wroteHeader() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status != 0
+}
+
+func (s *statusRecorder) code() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+func (s *statusRecorder) bytes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}

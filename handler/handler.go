@@ -1,0 +1,273 @@
+package handler
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/crdlab/crdlab/apis/apiextensions"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler/discovery"
+	"github.com/crdlab/crdlab/handler/filters"
+	"github.com/crdlab/crdlab/handler/request"
+	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/internal/version"
+	"github.com/crdlab/crdlab/registry"
+	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage"
+)
+
+// Config is what New needs. Scheme, Codecs, Backend, CRDREST and
+// CRDStatusREST are required.
+type Config struct {
+	// Scheme knows the apiextensions.k8s.io types (install.Install).
+	Scheme *scheme.Scheme
+	// Codecs decode request bodies of CRDs.
+	Codecs scheme.CodecFactory
+	// Backend stores custom resources (one store per CRD is made on it).
+	Backend storage.Backend
+	// CRDREST and CRDStatusREST serve customresourcedefinitions and their
+	// /status, on internal *apiextensions.CustomResourceDefinition objects
+	// (registry/customresourcedefinition.NewREST).
+	CRDREST       registry.Storage
+	CRDStatusREST registry.Storage
+	// EnabledVersions are the versions of apiextensions.k8s.io served;
+	// nil means just "v1". Add "v1beta1" to serve it too.
+	EnabledVersions []string
+	// Logger gets the request log and panics; nil means slog.Default().
+	Logger *slog.Logger
+	// RequestTimeout bounds every request but watches; 0 means 60 s,
+	// negative disables the timeout.
+	RequestTimeout time.Duration
+	// MaxRequestBodyBytes bounds request bodies; 0 means 3 MiB.
+	MaxRequestBodyBytes int64
+	// Delegate serves what nothing here serves; nil answers 404 NotFound
+	// "the server could not find the requested resource".
+	Delegate http.Handler
+	// Ready, if set, is checked by /readyz (and /healthz); nil is ready.
+	Ready func(ctx context.Context) error
+	// Now is the clock of Table age cells; nil means time.Now.
+	Now func() time.Time
+
+	// CustomResourceStorage builds the REST storage of one CRD's custom
+	// resources, in the CRD's storage version (the handler converts to and
+	// from the other served versions). Required to serve custom resources;
+	// DefaultCustomResourceStorage(backend) wires
+	// registry/customresource.NewStorage.
+	CustomResourceStorage func(crd *apiextensionsv1.CustomResourceDefinition) (*CustomResourceStorage, error)
+	// SchemaFor compiles one version's openAPIV3Schema for validation,
+	// defaulting and pruning; nil means DefaultSchemaFor (package
+	// structural) when available, else no schema checks.
+	SchemaFor func(schema *apiextensionsv1.JSONSchemaProps) (Schema, error)
+}
+
+// CustomResourceStorage is the REST storage of one CRD's custom
+// resources: Status and Scale are nil when the storage version has no such
+// subresource.
+type CustomResourceStorage struct {
+	Main, Status, Scale registry.Storage
+}
+
+// Schema is a compiled openAPIV3Schema of one CRD version.
+//
+// Mirrors what upstream's crdInfo keeps per version: the schema validator,
+// the structural defaulter and the pruner.
+type Schema interface {
+	// Validate returns one cause per violation, each with its field path
+	// ("spec.replicas").
+	Validate(obj map[string]any) []metav1.StatusCause
+	// Default sets the schema's defaults in obj.
+	Default(obj map[string]any)
+	// Prune drops the fields the schema does not know and returns their
+	// paths ("spec.foo"), sorted.
+	Prune(obj map[string]any) []string
+}
+
+// Handler is the HTTP face of crdlab: filters, discovery, the
+// customresourcedefinitions endpoints, the custom resources of every
+// served CRD and OpenAPI.
+//
+// Mirrors what k8s.io/apiserver's GenericAPIServer.Handler and
+// apiextensions-apiserver's completedConfig.New assemble.
+type Handler struct {
+	cfg       Config
+	logger    *slog.Logger
+	router    *mux.Router
+	chain     http.Handler
+	discovery *discovery.Manager
+	crds      *CRDHandler
+	openapi   *openAPIService
+	// crdScopes serves apiextensions.k8s.io per enabled version: main and
+	// status scope.
+	crdScopes map[string][2]*requestScope
+}
+
+// New builds the handler. It returns an error if cfg lacks a required
+// field.
+func New(cfg Config) (*Handler, error) {
+	switch {
+	case cfg.Scheme == nil:
+		return nil, errors.New("handler: Config.Scheme is required")
+	case cfg.Backend == nil:
+		return nil, errors.New("handler: Config.Backend is required")
+	case cfg.CRDREST == nil || cfg.CRDStatusREST == nil:
+		return nil, errors.New("handler: Config.CRDREST and Config.CRDStatusREST are required")
+	}
+	if cfg.EnabledVersions == nil {
+		cfg.EnabledVersions = []string{"v1"}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = 60 * time.Second
+	}
+	if cfg.MaxRequestBodyBytes == 0 {
+		cfg.MaxRequestBodyBytes = responsewriters.MaxRequestBodyBytes
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Delegate == nil {
+		cfg.Delegate = http.HandlerFunc(notFoundHandler)
+	}
+	h := &Handler{
+		cfg:       cfg,
+		logger:    cfg.Logger,
+		discovery: discovery.NewManager(),
+		crdScopes: map[string][2]*requestScope{},
+	}
+	h.openapi = newOpenAPIService(h)
+	h.crds = newCRDHandler(h)
+	for _, v := range cfg.EnabledVersions {
+		gv := scheme.GroupVersion{Group: apiextensions.GroupName, Version: v}
+		if !cfg.Scheme.IsVersionRegistered(gv) {
+			return nil, errors.New("handler: apiextensions.k8s.io/" + v + " is not registered in the scheme")
+		}
+		h.crdScopes[v] = [2]*requestScope{h.newCRDScope(gv, ""), h.newCRDScope(gv, "status")}
+		h.discovery.SetGroupVersion(gv, []discovery.Resource{crdDiscoveryResource()})
+	}
+	// Built-in groups come before CRD groups in /apis, as upstream.
+	h.discovery.SetGroupPriority(apiextensions.GroupName, 1000)
+	h.router = h.routes()
+	h.chain = h.buildChain(h.router)
+	return h, nil
+}
+
+// ServeHTTP serves every request through the filter chain.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.chain.ServeHTTP(w, r) }
+
+// Discovery returns the discovery state, for the discovery controller.
+func (h *Handler) Discovery() *discovery.Manager { return h.discovery }
+
+// CRDs returns the crdHandler, whose OnAdd/OnUpdate/OnDelete hooks the CRD
+// informer (or the apiserver's list+watch bridge) calls.
+func (h *Handler) CRDs() *CRDHandler { return h.crds }
+
+// buildChain wraps the router in the filters, outermost first.
+//
+// Mirrors DefaultBuildHandlerChain in k8s.io/apiserver/pkg/server/config.go.
+func (h *Handler) buildChain(inner http.Handler) http.Handler {
+	var c http.Handler = inner
+	c = filters.WithTimeout(c, h.cfg.RequestTimeout)
+	c = filters.WithMaxRequestBody(c, h.cfg.MaxRequestBodyBytes)
+	c = filters.WithRequestInfo(c, request.NewRequestInfoFactory())
+	c = filters.WithRequestLog(c, h.logger)
+	c = filters.WithPanicRecovery(c, h.logger)
+	return c
+}
+
+// routes lays out every path. Namespaced resource paths are registered
+// before cluster-scoped ones, so /namespaces/{ns}/{resource} is never read
+// as resource "namespaces".
+func (h *Handler) routes() *mux.Router {
+	r := mux.NewRouter()
+	r.NotFoundHandler = h.cfg.Delegate
+	r.MethodNotAllowedHandler = h.cfg.Delegate
+
+	r.HandleFunc("/version", h.serveVersion).Methods(http.MethodGet)
+	r.HandleFunc("/healthz", h.serveHealth).Methods(http.MethodGet)
+	r.HandleFunc("/livez", func(w http.ResponseWriter, _ *http.Request) { writeText(w, "ok") }).Methods(http.MethodGet)
+	r.HandleFunc("/readyz", h.serveHealth).Methods(http.MethodGet)
+
+	r.HandleFunc("/openapi/v3", h.openapi.serveRoot).Methods(http.MethodGet)
+	r.HandleFunc("/openapi/v3/apis/{group}/{version}", func(w http.ResponseWriter, req *http.Request) {
+		v := mux.Vars(req)
+		h.openapi.serveGroupVersion(w, req, scheme.GroupVersion{Group: v["group"], Version: v["version"]})
+	}).Methods(http.MethodGet)
+
+	r.HandleFunc("/apis", h.discovery.ServeAPIs).Methods(http.MethodGet)
+	r.HandleFunc("/apis/{group}", func(w http.ResponseWriter, req *http.Request) {
+		h.discovery.ServeGroup(w, req, mux.Vars(req)["group"])
+	}).Methods(http.MethodGet)
+	r.HandleFunc("/apis/{group}/{version}", func(w http.ResponseWriter, req *http.Request) {
+		v := mux.Vars(req)
+		h.discovery.ServeGroupVersion(w, req, scheme.GroupVersion{Group: v["group"], Version: v["version"]})
+	}).Methods(http.MethodGet)
+
+	crdBase := "/apis/" + apiextensions.GroupName + "/{version}/customresourcedefinitions"
+	for _, p := range []string{crdBase, crdBase + "/{name}", crdBase + "/{name}/{subresource}"} {
+		r.HandleFunc(p, h.serveCRDs)
+	}
+
+	base := "/apis/{group}/{version}"
+	for _, p := range []string{
+		base + "/namespaces/{namespace}/{resource}",
+		base + "/namespaces/{namespace}/{resource}/{name}",
+		base + "/namespaces/{namespace}/{resource}/{name}/{subresource}",
+		base + "/{resource}",
+		base + "/{resource}/{name}",
+		base + "/{resource}/{name}/{subresource}",
+	} {
+		r.HandleFunc(p, func(w http.ResponseWriter, req *http.Request) {
+			v := mux.Vars(req)
+			h.crds.serve(w, req, resourcePath{
+				group: v["group"], version: v["version"], namespace: v["namespace"],
+				resource: v["resource"], name: v["name"], subresource: v["subresource"],
+			})
+		})
+	}
+	return r
+}
+
+// resourcePath is a resource request's path, split.
+type resourcePath struct {
+	group, version, namespace, resource, name, subresource string
+}
+
+func (h *Handler) serveVersion(w http.ResponseWriter, _ *http.Request) {
+	responsewriters.WriteJSON(w, http.StatusOK, version.Get())
+}
+
+func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
+	if h.cfg.Ready != nil {
+		if err := h.cfg.Ready(r.Context()); err != nil {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = w.Write([]byte("[-]ready failed: " + err.Error() + "\n"))
+			return
+		}
+	}
+	writeText(w, "ok")
+}
+
+func writeText(w http.ResponseWriter, s string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write([]byte(s))
+}
+
+// notFoundHandler is the end of the delegation chain: a 404 Status, as
+// upstream's NotFoundHandler answers.
+func notFoundHandler(w http.ResponseWriter, _ *http.Request) {
+	e := apierrors.NewNotFound(scheme.GroupResource{}, "")
+	e.ErrStatus.Message = "the server could not find the requested resource"
+	e.ErrStatus.Details = &metav1.StatusDetails{}
+	responsewriters.WriteError(w, e)
+}

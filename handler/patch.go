@@ -1,0 +1,165 @@
+package handler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler/negotiation"
+	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/patch"
+	"github.com/crdlab/crdlab/registry"
+	"github.com/crdlab/crdlab/scheme"
+)
+
+// Patch content types.
+const (
+	patchTypeJSON           = "application/json-patch+json"
+	patchTypeMerge          = "application/merge-patch+json"
+	patchTypeStrategicMerge = "application/strategic-merge-patch+json"
+	patchTypeApply          = "application/apply-patch+yaml"
+	patchTypeApplyCBOR      = "application/apply-patch+cbor"
+)
+
+// supportedPatchTypes are the patch types crdlab applies, in the order a
+// 415 lists them.
+var supportedPatchTypes = []string{patchTypeJSON, patchTypeMerge}
+
+// patchResource serves PATCH on one object: read the current object,
+// write it in the URL's version, apply the patch, decode the result as a
+// body would be (schema, field validation) and store it — all inside the
+// storage's retry loop, so a concurrent write makes it start over.
+//
+// Mirrors PatchResource and (*patcher).patchResource in handlers/patch.go.
+func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *requestScope, namespace, name string) {
+	updater, ok := s.storage.(registry.Updater)
+	if !ok {
+		h.methodNotSupported(w, s, "patch")
+		return
+	}
+	patchType := negotiation.ContentTypeOf(r.Header.Get("Content-Type"))
+	switch patchType {
+	case patchTypeJSON, patchTypeMerge:
+	case patchTypeApply, patchTypeApplyCBOR:
+		e := apierrors.NewUnsupportedMediaType(patchType, supportedPatchTypes)
+		e.ErrStatus.Message = fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: %s (server-side apply is not supported by crdlab: use client-side `kubectl apply`, without --server-side)",
+			strings.Join(supportedPatchTypes, ", "))
+		responsewriters.WriteError(w, e)
+		return
+	default:
+		// Strategic merge needs Go struct tags; upstream answers 415 for
+		// custom resources too.
+		responsewriters.WriteError(w, apierrors.NewUnsupportedMediaType(patchType, supportedPatchTypes))
+		return
+	}
+	opts, err := negotiateObject(r, s, false)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	var patchOpts metav1.PatchOptions
+	if err := scheme.DecodeParameters(r.URL.Query(), &patchOpts); err != nil {
+		responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
+		return
+	}
+	if err := firstError(validateDryRun(patchOpts.DryRun), validateFieldValidation(patchOpts.FieldValidation)); err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	if patchOpts.Force != nil {
+		responsewriters.WriteError(w, apierrors.NewBadRequest("force may not be specified for non-apply patch"))
+		return
+	}
+	body, err := readBody(r)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		responsewriters.WriteError(w, apierrors.NewBadRequest("the body of the request was empty"))
+		return
+	}
+	// Warnings of the last attempt only: a retried attempt starts over.
+	var unknown []string
+	objInfo := registry.UpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
+		if old == nil {
+			return nil, apierrors.NewNotFound(s.groupResource(), name)
+		}
+		if m, ok := metav1.Accessor(old); ok && m.GetName() == "" && m.GetResourceVersion() == "" {
+			return nil, apierrors.NewNotFound(s.groupResource(), name)
+		}
+		current, err := s.encode(old)
+		if err != nil {
+			return nil, err
+		}
+		currentJSON, err := marshalObject(current)
+		if err != nil {
+			return nil, err
+		}
+		var patched []byte
+		if patchType == patchTypeJSON {
+			patched, err = patch.JSONPatch(currentJSON, body)
+		} else {
+			patched, err = patch.MergePatch(currentJSON, body)
+		}
+		if err != nil {
+			return nil, patchError(err, s, name)
+		}
+		obj, u, err := s.decode(ctx, patched)
+		if err != nil {
+			return nil, decodeError(err)
+		}
+		unknown = u
+		if patchOpts.FieldValidation == metav1.FieldValidationStrict && len(unknown) > 0 {
+			if err := applyFieldValidation(w, metav1.FieldValidationStrict, unknown); err != nil {
+				return nil, err
+			}
+		}
+		if m, ok := metav1.Accessor(obj); ok {
+			if err := firstError(checkName(m, name), ensureNamespace(s.namespaceFor(namespace), m)); err != nil {
+				return nil, err
+			}
+		}
+		return obj, nil
+	})
+	updateOpts := &metav1.UpdateOptions{DryRun: patchOpts.DryRun, FieldManager: patchOpts.FieldManager, FieldValidation: patchOpts.FieldValidation}
+	out, _, err := updater.Update(r.Context(), name, objInfo, nil, nil, false, updateOpts)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	if patchOpts.FieldValidation != metav1.FieldValidationStrict {
+		_ = applyFieldValidation(w, patchOpts.FieldValidation, unknown)
+	}
+	h.writeEncoded(w, r, s, opts, http.StatusOK, out)
+}
+
+// patchError answers a failed patch as upstream does: a malformed patch is
+// 400, one that cannot apply is 422, one too large 413.
+//
+// Mirrors the error classification of (*jsonPatcher).applyJSPatch.
+func patchError(err error, s *requestScope, name string) error {
+	var pe *patch.Error
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch pe.Code {
+	case patch.CodeBadPatch:
+		return apierrors.NewBadRequest(pe.Msg)
+	case patch.CodeNotApplicable:
+		return &apierrors.StatusError{ErrStatus: metav1.Status{
+			TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+			Status:   metav1.StatusFailure, Code: http.StatusUnprocessableEntity, Reason: metav1.StatusReasonInvalid,
+			Message: pe.Msg,
+			Details: &metav1.StatusDetails{Name: name, Group: s.resource.Group, Kind: s.kind.Kind,
+				Causes: []metav1.StatusCause{{Type: metav1.CauseTypeUnexpectedServerResponse, Message: pe.Msg}}},
+		}}
+	case patch.CodeTooLarge:
+		return apierrors.NewRequestEntityTooLarge(pe.Msg)
+	}
+	return apierrors.NewInternalError(err)
+}

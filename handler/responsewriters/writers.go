@@ -1,0 +1,72 @@
+package responsewriters
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/crdlab/crdlab/handler/negotiation"
+	"sigs.k8s.io/yaml"
+)
+
+// WriteError answers err as a metav1.Status (always JSON), with the code
+// ErrorToStatus gives it. A 429 or 503 carrying retryAfterSeconds also
+// sets Retry-After, as upstream does.
+//
+// Mirrors ErrorNegotiated in responsewriters/writers.go.
+func WriteError(w http.ResponseWriter, err error) {
+	st := ErrorToStatus(err).ErrStatus
+	if d := st.Details; d != nil && d.RetryAfterSeconds > 0 &&
+		(st.Code == http.StatusTooManyRequests || st.Code == http.StatusServiceUnavailable || st.Code == http.StatusGatewayTimeout) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(d.RetryAfterSeconds)))
+	}
+	body, mErr := json.Marshal(st)
+	if mErr != nil {
+		http.Error(w, mErr.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", negotiation.MediaTypeJSON)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(int(st.Code))
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// WriteObject answers obj (anything encoding/json can marshal) with code,
+// in the representation opts names.
+//
+// Mirrors WriteObjectNegotiated in responsewriters/writers.go.
+func WriteObject(w http.ResponseWriter, opts negotiation.Options, code int, obj any) {
+	body, err := Marshal(opts, obj)
+	if err != nil {
+		WriteError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", opts.ContentType())
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
+	_, _ = w.Write(body)
+}
+
+// WriteJSON answers obj as plain JSON.
+func WriteJSON(w http.ResponseWriter, code int, obj any) {
+	WriteObject(w, negotiation.Options{MediaType: negotiation.MediaTypeJSON}, code, obj)
+}
+
+// Marshal encodes obj as opts asks: JSON (indented if Pretty) followed by
+// a newline, or YAML.
+func Marshal(opts negotiation.Options, obj any) ([]byte, error) {
+	var body []byte
+	var err error
+	if opts.Pretty {
+		body, err = json.MarshalIndent(obj, "", "  ")
+	} else {
+		body, err = json.Marshal(obj)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if opts.MediaType == negotiation.MediaTypeYAML {
+		return yaml.JSONToYAML(body)
+	}
+	return append(body, '\n'), nil
+}

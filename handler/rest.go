@@ -1,0 +1,599 @@
+package handler
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler/negotiation"
+	"github.com/crdlab/crdlab/handler/request"
+	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/registry"
+	"github.com/crdlab/crdlab/scheme"
+)
+
+// This file holds the generic verb handlers: each takes a requestScope and
+// serves one verb on it, whatever the resource. They mirror the files of
+// k8s.io/apiserver/pkg/endpoints/handlers: get.go (GetResource,
+// ListResource), create.go, update.go, patch.go, delete.go, watch.go.
+
+// serveResource dispatches a request on a resource path to its verb.
+// name is "" on the collection path.
+//
+// Mirrors the verb switch of (*crdHandler).serveResource /
+// serveStatus / serveScale in customresource_handler.go.
+func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, s *requestScope, namespace, name string) {
+	for _, warn := range s.warnings {
+		addWarning(w, warn)
+	}
+	ctx := registry.WithNamespace(r.Context(), s.namespaceFor(namespace))
+	ctx = registry.WithWarningRecorder(ctx, &headerWarnings{w: w})
+	r = r.WithContext(ctx)
+	verb := verbOf(r, name)
+	if s.subresource != "" && verb != "get" && verb != "update" && verb != "patch" {
+		h.methodNotSupported(w, s, verb)
+		return
+	}
+	switch verb {
+	case "get":
+		h.getResource(w, r, s, name)
+	case "list":
+		h.listResource(w, r, s)
+	case "watch":
+		h.watchResource(w, r, s)
+	case "create":
+		if name != "" {
+			h.methodNotSupported(w, s, verb)
+			return
+		}
+		h.createResource(w, r, s, namespace)
+	case "update":
+		h.updateResource(w, r, s, namespace, name)
+	case "patch":
+		h.patchResource(w, r, s, namespace, name)
+	case "delete":
+		h.deleteResource(w, r, s, name)
+	case "deletecollection":
+		h.deleteCollection(w, r, s)
+	default:
+		h.methodNotSupported(w, s, verb)
+	}
+}
+
+// headerWarnings sends the warnings the registry records as Warning
+// headers. They must come before the answer is written, which holds: the
+// registry runs before any write.
+//
+// Mirrors k8s.io/apiserver/pkg/endpoints/filters.WithWarningRecorder.
+type headerWarnings struct {
+	mu   sync.Mutex // guards w's header map and seen
+	w    http.ResponseWriter
+	seen map[string]bool
+}
+
+func (h *headerWarnings) AddWarning(_, text string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.seen[text] {
+		return
+	}
+	if h.seen == nil {
+		h.seen = map[string]bool{}
+	}
+	h.seen[text] = true
+	addWarning(h.w, text)
+}
+
+// verbOf is the Kubernetes verb of a request on a resource path. The
+// RequestInfo would say the same, except that it fills Name from a
+// metadata.name field selector; here the path decides.
+func verbOf(r *http.Request, name string) string {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		if name != "" {
+			return "get"
+		}
+		if info, ok := request.RequestInfoFrom(r.Context()); ok && info.Verb == "watch" {
+			return "watch"
+		}
+		if w := r.URL.Query().Get("watch"); w == "1" || w == "true" || w == "True" {
+			return "watch"
+		}
+		return "list"
+	case http.MethodPost:
+		return "create"
+	case http.MethodPut:
+		if name == "" {
+			return "update-collection"
+		}
+		return "update"
+	case http.MethodPatch:
+		if name == "" {
+			return "patch-collection"
+		}
+		return "patch"
+	case http.MethodDelete:
+		if name == "" {
+			return "deletecollection"
+		}
+		return "delete"
+	}
+	return strings.ToLower(r.Method)
+}
+
+func (h *Handler) methodNotSupported(w http.ResponseWriter, s *requestScope, verb string) {
+	gr := s.groupResource()
+	if s.subresource != "" {
+		gr.Resource += "/" + s.subresource
+	}
+	responsewriters.WriteError(w, apierrors.NewMethodNotSupported(gr, verb))
+}
+
+// negotiateObject picks the representation of an object answer: JSON or
+// YAML, or a Table / PartialObjectMetadata if asked for (only on the main
+// resource, as upstream).
+func negotiateObject(r *http.Request, s *requestScope, list bool) (negotiation.Options, error) {
+	allowed := func(t negotiation.Target) bool {
+		if s.subresource != "" {
+			return false
+		}
+		switch t {
+		case negotiation.TableV1, negotiation.TableV1beta1:
+			return true
+		case negotiation.PartialObjectMetadataV1:
+			return !list
+		case negotiation.PartialObjectMetadataList:
+			return list
+		}
+		return false
+	}
+	opts, err := negotiation.Negotiate(r.Header.Get("Accept"), allowed)
+	if err != nil {
+		return opts, err
+	}
+	if p := r.URL.Query().Get("pretty"); p == "1" || p == "true" {
+		opts.Pretty = true
+	}
+	return opts, nil
+}
+
+// writeEncoded answers one object from storage: encoded for the wire, and
+// turned into a Table or PartialObjectMetadata if negotiated.
+func (h *Handler) writeEncoded(w http.ResponseWriter, r *http.Request, s *requestScope, opts negotiation.Options, code int, obj scheme.Object) {
+	out, err := s.encode(obj)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	body, err := h.transform(r, s, opts, out, nil)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	responsewriters.WriteObject(w, opts, code, body)
+}
+
+// transform turns a wire object (or, with items set, a wire list) into
+// what opts.Convert asks for.
+//
+// Mirrors transformObject in k8s.io/apiserver/pkg/endpoints/handlers/response.go.
+func (h *Handler) transform(r *http.Request, s *requestScope, opts negotiation.Options, obj any, items []scheme.Object) (any, error) {
+	if opts.Convert == nil {
+		return obj, nil
+	}
+	t := *opts.Convert
+	switch {
+	case t.IsTable():
+		include, err := includeObjectOf(r)
+		if err != nil {
+			return nil, err
+		}
+		var lm metav1.ListMeta
+		objs := items
+		if l, ok := obj.(*wireList); ok {
+			lm = l.Metadata
+		} else {
+			objs = []scheme.Object{obj.(scheme.Object)}
+			if m, ok := metav1.Accessor(obj); ok {
+				lm.ResourceVersion = m.GetResourceVersion()
+			}
+		}
+		return buildTable(r.Context(), s.tableConvertor(), objs, lm, include, t)
+	case t == negotiation.PartialObjectMetadataV1:
+		m, ok := metav1.Accessor(obj)
+		if !ok {
+			return nil, fmt.Errorf("%T has no metadata", obj)
+		}
+		return asPartialObjectMetadata(m, scheme.GroupVersion{Group: t.Group, Version: t.Version}), nil
+	case t == negotiation.PartialObjectMetadataList:
+		l := obj.(*wireList)
+		out := &metav1.PartialObjectMetadataList{
+			TypeMeta: metav1.TypeMeta{APIVersion: t.Group + "/" + t.Version, Kind: "PartialObjectMetadataList"},
+			ListMeta: l.Metadata,
+			Items:    []metav1.PartialObjectMetadata{},
+		}
+		gv := scheme.GroupVersion{Group: t.Group, Version: t.Version}
+		for _, it := range items {
+			if m, ok := metav1.Accessor(it); ok {
+				out.Items = append(out.Items, *asPartialObjectMetadata(m, gv))
+			}
+		}
+		return out, nil
+	}
+	return nil, negotiation.NewNotAcceptableError()
+}
+
+// getResource serves GET on one object.
+//
+// Mirrors GetResource in handlers/get.go.
+func (h *Handler) getResource(w http.ResponseWriter, r *http.Request, s *requestScope, name string) {
+	getter, ok := s.storage.(registry.Getter)
+	if !ok {
+		h.methodNotSupported(w, s, "get")
+		return
+	}
+	opts, err := negotiateObject(r, s, false)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	var getOpts metav1.GetOptions
+	if err := scheme.DecodeParameters(r.URL.Query(), &getOpts); err != nil {
+		responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
+		return
+	}
+	obj, err := getter.Get(r.Context(), name, &getOpts)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	h.writeEncoded(w, r, s, opts, http.StatusOK, obj)
+}
+
+// decodeListOptions reads and validates the query of a list or watch.
+//
+// Mirrors ValidateListOptions in
+// k8s.io/apimachinery/pkg/apis/meta/internalversion/validation.
+func decodeListOptions(r *http.Request) (*metav1.ListOptions, error) {
+	var opts metav1.ListOptions
+	if err := scheme.DecodeParameters(r.URL.Query(), &opts); err != nil {
+		return nil, apierrors.NewBadRequest(err.Error())
+	}
+	var causes []metav1.StatusCause
+	forbidden := func(field, msg string) {
+		causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeFieldValueForbidden, Field: field, Message: "Forbidden: " + msg})
+	}
+	if opts.SendInitialEvents != nil {
+		if !opts.Watch {
+			forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list")
+		}
+		if opts.ResourceVersionMatch != metav1.ResourceVersionMatchNotOlderThan {
+			forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan")
+		}
+	}
+	if opts.ResourceVersionMatch != "" {
+		switch {
+		case opts.Watch && opts.SendInitialEvents == nil:
+			forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")
+		case opts.Watch:
+		case opts.ResourceVersion == "":
+			forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided")
+		case opts.Continue != "":
+			forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided")
+		}
+		switch opts.ResourceVersionMatch {
+		case metav1.ResourceVersionMatchNotOlderThan:
+		case metav1.ResourceVersionMatchExact:
+			if opts.ResourceVersion == "0" {
+				forbidden("resourceVersionMatch", `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`)
+			}
+		default:
+			causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeFieldValueNotSupported, Field: "resourceVersionMatch",
+				Message: fmt.Sprintf("Unsupported value: %q: supported values: %q, %q", opts.ResourceVersionMatch,
+					metav1.ResourceVersionMatchExact, metav1.ResourceVersionMatchNotOlderThan)})
+		}
+	}
+	if opts.Limit < 0 {
+		causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeFieldValueInvalid, Field: "limit",
+			Message: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", opts.Limit)})
+	}
+	if len(causes) > 0 {
+		return nil, apierrors.NewInvalid(scheme.GroupKind{Group: metav1.GroupName, Kind: "ListOptions"}, "", causes)
+	}
+	return &opts, nil
+}
+
+// listResource serves GET on a collection.
+//
+// Mirrors ListResource in handlers/get.go.
+func (h *Handler) listResource(w http.ResponseWriter, r *http.Request, s *requestScope) {
+	lister, ok := s.storage.(registry.Lister)
+	if !ok {
+		h.methodNotSupported(w, s, "list")
+		return
+	}
+	opts, err := negotiateObject(r, s, true)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	listOpts, err := decodeListOptions(r)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	list, err := lister.List(r.Context(), listOpts)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	h.writeList(w, r, s, opts, http.StatusOK, list)
+}
+
+func (h *Handler) writeList(w http.ResponseWriter, r *http.Request, s *requestScope, opts negotiation.Options, code int, list scheme.Object) {
+	out, items, err := s.encodeList(list)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	body, err := h.transform(r, s, opts, out, items)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	responsewriters.WriteObject(w, opts, code, body)
+}
+
+// createResource serves POST on a collection.
+//
+// Mirrors createHandler in handlers/create.go.
+func (h *Handler) createResource(w http.ResponseWriter, r *http.Request, s *requestScope, namespace string) {
+	creater, ok := s.storage.(registry.Creater)
+	if !ok {
+		h.methodNotSupported(w, s, "create")
+		return
+	}
+	if s.createForbidden != nil {
+		responsewriters.WriteError(w, s.createForbidden)
+		return
+	}
+	opts, err := negotiateObject(r, s, false)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	var createOpts metav1.CreateOptions
+	if err := scheme.DecodeParameters(r.URL.Query(), &createOpts); err != nil {
+		responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
+		return
+	}
+	if err := firstError(validateDryRun(createOpts.DryRun), validateFieldValidation(createOpts.FieldValidation)); err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	obj, err := h.decodeBody(w, r, s, createOpts.FieldValidation)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	if m, ok := metav1.Accessor(obj); ok {
+		if err := ensureNamespace(s.namespaceFor(namespace), m); err != nil {
+			responsewriters.WriteError(w, err)
+			return
+		}
+	}
+	out, err := creater.Create(r.Context(), obj, nil, &createOpts)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	h.writeEncoded(w, r, s, opts, http.StatusCreated, out)
+}
+
+// decodeBody reads a create or update body and decodes it through the
+// scope, applying field validation.
+func (h *Handler) decodeBody(w http.ResponseWriter, r *http.Request, s *requestScope, fieldValidation string) (scheme.Object, error) {
+	body, err := readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	body, err = bodyAsJSON(r, body)
+	if err != nil {
+		return nil, err
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil, apierrors.NewBadRequest("the body of the request was empty")
+	}
+	obj, unknown, err := s.decode(r.Context(), body)
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	if err := applyFieldValidation(w, fieldValidation, unknown); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// updateResource serves PUT on one object.
+//
+// Mirrors UpdateResource in handlers/update.go.
+func (h *Handler) updateResource(w http.ResponseWriter, r *http.Request, s *requestScope, namespace, name string) {
+	updater, ok := s.storage.(registry.Updater)
+	if !ok {
+		h.methodNotSupported(w, s, "update")
+		return
+	}
+	opts, err := negotiateObject(r, s, false)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	var updateOpts metav1.UpdateOptions
+	if err := scheme.DecodeParameters(r.URL.Query(), &updateOpts); err != nil {
+		responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
+		return
+	}
+	if err := firstError(validateDryRun(updateOpts.DryRun), validateFieldValidation(updateOpts.FieldValidation)); err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	obj, err := h.decodeBody(w, r, s, updateOpts.FieldValidation)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	if m, ok := metav1.Accessor(obj); ok {
+		if err := firstError(checkName(m, name), ensureNamespace(s.namespaceFor(namespace), m)); err != nil {
+			responsewriters.WriteError(w, err)
+			return
+		}
+	}
+	objInfo := registry.UpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
+		return obj.DeepCopyObject(), nil
+	})
+	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, s.allowCreateOnUpdate, &updateOpts)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	code := http.StatusOK
+	if created {
+		code = http.StatusCreated
+	}
+	h.writeEncoded(w, r, s, opts, code, out)
+}
+
+// deleteOptionsOf reads DeleteOptions from the body (if any) and the query
+// (query values win for fields the body leaves unset, as upstream).
+//
+// Mirrors the option decoding of DeleteResource in handlers/delete.go.
+func deleteOptionsOf(r *http.Request) (*metav1.DeleteOptions, error) {
+	opts := &metav1.DeleteOptions{}
+	body, err := readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(strings.TrimSpace(string(body))) > 0 {
+		j, err := bodyAsJSON(r, body)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(j, opts); err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding DeleteOptions: %v", err))
+		}
+		if opts.Kind != "" && opts.Kind != "DeleteOptions" {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("expected a DeleteOptions body, got kind %q", opts.Kind))
+		}
+	} else if err := scheme.DecodeParameters(r.URL.Query(), opts); err != nil {
+		return nil, apierrors.NewBadRequest(err.Error())
+	}
+	if err := validateDryRun(opts.DryRun); err != nil {
+		return nil, err
+	}
+	if opts.PropagationPolicy != nil {
+		switch *opts.PropagationPolicy {
+		case metav1.DeletePropagationOrphan, metav1.DeletePropagationBackground, metav1.DeletePropagationForeground:
+		default:
+			return nil, apierrors.NewInvalid(scheme.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}, "",
+				[]metav1.StatusCause{{Type: metav1.CauseTypeFieldValueNotSupported, Field: "propagationPolicy",
+					Message: fmt.Sprintf("Unsupported value: %q: supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"", *opts.PropagationPolicy)}})
+		}
+		if opts.OrphanDependents != nil {
+			return nil, apierrors.NewInvalid(scheme.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}, "",
+				[]metav1.StatusCause{{Type: metav1.CauseTypeFieldValueInvalid, Field: "propagationPolicy",
+					Message: "Invalid value: \"" + string(*opts.PropagationPolicy) + "\": orphanDependents and deletionPropagation cannot be both set"}})
+		}
+	}
+	opts.TypeMeta = metav1.TypeMeta{}
+	return opts, nil
+}
+
+// deleteResource serves DELETE on one object: the answer is the object as
+// last stored — gone, or with a deletionTimestamp while finalizers keep it.
+//
+// Mirrors DeleteResource in handlers/delete.go.
+func (h *Handler) deleteResource(w http.ResponseWriter, r *http.Request, s *requestScope, name string) {
+	deleter, ok := s.storage.(registry.GracefulDeleter)
+	if !ok {
+		h.methodNotSupported(w, s, "delete")
+		return
+	}
+	opts, err := negotiateObject(r, s, false)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	delOpts, err := deleteOptionsOf(r)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	obj, deleted, err := deleter.Delete(r.Context(), name, nil, delOpts)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	code := http.StatusOK
+	if !deleted && delOpts.OrphanDependents != nil && !*delOpts.OrphanDependents {
+		code = http.StatusAccepted
+	}
+	if obj == nil {
+		responsewriters.WriteObject(w, opts, code, &metav1.Status{
+			TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusSuccess,
+			Details: &metav1.StatusDetails{Name: name, Group: s.resource.Group, Kind: s.resource.Resource},
+		})
+		return
+	}
+	h.writeEncoded(w, r, s, opts, code, obj)
+}
+
+// deleteCollection serves DELETE on a collection; the answer is the list
+// of deleted objects.
+//
+// Mirrors DeleteCollection in handlers/delete.go.
+func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, s *requestScope) {
+	deleter, ok := s.storage.(registry.CollectionDeleter)
+	if !ok {
+		h.methodNotSupported(w, s, "deletecollection")
+		return
+	}
+	opts, err := negotiateObject(r, s, true)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	listOpts, err := decodeListOptions(r)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	if listOpts.Watch {
+		responsewriters.WriteError(w, apierrors.NewBadRequest("watch is not allowed with deletecollection"))
+		return
+	}
+	delOpts, err := deleteOptionsOf(r)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	list, err := deleter.DeleteCollection(r.Context(), nil, delOpts, listOpts)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	h.writeList(w, r, s, opts, http.StatusOK, list)
+}
+
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,289 @@
+package handler
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/handler/negotiation"
+	"github.com/crdlab/crdlab/registry"
+	"github.com/crdlab/crdlab/scheme"
+)
+
+// requestScope is everything the generic verb handlers (rest.go) need to
+// serve one resource or subresource in one version: the REST storage to
+// call, how to turn a request body into the object that storage wants and
+// a stored object into what goes on the wire, and how to print a Table.
+//
+// Mirrors k8s.io/apiserver/pkg/endpoints/handlers.RequestScope.
+type requestScope struct {
+	// resource is the URL's group, version and plural.
+	resource scheme.GroupVersionResource
+	// subresource is "", "status" or "scale".
+	subresource string
+	// kind is the kind of the objects on the wire in this version (for
+	// /scale, autoscaling/v1 Scale).
+	kind scheme.GroupVersionKind
+	// listKind is the kind of lists on the wire ("CronTabList").
+	listKind string
+	// namespaced says whether objects live in namespaces.
+	namespaced bool
+	// storage is the REST storage; a verb is served iff it implements the
+	// verb's interface of package registry.
+	storage registry.Storage
+
+	// decode turns a request body (JSON) into the object storage wants.
+	// It checks apiVersion and kind against the URL's, applies what the
+	// version's schema says (pruning, defaulting) and reports unknown
+	// fields as paths ("spec.foo") for field validation.
+	decode func(ctx context.Context, body []byte) (obj scheme.Object, unknownFields []string, err error)
+	// encode turns an object from storage into the object on the wire
+	// (apiVersion/kind of this version, read-time defaulting).
+	encode func(obj scheme.Object) (scheme.Object, error)
+	// table prints objects already encoded for the wire; nil uses the
+	// default Name / Created At table.
+	table tableConvertor
+	// allowCreateOnUpdate lets PUT create a missing object (false for
+	// custom resources and CRDs, as upstream's strategies say).
+	allowCreateOnUpdate bool
+	// createForbidden, when set, is the error every create answers (a
+	// terminating CRD accepts no new instances).
+	createForbidden error
+	// warnings are sent with every answer (deprecated versions).
+	warnings []string
+}
+
+func (s *requestScope) groupResource() scheme.GroupResource {
+	return s.resource.GroupResource()
+}
+
+// namespaceFor returns the namespace the request works in: the URL's for
+// namespaced resources, "" for cluster-scoped ones.
+func (s *requestScope) namespaceFor(urlNamespace string) string {
+	if !s.namespaced {
+		return ""
+	}
+	return urlNamespace
+}
+
+// readBody reads the whole request body. The size limit is enforced by
+// the filter chain (an oversized read fails with *http.MaxBytesError,
+// answered as 413).
+func readBody(r *http.Request) ([]byte, error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	defer r.Body.Close()
+	return io.ReadAll(r.Body)
+}
+
+// bodyAsJSON returns the body of a create or update as JSON, converting
+// YAML (Content-Type application/yaml). Other content types are 415.
+func bodyAsJSON(r *http.Request, body []byte) ([]byte, error) {
+	switch ct := negotiation.ContentTypeOf(r.Header.Get("Content-Type")); ct {
+	case "", negotiation.MediaTypeJSON, "*/*":
+		return body, nil
+	case negotiation.MediaTypeYAML:
+		j, err := scheme.ToJSON(body)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(err.Error())
+		}
+		return j, nil
+	default:
+		return nil, apierrors.NewUnsupportedMediaType(ct, []string{negotiation.MediaTypeJSON, negotiation.MediaTypeYAML})
+	}
+}
+
+// checkTypeMeta checks the apiVersion and kind a body names against what
+// the URL serves. Missing values are errors, as upstream's decoders say.
+func checkTypeMeta(body []byte, want scheme.GroupVersionKind) error {
+	gvk, err := scheme.Kind(body)
+	if err != nil {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	if gvk.GroupVersion() != want.GroupVersion() {
+		return apierrors.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
+			gvk.GroupVersion().String(), want.GroupVersion().String()))
+	}
+	if gvk.Kind != want.Kind {
+		return apierrors.NewBadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)", gvk.Kind, want.Kind))
+	}
+	return nil
+}
+
+// decodeError turns a JSON syntax or type error into a 400 BadRequest.
+func decodeError(err error) error {
+	if _, ok := err.(apierrors.APIStatus); ok {
+		return err
+	}
+	if _, ok := err.(*scheme.StrictDecodingError); ok {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	return apierrors.NewBadRequest(fmt.Sprintf("error decoding request body: %v", err))
+}
+
+// ensureNamespace makes obj's namespace agree with the request's.
+//
+// Mirrors rest.EnsureObjectNamespaceMatchesRequestNamespace in
+// k8s.io/apiserver/pkg/registry/rest/meta.go.
+func ensureNamespace(requestNamespace string, obj metav1.Object) error {
+	objNamespace := obj.GetNamespace()
+	switch {
+	case objNamespace == requestNamespace:
+		return nil
+	case objNamespace == "":
+		obj.SetNamespace(requestNamespace)
+		return nil
+	case requestNamespace == "":
+		// Cluster-scoped: a namespace in the body is dropped.
+		obj.SetNamespace("")
+		return nil
+	default:
+		return apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+	}
+}
+
+// checkName checks that an update's body names the object of the URL.
+//
+// Mirrors checkName in k8s.io/apiserver/pkg/endpoints/handlers/rest.go.
+func checkName(obj metav1.Object, name string) error {
+	if objName := obj.GetName(); objName != name {
+		return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", objName, name))
+	}
+	return nil
+}
+
+// listItems returns the items of a list object: UnstructuredList's, or
+// the Items field of a typed list.
+func listItems(list scheme.Object) ([]scheme.Object, error) {
+	if ul, ok := list.(*unstructured.UnstructuredList); ok {
+		out := make([]scheme.Object, len(ul.Items))
+		for i := range ul.Items {
+			out[i] = &ul.Items[i]
+		}
+		return out, nil
+	}
+	v := reflect.ValueOf(list)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("%T is not a list", list)
+	}
+	items := v.FieldByName("Items")
+	if !items.IsValid() || items.Kind() != reflect.Slice {
+		return nil, fmt.Errorf("%T has no Items", list)
+	}
+	out := make([]scheme.Object, 0, items.Len())
+	for i := 0; i < items.Len(); i++ {
+		e := items.Index(i)
+		if e.Kind() != reflect.Pointer {
+			e = e.Addr()
+		}
+		obj, ok := e.Interface().(scheme.Object)
+		if !ok {
+			return nil, fmt.Errorf("item %d of %T is not an object", i, list)
+		}
+		out = append(out, obj)
+	}
+	return out, nil
+}
+
+// listMetaOf returns the ListMeta of a list object.
+func listMetaOf(list scheme.Object) metav1.ListMeta {
+	var lm metav1.ListMeta
+	if l, ok := list.(metav1.ListInterface); ok {
+		lm.ResourceVersion = l.GetResourceVersion()
+		lm.Continue = l.GetContinue()
+		lm.RemainingItemCount = l.GetRemainingItemCount()
+	}
+	return lm
+}
+
+// wireList is a list on the wire: apiVersion/kind of the URL's version,
+// the list's metadata and the items already encoded.
+type wireList struct {
+	metav1.TypeMeta `json:",inline"`
+	Metadata        metav1.ListMeta `json:"metadata"`
+	Items           []scheme.Object `json:"items"`
+}
+
+// encodeList turns a list from storage into the list on the wire.
+func (s *requestScope) encodeList(list scheme.Object) (*wireList, []scheme.Object, error) {
+	items, err := listItems(list)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := &wireList{
+		TypeMeta: metav1.TypeMeta{APIVersion: s.kind.GroupVersion().String(), Kind: s.listKind},
+		Metadata: listMetaOf(list),
+		Items:    make([]scheme.Object, 0, len(items)),
+	}
+	for _, it := range items {
+		e, err := s.encode(it)
+		if err != nil {
+			return nil, nil, err
+		}
+		out.Items = append(out.Items, e)
+	}
+	return out, out.Items, nil
+}
+
+// marshalObject is json.Marshal for the objects of this package.
+func marshalObject(obj any) ([]byte, error) { return json.Marshal(obj) }
+
+// hasDryRun reports whether dryRun=All was asked; other values are 400.
+func validateDryRun(dryRun []string) error {
+	for _, d := range dryRun {
+		if d != metav1.DryRunAll {
+			return apierrors.NewBadRequest(fmt.Sprintf("Invalid dryRun value %q: supported values: %q", d, metav1.DryRunAll))
+		}
+	}
+	return nil
+}
+
+// validateFieldValidation checks the fieldValidation parameter.
+func validateFieldValidation(v string) error {
+	switch v {
+	case "", metav1.FieldValidationIgnore, metav1.FieldValidationWarn, metav1.FieldValidationStrict:
+		return nil
+	}
+	return apierrors.NewBadRequest(fmt.Sprintf("invalid fieldValidation directive %q: supported values: %s",
+		v, strings.Join([]string{metav1.FieldValidationIgnore, metav1.FieldValidationWarn, metav1.FieldValidationStrict}, ", ")))
+}
+
+// applyFieldValidation answers unknown fields as the fieldValidation
+// directive says: Strict → 400 BadRequest naming every field, Warn (the
+// default) → one Warning header per field, Ignore → nothing.
+//
+// Mirrors the field validation of k8s.io/apiserver/pkg/endpoints/handlers
+// (create.go, update.go, patch.go) with upstream's messages.
+func applyFieldValidation(w http.ResponseWriter, directive string, unknown []string) error {
+	if len(unknown) == 0 || directive == metav1.FieldValidationIgnore {
+		return nil
+	}
+	var msgs []string
+	for _, f := range unknown {
+		msgs = append(msgs, fmt.Sprintf("unknown field %q", f))
+	}
+	if directive == metav1.FieldValidationStrict {
+		return apierrors.NewBadRequest("strict decoding error: " + strings.Join(msgs, ", "))
+	}
+	for _, m := range msgs {
+		addWarning(w, m)
+	}
+	return nil
+}
+
+// addWarning adds an RFC 7234 warning header, as upstream's
+// warning.AddWarning does: `299 - "message"`.
+func addWarning(w http.ResponseWriter, msg string) {
+	w.Header().Add("Warning", fmt.Sprintf("299 - %q", msg))
+}

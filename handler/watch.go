@@ -1,0 +1,179 @@
+package handler
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler/negotiation"
+	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/registry"
+	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/watch"
+)
+
+// minWatchTimeout is the lower bound of the timeout of a watch that asked
+// for none: upstream picks a random duration in [minRequestTimeout,
+// 2*minRequestTimeout) with minRequestTimeout = 30 min, spreading
+// reconnects of many clients.
+const minWatchTimeout = 30 * time.Minute
+
+// watchResource serves GET ?watch=1 on a collection.
+//
+// Mirrors ListResource's watch branch in handlers/get.go.
+func (h *Handler) watchResource(w http.ResponseWriter, r *http.Request, s *requestScope) {
+	watcher, ok := s.storage.(registry.Watcher)
+	if !ok {
+		h.methodNotSupported(w, s, "watch")
+		return
+	}
+	opts, err := negotiateObject(r, s, false)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	if opts.Convert != nil && !opts.Convert.IsTable() {
+		// A watch carries objects or Tables, nothing else.
+		opts.Convert = nil
+	}
+	listOpts, err := decodeListOptions(r)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	listOpts.Watch = true
+	timeout := minWatchTimeout + time.Duration(rand.Int64N(int64(minWatchTimeout)))
+	if listOpts.TimeoutSeconds != nil {
+		timeout = time.Duration(*listOpts.TimeoutSeconds) * time.Second
+	}
+	wi, err := watcher.Watch(r.Context(), listOpts)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	h.serveWatch(w, r, s, opts, wi, timeout)
+}
+
+// serveWatch streams the events of wi as a chunked response: one JSON
+// object {"type","object"} and a newline per event, flushed at once. It
+// ends when the watch ends, the timeout passes or the client (or the
+// server, shutting down) cancels the request's context.
+//
+// Mirrors serveWatch and (*WatchServer).HandleHTTP in handlers/watch.go.
+func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestScope, opts negotiation.Options, wi watch.Interface, timeout time.Duration) {
+	defer wi.Stop()
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		responsewriters.WriteError(w, errNoFlusher)
+		return
+	}
+	var timeoutC <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		timeoutC = t.C
+	}
+	w.Header().Set("Content-Type", negotiation.MediaTypeJSON)
+	w.Header().Set("Transfer-Encoding", "chunked")
+	w.WriteHeader(http.StatusOK)
+	flusher.Flush()
+
+	ctx := r.Context()
+	events := wi.ResultChan()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timeoutC:
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			line, err := h.encodeWatchEvent(r, s, opts, ev)
+			if err != nil {
+				// The stream is open: report the failure as an ERROR event.
+				st := responsewriters.ErrorToStatus(err).ErrStatus
+				raw, _ := json.Marshal(&st)
+				line, _ = json.Marshal(metav1.WatchEvent{Type: string(watch.Error), Object: raw})
+			}
+			if _, err := w.Write(append(line, '\n')); err != nil {
+				return
+			}
+			flusher.Flush()
+			if ev.Type == watch.Error {
+				return
+			}
+		}
+	}
+}
+
+type watchError string
+
+func (e watchError) Error() string { return string(e) }
+
+const errNoFlusher = watchError("the response writer cannot stream (no http.Flusher)")
+
+// encodeWatchEvent writes one event: ERROR events carry their Status as
+// is; other objects are encoded for the wire, and turned into a one-row
+// Table when the client asked for Tables.
+//
+// Mirrors (*watchEncoder).Encode in handlers/watch.go.
+func (h *Handler) encodeWatchEvent(r *http.Request, s *requestScope, opts negotiation.Options, ev watch.Event) ([]byte, error) {
+	var obj any
+	if ev.Type == watch.Error {
+		if st, ok := ev.Object.(*metav1.Status); ok {
+			cp := *st
+			cp.Kind, cp.APIVersion = "Status", "v1"
+			obj = &cp
+		} else {
+			obj = ev.Object
+		}
+	} else {
+		out, err := s.encode(ev.Object)
+		if err != nil {
+			return nil, err
+		}
+		obj = out
+		if opts.Convert != nil && opts.Convert.IsTable() {
+			t, err := h.watchTable(r, s, opts, ev, out)
+			if err != nil {
+				return nil, err
+			}
+			obj = t
+		}
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(metav1.WatchEvent{Type: string(ev.Type), Object: raw})
+}
+
+// watchTable turns one watch event's object into a Table: one row, or none
+// for a bookmark (which keeps only the resourceVersion).
+func (h *Handler) watchTable(r *http.Request, s *requestScope, opts negotiation.Options, ev watch.Event, out scheme.Object) (*metav1.Table, error) {
+	target := *opts.Convert
+	if ev.Type == watch.Bookmark {
+		t := &metav1.Table{
+			TypeMeta:          metav1.TypeMeta{APIVersion: target.Group + "/" + target.Version, Kind: "Table"},
+			ColumnDefinitions: []metav1.TableColumnDefinition{},
+			Rows:              []metav1.TableRow{},
+		}
+		if m, ok := metav1.Accessor(out); ok {
+			t.ResourceVersion = m.GetResourceVersion()
+		}
+		return t, nil
+	}
+	include, err := includeObjectOf(r)
+	if err != nil {
+		return nil, err
+	}
+	var lm metav1.ListMeta
+	if m, ok := metav1.Accessor(out); ok {
+		lm.ResourceVersion = m.GetResourceVersion()
+	}
+	return buildTable(r.Context(), s.tableConvertor(), []scheme.Object{out}, lm, include, target)
+}
