@@ -101,6 +101,9 @@ func (c CodecFactory) Decode(data []byte, opts DecodeOptions) (Object, GroupVers
 	if err != nil {
 		return nil, gvk, err
 	}
+	if gvk.Version == APIVersionInternal {
+		return nil, gvk, fmt.Errorf("scheme: %v: the internal version is never read from or written to the wire", gvk)
+	}
 	obj, err := c.scheme.New(gvk)
 	if err != nil {
 		return nil, gvk, err

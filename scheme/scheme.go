@@ -268,6 +268,7 @@ func (s *Scheme) ConvertToVersion(in Object, target GroupVersion) (Object, error
 	}
 	// Step 2: from the hub to the target, unless the target is the hub.
 	if target.Version == APIVersionInternal {
+		setKind(hub, targetGVK) // hub objects carry no apiVersion/kind
 		return hub, nil
 	}
 	out, err := s.New(targetGVK)

@@ -1,0 +1,622 @@
+package structural
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Validate checks a custom resource (the whole object, apiVersion, kind
+// and metadata included) against its schema and returns every violation.
+// Fields the schema does not declare are not errors here (Prune drops
+// them); apiVersion, kind and metadata are checked only as far as the
+// schema describes them.
+//
+// What is checked, per node: type (nullable, x-kubernetes-int-or-string),
+// allOf / anyOf / oneOf / not, maxLength / minLength / pattern (only the
+// first failing of the three, as upstream), format, multipleOf / maximum /
+// minimum, minItems / maxItems, enum, minProperties / maxProperties,
+// additionalProperties: false, required; then x-kubernetes-list-type set
+// and map uniqueness, and apiVersion / kind of embedded resources.
+//
+// Mirrors validation.ValidateCustomResource (kube-openapi's
+// SchemaValidator), listtype.ValidateListSetsAndMaps and the embedded
+// resource part of objectmeta.Validate.
+func Validate(s *Structural, obj map[string]any) []FieldError {
+	if s == nil {
+		return nil
+	}
+	return ValidateValue(s, "", obj)
+}
+
+// ValidateValue checks any JSON value against a schema node. fldPath
+// prefixes the paths of the errors ("" for a whole object); an error about
+// the value itself is at fldPath ("<nil>" if empty).
+func ValidateValue(s *Structural, fldPath string, value any) []FieldError {
+	v := validator{base: fldPath}
+	return v.validate(s, loc{}, value)
+}
+
+type validator struct {
+	// base is the field path the object validated sits at.
+	base string
+}
+
+// loc is where a value sits, spelled two ways: name as kube-openapi spells
+// it (it appears in error details: "spec.replicas", "spec.ports[0]", and
+// ".key" for a map entry at the root), path as field.Path spells it (map
+// entries in brackets: "spec.labels[app]"), for the checks upstream does
+// outside kube-openapi.
+type loc struct {
+	name, path string
+}
+
+func (l loc) property(k string) loc {
+	if l.name == "" {
+		return loc{name: k, path: k}
+	}
+	return loc{name: l.name + "." + k, path: l.path + "." + k}
+}
+
+func (l loc) mapKey(k string) loc {
+	p := l.path + "[" + k + "]"
+	if l.path == "" {
+		p = k
+	}
+	return loc{name: l.name + "." + k, path: p}
+}
+
+func (l loc) index(i int) loc {
+	s := "[" + strconv.Itoa(i) + "]"
+	return loc{name: l.name + s, path: l.path + s}
+}
+
+// field is the FieldError path of a kube-openapi error at name, as
+// kubeOpenAPIResultToFieldErrors builds it: the base path, then the name
+// without its leading dot.
+func (v validator) field(name string) string {
+	return join(v.base, strings.TrimPrefix(name, "."))
+}
+
+// fieldPath is the FieldError path of the other checks.
+func (v validator) fieldPath(l loc) string { return join(v.base, l.path) }
+
+func join(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "." + b
+}
+
+// validate runs the validators of one schema node on one value, in
+// kube-openapi's order.
+func (v validator) validate(s *Structural, l loc, data any) []FieldError {
+	if s == nil {
+		return nil
+	}
+	if data == nil {
+		// As kube-openapi: only the type and enum checks see a null.
+		errs := v.checkType(s, l, nil)
+		return append(errs, v.checkEnum(s, l, nil)...)
+	}
+	data = normalizeNumber(data)
+	errs := v.checkType(s, l, data)
+	errs = append(errs, v.checkJunctors(s, l, data)...)
+	switch d := data.(type) {
+	case string:
+		errs = append(errs, v.checkString(s, l, d)...)
+		errs = append(errs, v.checkFormat(s, l, d)...)
+	case int64, float64:
+		errs = append(errs, v.checkNumber(s, l, d)...)
+	case []any:
+		errs = append(errs, v.checkArray(s, l, d)...)
+	}
+	errs = append(errs, v.checkEnum(s, l, data)...)
+	if m, ok := data.(map[string]any); ok {
+		errs = append(errs, v.checkObject(s, l, m)...)
+		if s.XEmbeddedResource {
+			errs = append(errs, v.checkEmbedded(l, m)...)
+		}
+	}
+	if a, ok := data.([]any); ok {
+		errs = append(errs, v.checkListType(s, l, a)...)
+	}
+	return errs
+}
+
+// schemaTypes is the types a value may have: int-or-string allows two.
+func schemaTypes(s *Structural) []string {
+	switch {
+	case s.XIntOrString:
+		return []string{"integer", "string"}
+	case s.Type != "":
+		return []string{s.Type}
+	}
+	return nil
+}
+
+// jsonType names the JSON type of a (normalized) value, as kube-openapi's
+// schemaInfoForType.
+func jsonType(data any) string {
+	switch data.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case int64:
+		return "integer"
+	case float64:
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", data)
+}
+
+// checkType mirrors kube-openapi's typeValidator: a whole float passes as
+// an integer, an integer as a number, null only when nullable.
+func (v validator) checkType(s *Structural, l loc, data any) []FieldError {
+	types := schemaTypes(s)
+	if len(types) == 0 {
+		return nil
+	}
+	got := jsonType(data)
+	switch {
+	case data == nil && s.Nullable:
+		return nil
+	case slices.Contains(types, got):
+		return nil
+	case got == "number" && slices.Contains(types, "integer") && isJSONInteger(data.(float64)):
+		return nil
+	case got == "integer" && slices.Contains(types, "number"):
+		return nil
+	}
+	return []FieldError{typeInvalid(v.field(l.name), got,
+		fmt.Sprintf("%s in body must be of type %s: %q", l.name, strings.Join(types, ","), got))}
+}
+
+// composite is how upstream reports a failed junctor: a kube-openapi error
+// of no field, which kubeOpenAPIResultToFieldErrors turns into an Invalid
+// error at the base path with an empty value.
+func (v validator) composite(format string, args ...any) FieldError {
+	return invalid(v.base, "", fmt.Sprintf(format, args...))
+}
+
+// checkJunctors mirrors kube-openapi's schemaPropsValidator.
+func (v validator) checkJunctors(s *Structural, l loc, data any) []FieldError {
+	var errs []FieldError
+	if len(s.AnyOf) > 0 {
+		var best []FieldError
+		ok := false
+		for i, sub := range s.AnyOf {
+			r := v.validate(sub, l, data)
+			if len(r) == 0 {
+				ok = true
+				break
+			}
+			if i == 0 || len(r) < len(best) {
+				best = r
+			}
+		}
+		if !ok {
+			errs = append(errs, v.composite("%q must validate at least one schema (anyOf)", l.name))
+			errs = append(errs, best...)
+		}
+	}
+	if len(s.OneOf) > 0 {
+		var best []FieldError
+		valid := 0
+		for _, sub := range s.OneOf {
+			r := v.validate(sub, l, data)
+			if len(r) == 0 {
+				valid++
+			} else if valid == 0 && (best == nil || len(r) < len(best)) {
+				best = r
+			}
+		}
+		switch valid {
+		case 1:
+		case 0:
+			errs = append(errs, v.composite("%q must validate one and only one schema (oneOf). %s", l.name, "Found none valid"))
+			errs = append(errs, best...)
+		default:
+			errs = append(errs, v.composite("%q must validate one and only one schema (oneOf). %s", l.name,
+				fmt.Sprintf("Found %d valid alternatives", valid)))
+		}
+	}
+	if len(s.AllOf) > 0 {
+		valid := 0
+		for _, sub := range s.AllOf {
+			r := v.validate(sub, l, data)
+			if len(r) == 0 {
+				valid++
+			}
+			errs = append(errs, r...)
+		}
+		if valid != len(s.AllOf) {
+			more := ""
+			if valid == 0 {
+				more = ". None validated"
+			}
+			errs = append(errs, v.composite("%q must validate all the schemas (allOf)%s", l.name, more))
+		}
+	}
+	if s.Not != nil && len(v.validate(s.Not, l, data)) == 0 {
+		errs = append(errs, v.composite("%q must not validate the schema (not)", l.name))
+	}
+	return errs
+}
+
+// checkString mirrors kube-openapi's stringValidator: maxLength, minLength
+// (in characters), pattern, and it stops at the first failure.
+func (v validator) checkString(s *Structural, l loc, d string) []FieldError {
+	f := v.field(l.name)
+	n := int64(utf8.RuneCountInString(d))
+	if s.MaxLength != nil && n > *s.MaxLength {
+		return []FieldError{tooLong(f, *s.MaxLength)}
+	}
+	if s.MinLength != nil && n < *s.MinLength {
+		return []FieldError{invalid(f, d, fmt.Sprintf("%s in body should be at least %d chars long", l.name, *s.MinLength))}
+	}
+	if s.Pattern != "" {
+		re, err := s.pattern()
+		if err != nil {
+			return []FieldError{invalid(f, d, fmt.Sprintf("%s in body should match '%s, but pattern is invalid: %s'", l.name, s.Pattern, err))}
+		}
+		if !re.MatchString(d) {
+			return []FieldError{invalid(f, d, fmt.Sprintf("%s in body should match '%s'", l.name, s.Pattern))}
+		}
+	}
+	return nil
+}
+
+// checkFormat mirrors kube-openapi's formatValidator for the formats of
+// formats.go.
+func (v validator) checkFormat(s *Structural, l loc, d string) []FieldError {
+	if known, ok := checkFormat(s.Format, d); known && !ok {
+		return []FieldError{typeInvalid(v.field(l.name), d, fmt.Sprintf("%s in body must be of type %s: %q", l.name, s.Format, d))}
+	}
+	return nil
+}
+
+// checkNumber mirrors kube-openapi's numberValidator: multipleOf, maximum,
+// minimum. Limits print as integers when the value is one, as upstream's
+// "native type" checks do.
+func (v validator) checkNumber(s *Structural, l loc, d any) []FieldError {
+	f := v.field(l.name)
+	x, isInt := asFloat(d)
+	var errs []FieldError
+	if s.MultipleOf != nil {
+		m := *s.MultipleOf
+		switch {
+		case m <= 0:
+			errs = append(errs, invalid(f, m, fmt.Sprintf("factor MultipleOf declared for %s must be positive: %v", l.name, m)))
+		case !isMultiple(d, m):
+			errs = append(errs, invalid(f, d, fmt.Sprintf("%s in body should be a multiple of %s", l.name, limit(m, isInt))))
+		}
+	}
+	if s.Maximum != nil {
+		m := *s.Maximum
+		if s.ExclusiveMaximum && x >= m {
+			errs = append(errs, invalid(f, d, fmt.Sprintf("%s in body should be less than %s", l.name, limit(m, isInt))))
+		} else if x > m {
+			errs = append(errs, invalid(f, d, fmt.Sprintf("%s in body should be less than or equal to %s", l.name, limit(m, isInt))))
+		}
+	}
+	if s.Minimum != nil {
+		m := *s.Minimum
+		if s.ExclusiveMinimum && x <= m {
+			errs = append(errs, invalid(f, d, fmt.Sprintf("%s in body should be greater than %s", l.name, limit(m, isInt))))
+		} else if x < m {
+			errs = append(errs, invalid(f, d, fmt.Sprintf("%s in body should be greater than or equal to %s", l.name, limit(m, isInt))))
+		}
+	}
+	return errs
+}
+
+// checkArray validates the items, then minItems and maxItems (as
+// kube-openapi's schemaSliceValidator).
+func (v validator) checkArray(s *Structural, l loc, d []any) []FieldError {
+	var errs []FieldError
+	if s.Items != nil {
+		for i, e := range d {
+			errs = append(errs, v.validate(s.Items, l.index(i), e)...)
+		}
+	}
+	n := int64(len(d))
+	if s.MinItems != nil && n < *s.MinItems {
+		errs = append(errs, invalid(v.field(l.name), n, fmt.Sprintf("%s in body should have at least %d items", l.name, *s.MinItems)))
+	}
+	if s.MaxItems != nil && n > *s.MaxItems {
+		errs = append(errs, tooMany(v.field(l.name), len(d), *s.MaxItems))
+	}
+	return errs
+}
+
+// checkEnum mirrors kube-openapi's basicCommonValidator (numbers compare
+// by value). Note that, as upstream, null fails an enum even when the
+// field is nullable, unless the enum lists null.
+func (v validator) checkEnum(s *Structural, l loc, data any) []FieldError {
+	if len(s.Enum) == 0 {
+		return nil
+	}
+	for _, e := range s.Enum {
+		if equalJSON(normalizeNumber(e), data) {
+			return nil
+		}
+	}
+	values := make([]string, 0, len(s.Enum))
+	for _, e := range s.Enum {
+		if str, ok := e.(string); ok {
+			values = append(values, str)
+		} else {
+			b, _ := json.Marshal(e)
+			values = append(values, string(b))
+		}
+	}
+	return []FieldError{notSupported(v.field(l.name), data, values)}
+}
+
+// checkObject mirrors kube-openapi's objectValidator: minProperties and
+// maxProperties (which stop the object's other checks), then fields
+// forbidden by additionalProperties: false or validated by the
+// additionalProperties schema, then properties, then required.
+func (v validator) checkObject(s *Structural, l loc, d map[string]any) []FieldError {
+	f := v.field(l.name)
+	n := int64(len(d))
+	if s.MinProperties != nil && n < *s.MinProperties {
+		return []FieldError{invalid(f, n, fmt.Sprintf("%s in body should have at least %d properties", l.name, *s.MinProperties))}
+	}
+	if s.MaxProperties != nil && n > *s.MaxProperties {
+		return []FieldError{tooMany(f, len(d), *s.MaxProperties)}
+	}
+	var errs []FieldError
+	keys := sortedKeys(d)
+	for _, k := range keys {
+		if _, declared := s.Properties[k]; declared {
+			continue
+		}
+		switch {
+		case s.AdditionalPropertiesBool != nil && !*s.AdditionalPropertiesBool:
+			errs = append(errs, invalid(f, k, fmt.Sprintf("%s.%s in body is a forbidden property", l.name, k)))
+		case s.AdditionalProperties != nil:
+			errs = append(errs, v.validate(s.AdditionalProperties, l.mapKey(k), d[k])...)
+		}
+	}
+	for _, k := range keys {
+		if p, declared := s.Properties[k]; declared {
+			errs = append(errs, v.validate(p, l.property(k), d[k])...)
+		}
+	}
+	for _, k := range s.Required {
+		if _, ok := d[k]; !ok {
+			errs = append(errs, required(v.field(l.name+"."+k), ""))
+		}
+	}
+	return errs
+}
+
+// checkListType mirrors listtype.validateListSetsAndMapsArray: the
+// elements of a set, and the keys of a map's elements, must be unique.
+// Each duplicate is reported once, at its second appearance.
+func (v validator) checkListType(s *Structural, l loc, d []any) []FieldError {
+	if s.XListType == nil {
+		return nil
+	}
+	switch *s.XListType {
+	case "set":
+		var errs []FieldError
+		for _, i := range duplicates(d) {
+			errs = append(errs, duplicate(v.fieldPath(l.index(i)), d[i]))
+		}
+		return errs
+	case "map":
+		for i, e := range d {
+			if _, ok := e.(map[string]any); e != nil && !ok {
+				return []FieldError{invalid(v.fieldPath(l.index(i)), e, "must be an object for an array of list-type map")}
+			}
+		}
+		keys := make([]any, len(d))
+		for i, e := range d {
+			key := map[string]any{}
+			if m, ok := e.(map[string]any); ok {
+				for _, k := range s.XListMapKeys {
+					if kv, ok := m[k]; ok {
+						key[k] = kv
+					}
+				}
+			}
+			keys[i] = key
+		}
+		var errs []FieldError
+		for _, i := range duplicates(keys) {
+			errs = append(errs, duplicate(v.fieldPath(l.index(i)), keys[i]))
+		}
+		return errs
+	}
+	return nil
+}
+
+// duplicates returns the indexes at which a value appears for the second
+// time.
+func duplicates(list []any) []int {
+	seen := map[string]int{}
+	var out []int
+	for i, e := range list {
+		b, err := json.Marshal(normalizeNumber(e))
+		if err != nil {
+			continue
+		}
+		key := string(b)
+		seen[key]++
+		if seen[key] == 2 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// checkEmbedded mirrors objectmeta.validateEmbeddedResource: an embedded
+// object needs apiVersion and kind.
+func (v validator) checkEmbedded(l loc, d map[string]any) []FieldError {
+	var errs []FieldError
+	p := func(child string) string { return v.fieldPath(l.property(child)) }
+	if _, ok := d["apiVersion"]; !ok {
+		errs = append(errs, required(p("apiVersion"), "must not be empty"))
+	}
+	if _, ok := d["kind"]; !ok {
+		errs = append(errs, required(p("kind"), "must not be empty"))
+	}
+	if x, ok := d["apiVersion"]; ok {
+		av, isStr := x.(string)
+		switch {
+		case !isStr:
+			errs = append(errs, invalid(p("apiVersion"), x, "must be a string"))
+		case av == "":
+			errs = append(errs, invalid(p("apiVersion"), av, "must not be empty"))
+		case av != "/" && strings.Count(av, "/") > 1:
+			errs = append(errs, invalid(p("apiVersion"), av, "unexpected GroupVersion string: "+av))
+		}
+	}
+	if x, ok := d["kind"]; ok {
+		k, isStr := x.(string)
+		switch {
+		case !isStr:
+			errs = append(errs, invalid(p("kind"), x, "must be a string"))
+		case k == "":
+			errs = append(errs, invalid(p("kind"), k, "must not be empty"))
+		default:
+			if msgs := isDNS1035Label(strings.ToLower(k)); len(msgs) > 0 {
+				errs = append(errs, invalid(p("kind"), k, "may have mixed case, but should otherwise match: "+strings.Join(msgs, ",")))
+			}
+		}
+	}
+	if x, ok := d["metadata"]; ok && x != nil {
+		if _, isMap := x.(map[string]any); !isMap {
+			errs = append(errs, invalid(p("metadata"), x, "must be an object"))
+		}
+	}
+	return errs
+}
+
+// normalizeNumber brings every Go number type to int64 or float64.
+func normalizeNumber(d any) any {
+	switch n := d.(type) {
+	case int:
+		return int64(n)
+	case int32:
+		return int64(n)
+	case uint32:
+		return int64(n)
+	case float32:
+		return float64(n)
+	case json.Number:
+		if i, err := n.Int64(); err == nil {
+			return i
+		}
+		f, _ := n.Float64()
+		return f
+	}
+	return d
+}
+
+func asFloat(d any) (float64, bool) {
+	switch n := d.(type) {
+	case int64:
+		return float64(n), true
+	case float64:
+		return n, false
+	}
+	return 0, false
+}
+
+// isJSONInteger mirrors swag.IsFloat64AJSONInteger: a whole number that
+// JSON (53 bits of mantissa) holds exactly.
+func isJSONInteger(f float64) bool {
+	return !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) <= 1<<53 && f == math.Trunc(f)
+}
+
+func isMultiple(d any, m float64) bool {
+	if i, ok := d.(int64); ok && m == math.Trunc(m) && math.Abs(m) < 1<<62 {
+		return i%int64(m) == 0
+	}
+	x, _ := asFloat(d)
+	q := x / m
+	if m < 1 {
+		q = 1 / m * x
+	}
+	return isJSONInteger(q) || math.Abs(q-math.Round(q)) < 1e-9
+}
+
+// limit prints a schema bound: as an integer next to an integer value.
+func limit(m float64, valueIsInt bool) string {
+	if valueIsInt && m == math.Trunc(m) && math.Abs(m) < 1<<63 {
+		return strconv.FormatInt(int64(m), 10)
+	}
+	return fmt.Sprint(m)
+}
+
+func equalJSON(a, b any) bool {
+	fa, aNum := asNumber(a)
+	fb, bNum := asNumber(b)
+	if aNum || bNum {
+		return aNum && bNum && fa == fb
+	}
+	switch a := a.(type) {
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, av := range a {
+			bv, ok := b[k]
+			if !ok || !equalJSON(normalizeNumber(av), normalizeNumber(bv)) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !equalJSON(normalizeNumber(a[i]), normalizeNumber(b[i])) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func asNumber(v any) (float64, bool) {
+	switch n := normalizeNumber(v).(type) {
+	case int64:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

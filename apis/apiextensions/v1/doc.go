@@ -1,0 +1,26 @@
+// Package v1 is apiextensions.k8s.io/v1, the served version of
+// CustomResourceDefinition: every setting is per version
+// (spec.versions[*].schema, subresources, additionalPrinterColumns,
+// selectableFields) and JSON field names are exactly upstream's, so real
+// kubectl and client-go read and write these objects.
+//
+// Vocabulary: see package apiextensions. Conversion to the hub folds a
+// per-version field to the hub's top level when every version has the same
+// value; conversion from the hub fans top-level fields out to every version.
+// Defaulting (SetObjectDefaults_CustomResourceDefinition) runs on decode.
+// JSON holds raw bytes (default, example, enum values).
+//
+// Upstream:
+//   - k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1: types.go,
+//     types_jsonschema.go, marshal.go, conversion.go, defaults.go, register.go
+//   - zz_generated.conversion.go and zz_generated.defaults.go, written out by hand
+//
+// Differences from upstream:
+//   - conversion functions take no conversion.Scope; each is registered
+//     once for the top-level types (CRD and list).
+//   - fanned-out per-version values are copies, not one shared pointer.
+//   - SetDefaults_JSONSchemaProps (list-map key defaulting) is not here.
+//   - the nested JSONSchemaProps decoders are not strict: an unknown field
+//     inside items or additionalProperties is dropped, not reported.
+//   - no protobuf.
+package v1
