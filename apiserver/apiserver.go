@@ -1,0 +1,408 @@
+package apiserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/crdlab/crdlab/apis/apiextensions/install"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	"github.com/crdlab/crdlab/handler"
+	"github.com/crdlab/crdlab/handler/request"
+	"github.com/crdlab/crdlab/internal/version"
+	"github.com/crdlab/crdlab/registry/customresourcedefinition"
+	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage"
+)
+
+// Defaults of Config.
+const (
+	DefaultDataDir         = "./crdlab-data"
+	DefaultListen          = "127.0.0.1:8080"
+	DefaultShutdownTimeout = 10 * time.Second
+	// DataFileName is the storage file inside DataDir.
+	DataFileName = "crdlab.db"
+)
+
+// Config is what a crdlab server is made from; zero fields get defaults
+// in Complete.
+//
+// Mirrors the Config of k8s.io/apiextensions-apiserver/pkg/apiserver
+// together with the parts of the generic server's Config crdlab has
+// (listen address, resource config, storage).
+type Config struct {
+	// DataDir holds the storage file; created if missing.
+	DataDir string
+	// Listen is the TCP address to serve on; port 0 picks a free port
+	// (see Server.Addr).
+	Listen string
+	// RuntimeConfig turns group versions on and off, as kube-apiserver's
+	// --runtime-config: {"apiextensions.k8s.io/v1beta1": true}.
+	RuntimeConfig map[string]bool
+	// Logger gets the server's logs; nil means slog.Default().
+	Logger *slog.Logger
+	// Storage tunes the storage (compaction, fsync …).
+	Storage storage.Options
+	// RequestTimeout bounds every request but watches; 0 is the
+	// handler's default (60 s).
+	RequestTimeout time.Duration
+	// ShutdownTimeout bounds how long Run waits for requests to finish
+	// once its context is done.
+	ShutdownTimeout time.Duration
+}
+
+// CompletedConfig is a Config with every default filled in; only it can
+// make a Server.
+//
+// Mirrors CompletedConfig in apiextensions-apiserver's apiserver.go.
+type CompletedConfig struct {
+	*completedConfig
+}
+
+type completedConfig struct {
+	Config
+	// ResourceConfig is DefaultAPIResourceConfig with RuntimeConfig applied.
+	ResourceConfig *ResourceConfig
+	// scheme knows the apiextensions.k8s.io types.
+	scheme *scheme.Scheme
+	// err is a RuntimeConfig error, reported by New.
+	err error
+}
+
+// Complete fills in the defaults and works out the resource config.
+func (c *Config) Complete() CompletedConfig {
+	cc := &completedConfig{Config: *c}
+	if cc.DataDir == "" {
+		cc.DataDir = DefaultDataDir
+	}
+	if cc.Listen == "" {
+		cc.Listen = DefaultListen
+	}
+	if cc.Logger == nil {
+		cc.Logger = slog.Default()
+	}
+	if cc.ShutdownTimeout <= 0 {
+		cc.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if cc.Storage.Logger == nil {
+		cc.Storage.Logger = cc.Logger.With("component", "storage")
+	}
+	cc.scheme = scheme.NewScheme()
+	install.Install(cc.scheme)
+	var registered []scheme.GroupVersion
+	for _, gv := range cc.scheme.PrioritizedVersionsForGroup(apiextensionsv1.GroupName) {
+		registered = append(registered, gv)
+	}
+	cc.ResourceConfig, cc.err = MergeAPIResourceConfigs(DefaultAPIResourceConfig(), cc.RuntimeConfig, registered)
+	return CompletedConfig{cc}
+}
+
+// Server is a running crdlab API server: storage, the HTTP handler, the
+// health, version and metrics endpoints, and the hooks started after it
+// listens.
+//
+// Mirrors CustomResourceDefinitions (apiextensions-apiserver) and the
+// GenericAPIServer it wraps.
+type Server struct {
+	cfg      *completedConfig
+	log      *slog.Logger
+	db       *storage.DB
+	handler  *handler.Handler
+	listener net.Listener
+	http     *http.Server
+	metrics  *metrics
+	// controllers are the CRD informer and controllers (controllers.go).
+	controllers *crdControllers
+
+	healthz, livez, readyz healthChecks
+
+	// shuttingDown is set when Run's context is done: /readyz fails.
+	shuttingDown atomic.Bool
+	// watchCtx is the parent of every watch request's context; canceled
+	// on shutdown so that watches end cleanly.
+	watchCtx    context.Context
+	cancelWatch context.CancelFunc
+
+	mu        sync.Mutex // guards postStart and running
+	postStart []*postStartHook
+	running   bool
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+type postStartHook struct {
+	name string
+	fn   func(ctx context.Context) error
+	done atomic.Bool
+}
+
+// New opens the storage, builds the handler and listens on Listen. The
+// server serves nothing until Run.
+//
+// Mirrors completedConfig.New in apiextensions-apiserver's apiserver.go:
+// the CRD REST storage installed for each enabled version of
+// apiextensions.k8s.io, the crdHandler behind it, and the CRD informer
+// and the controllers fed by it (controllers.go), started after the server.
+func (c CompletedConfig) New() (*Server, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	log := c.Logger
+	// Listen first: a bad or busy address is the likeliest mistake, and
+	// should fail before the storage is touched.
+	ln, err := net.Listen("tcp", c.Listen)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	db, err := storage.Open(filepath.Join(c.DataDir, DataFileName), c.Storage)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	s := &Server{cfg: c.completedConfig, log: log, db: db, listener: ln}
+	s.watchCtx, s.cancelWatch = context.WithCancel(context.Background())
+	fail := func(err error) (*Server, error) {
+		s.cancelWatch()
+		ln.Close()
+		db.Close()
+		return nil, err
+	}
+
+	// The resource config decides which versions of the CRD API are served.
+	versions := []string{}
+	for _, gv := range c.scheme.PrioritizedVersionsForGroup(apiextensionsv1.GroupName) {
+		if c.ResourceConfig.ResourceEnabled(gv.WithResource("customresourcedefinitions")) {
+			versions = append(versions, gv.Version)
+		}
+	}
+	crdREST, crdStatusREST := customresourcedefinition.NewREST(db, c.scheme)
+	s.handler, err = handler.New(handler.Config{
+		Scheme:          c.scheme,
+		Codecs:          scheme.NewCodecFactory(c.scheme),
+		Backend:         db,
+		CRDREST:         crdREST,
+		CRDStatusREST:   crdStatusREST,
+		EnabledVersions: versions,
+		Logger:          log,
+		RequestTimeout:  c.RequestTimeout,
+		// Custom resources: their storage and their schemas.
+		CustomResourceStorage: customResourceStorage(db),
+		SchemaFor:             schemaFor,
+	})
+	if err != nil {
+		return fail(err)
+	}
+	s.controllers = newCRDControllers(s.handler, log.With("component", "apiextensions-controllers"))
+
+	ping := HealthChecker{Name: "ping", Check: func(*http.Request) error { return nil }}
+	store := HealthChecker{Name: "storage", Check: func(r *http.Request) error {
+		_, err := db.CurrentRevision(r.Context())
+		return err
+	}}
+	for _, h := range []*healthChecks{&s.healthz, &s.livez, &s.readyz} {
+		h.add(ping)
+		h.add(store)
+	}
+	if err := s.controllers.install(s); err != nil {
+		return fail(err)
+	}
+	s.readyz.add(HealthChecker{Name: "shutdown", Check: func(*http.Request) error {
+		if s.shuttingDown.Load() {
+			return errors.New("process is shutting down")
+		}
+		return nil
+	}})
+
+	s.metrics = newMetrics(db.CurrentRevision)
+	mux := http.NewServeMux()
+	installHealthz(mux, "/healthz", &s.healthz, log)
+	installHealthz(mux, "/livez", &s.livez, log)
+	installHealthz(mux, "/readyz", &s.readyz, log)
+	mux.Handle("/metrics", s.metrics)
+	mux.HandleFunc("/version", serveVersion)
+	mux.Handle("/", s.handler)
+
+	s.http = &http.Server{
+		Handler:           s.metrics.instrument(s.withWatchShutdown(mux)),
+		ReadHeaderTimeout: 30 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	return s, nil
+}
+
+// Addr is the address the server listens on, e.g. 127.0.0.1:43117.
+func (s *Server) Addr() string { return s.listener.Addr().String() }
+
+// Handler is the server's whole HTTP handler, for tests that serve it
+// with httptest instead of Run.
+func (s *Server) Handler() http.Handler { return s.http.Handler }
+
+// AddReadyzCheck adds a check to /readyz: the server is ready only when
+// fn returns nil. Checks may be added before or while the server runs.
+//
+// Mirrors (*GenericAPIServer).AddReadyzChecks.
+func (s *Server) AddReadyzCheck(name string, fn func() error) {
+	s.readyz.add(HealthChecker{Name: name, Check: func(*http.Request) error { return fn() }})
+}
+
+// AddPostStartHook registers fn to run (in its own goroutine) once the
+// server listens; ctx is done at shutdown. /readyz fails with
+// poststarthook/<name> until fn has returned nil; an error from fn stops
+// the server. Hooks start controllers and informers, which need the server
+// to be up (they talk to it over HTTP, as upstream's do over loopback).
+//
+// Mirrors (*GenericAPIServer).AddPostStartHook.
+func (s *Server) AddPostStartHook(name string, fn func(ctx context.Context) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running {
+		return fmt.Errorf("unable to add %q because PostStartHooks have already been run", name)
+	}
+	for _, h := range s.postStart {
+		if h.name == name {
+			return fmt.Errorf("unable to add %q because it was already registered", name)
+		}
+	}
+	h := &postStartHook{name: name, fn: fn}
+	s.postStart = append(s.postStart, h)
+	s.AddReadyzCheck("poststarthook/"+name, func() error {
+		if !h.done.Load() {
+			return errors.New("not finished")
+		}
+		return nil
+	})
+	return nil
+}
+
+// withWatchShutdown gives every watch a context that ends at shutdown, so
+// that http.Server.Shutdown is not held up by watches: they end, and
+// clients see a clean end of stream and watch again (elsewhere).
+func (s *Server) withWatchShutdown(h http.Handler) http.Handler {
+	infos := request.NewRequestInfoFactory()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if infos.NewRequestInfo(r).LongRunning() {
+			ctx, cancel := context.WithCancel(r.Context())
+			stop := context.AfterFunc(s.watchCtx, cancel)
+			defer func() { stop(); cancel() }()
+			r = r.WithContext(ctx)
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Run serves until ctx is done, then shuts down gracefully: /readyz turns
+// unhealthy, post-start hooks and the controllers they started are told to
+// stop, the listener closes, watches end, requests in flight get up to
+// ShutdownTimeout to finish, the controllers are waited for, and the
+// storage is closed. It returns nil after a clean shutdown.
+//
+// Mirrors (*GenericAPIServer).PrepareRun().RunWithContext.
+func (s *Server) Run(ctx context.Context) error {
+	s.mu.Lock()
+	if s.running {
+		s.mu.Unlock()
+		return errors.New("apiserver: Run called twice")
+	}
+	s.running = true
+	hooks := s.postStart
+	s.mu.Unlock()
+
+	hookCtx, stopHooks := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	errc := make(chan error, 1+len(hooks))
+
+	for _, h := range hooks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := h.fn(hookCtx); err != nil {
+				errc <- fmt.Errorf("poststarthook/%s failed: %w", h.name, err)
+				return
+			}
+			h.done.Store(true)
+		}()
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- s.http.Serve(s.listener) }()
+	s.log.Info("serving", "addr", s.Addr(), "dataDir", s.cfg.DataDir)
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case err := <-serveErr:
+		if !errors.Is(err, http.ErrServerClosed) {
+			runErr = err
+		}
+	case err := <-errc:
+		runErr = err
+	}
+
+	s.log.Info("shutting down")
+	s.shuttingDown.Store(true)
+	// Hooks first: the controllers they started are clients of this
+	// server, and should not find it closing under their requests.
+	stopHooks()
+	s.cancelWatch()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	if err := s.http.Shutdown(shutdownCtx); err != nil {
+		s.log.Warn("requests still running at shutdown timeout; closing them", "err", err)
+		_ = s.http.Close()
+	}
+	cancel()
+	wg.Wait()
+	s.controllers.wait()
+	if err := s.close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	s.log.Info("stopped")
+	return runErr
+}
+
+// Close releases a server that was never Run: the listener and the
+// storage. Run closes them itself.
+func (s *Server) Close() error {
+	_ = s.listener.Close()
+	return s.close()
+}
+
+func (s *Server) close() error {
+	s.closeOnce.Do(func() {
+		s.cancelWatch()
+		s.closeErr = s.db.Close()
+	})
+	return s.closeErr
+}
+
+// serveVersion answers /version.
+func serveVersion(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(version.Get())
+}
+
+// EnabledVersions lists the served versions of apiextensions.k8s.io, for
+// logs.
+func (c CompletedConfig) EnabledVersions() []string {
+	var out []string
+	for gv, on := range c.ResourceConfig.GroupVersionConfigs {
+		if on {
+			out = append(out, gv.String())
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,251 @@
+package apiserver
+
+// This file wires the CRD controllers into the server, as
+// apiextensions-apiserver's completedConfig.New does: once the server
+// listens, a post-start hook builds a client over the server's own
+// address (the loopback client of seed 000's "Clientset" section), a
+// SharedInformerFactory with the CRD SharedIndexInformer, registers the
+// crdHandler's event handlers and every controller on that informer, and
+// starts them all. /readyz waits for the informer's first sync
+// (poststarthook/crd-informer-synced) and for discovery to list the CRDs
+// that were already there (poststarthook/start-apiextensions-controllers).
+//
+// What flows where:
+//
+//	storage ──watch over HTTP──▶ CRD informer ──▶ crdHandler hooks (serve / stop serving)
+//	                                  │            └─ NamesAccepted && !Established ─▶ establishing queue
+//	                                  ├──▶ naming controller      (acceptedNames, NamesAccepted)
+//	                                  ├──▶ finalizer              (Terminating, instances, finalizer)
+//	                                  ├──▶ discovery controller   (/apis/<g>[/<v>])
+//	                                  ├──▶ nonstructural schema, API approval conditions
+//	                                  └──▶ openapi controller     (/openapi/v3, if the handler takes it)
+//	controllers ──UpdateStatus over HTTP──▶ storage ──▶ … the informer again
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/client"
+	"github.com/crdlab/crdlab/client/dynamic"
+	"github.com/crdlab/crdlab/controller"
+	"github.com/crdlab/crdlab/controller/apiapproval"
+	"github.com/crdlab/crdlab/controller/discovery"
+	"github.com/crdlab/crdlab/controller/establish"
+	"github.com/crdlab/crdlab/controller/finalizer"
+	"github.com/crdlab/crdlab/controller/nonstructuralschema"
+	"github.com/crdlab/crdlab/controller/openapi"
+	"github.com/crdlab/crdlab/controller/status"
+	"github.com/crdlab/crdlab/handler"
+	"github.com/crdlab/crdlab/informer"
+	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/watch"
+)
+
+// crdInformerResync is the CRD informer's resync period, as upstream's
+// apiextensions informer factory (5 minutes): every handler sees every CRD
+// again, which heals anything an event handler let slip.
+const crdInformerResync = 5 * time.Minute
+
+// crdControllers is the loopback client, the CRD informer and the
+// controllers fed by it.
+//
+// Mirrors the informers and controllers completedConfig.New creates in
+// k8s.io/apiextensions-apiserver/pkg/apiserver/apiserver.go and its
+// "start-apiextensions-informers", "start-apiextensions-controllers" and
+// "crd-informer-synced" post-start hooks.
+type crdControllers struct {
+	handler *handler.Handler
+	log     *slog.Logger
+
+	// informerSynced is closed once the CRD informer has synced.
+	informerSynced chan struct{}
+	// wg counts the goroutines start started; Run waits for them.
+	wg sync.WaitGroup
+}
+
+func newCRDControllers(h *handler.Handler, log *slog.Logger) *crdControllers {
+	return &crdControllers{handler: h, log: log, informerSynced: make(chan struct{})}
+}
+
+// install registers the post-start hooks that start the controllers and
+// wait for the CRD informer.
+func (c *crdControllers) install(s *Server) error {
+	if err := s.AddPostStartHook("start-apiextensions-controllers", func(ctx context.Context) error {
+		return c.start(ctx, s.Addr())
+	}); err != nil {
+		return err
+	}
+	// We don't report ready until every CRD already stored can be served:
+	// the crdHandler has seen the informer's first list.
+	return s.AddPostStartHook("crd-informer-synced", func(ctx context.Context) error {
+		select {
+		case <-c.informerSynced:
+		case <-ctx.Done():
+		}
+		return nil
+	})
+}
+
+// start builds the loopback clients, the informer and the controllers,
+// starts them (until ctx ends), and returns once the informer has synced
+// and discovery lists the CRDs that were there at start-up.
+func (c *crdControllers) start(ctx context.Context, addr string) error {
+	// The loopback client: this server talking to itself, as upstream's
+	// LoopbackClientConfig. No client-side rate limit: every request is
+	// the server's own work.
+	loopback := &client.Config{Host: addr, QPS: -1, UserAgent: "crdlab-apiextensions-controllers"}
+	cs, err := client.NewForConfig(loopback)
+	if err != nil {
+		return fmt.Errorf("loopback client: %w", err)
+	}
+	dyn, err := dynamic.NewForConfig(loopback)
+	if err != nil {
+		return fmt.Errorf("loopback dynamic client: %w", err)
+	}
+	crdClient := cs.ApiextensionsV1().CustomResourceDefinitions()
+
+	factory := informer.NewSharedInformerFactory()
+	crdInformer := factory.InformerFor(apiextensionsv1.SchemeGroupVersion.WithResource("customresourcedefinitions"),
+		func() informer.SharedIndexInformer {
+			return informer.NewSharedIndexInformerWithOptions(&informer.ListWatch{
+				ListFunc: func(ctx context.Context, o metav1.ListOptions) (scheme.Object, error) {
+					list, err := crdClient.List(ctx, o)
+					if err != nil {
+						return nil, err
+					}
+					return list, nil
+				},
+				WatchFunc: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+					return crdClient.Watch(ctx, o)
+				},
+			}, informer.SharedIndexInformerOptions{
+				Name:         "customresourcedefinitions",
+				ResyncPeriod: crdInformerResync,
+				Logger:       c.log.With("informer", "customresourcedefinitions"),
+			})
+		})
+
+	opts := controller.Options{Logger: c.log}
+	establishing := establish.NewEstablishingController(crdInformer, crdClient, opts)
+	if err := c.addCRDHandler(crdInformer, establishing); err != nil {
+		return err
+	}
+	naming, err := status.NewNamingConditionController(crdInformer, crdClient, opts)
+	if err != nil {
+		return err
+	}
+	finalizing, err := finalizer.NewCRDFinalizer(crdInformer, crdClient, finalizer.DynamicCRClientGetter{Client: dyn}, opts)
+	if err != nil {
+		return err
+	}
+	nonStructural, err := nonstructuralschema.NewConditionController(crdInformer, crdClient, opts)
+	if err != nil {
+		return err
+	}
+	apiApproval, err := apiapproval.NewKubernetesAPIApprovalPolicyConformantConditionController(crdInformer, crdClient, opts)
+	if err != nil {
+		return err
+	}
+	discoveryController, err := discovery.NewDiscoveryController(crdInformer, c.handler.Discovery(), opts)
+	if err != nil {
+		return err
+	}
+	runners := []func(context.Context){
+		// Workers as upstream: one for the slow-moving naming,
+		// establishing and discovery, five for the others.
+		func(ctx context.Context) { naming.Run(ctx, 1) },
+		func(ctx context.Context) { establishing.Run(ctx, 1) },
+		func(ctx context.Context) { nonStructural.Run(ctx, 5) },
+		func(ctx context.Context) { apiApproval.Run(ctx, 5) },
+		func(ctx context.Context) { finalizing.Run(ctx, 5) },
+		func(ctx context.Context) { discoveryController.Run(ctx, 1) },
+	}
+	if svc, ok := any(c.handler).(openapi.Service); ok {
+		openAPIController, err := openapi.NewController(crdInformer, svc, opts)
+		if err != nil {
+			return err
+		}
+		runners = append(runners, func(ctx context.Context) { openAPIController.Run(ctx, 1) })
+	}
+
+	// Informers first (upstream's start-apiextensions-informers), then
+	// the controllers, which wait for the informer to sync.
+	factory.Start(ctx)
+	c.wg.Go(func() {
+		<-ctx.Done()
+		factory.Shutdown()
+	})
+	for _, run := range runners {
+		c.wg.Go(func() { run(ctx) })
+	}
+
+	if !informer.WaitForCacheSync(ctx, crdInformer.HasSynced) {
+		return nil // shutting down
+	}
+	close(c.informerSynced)
+	// Ready only once discovery advertises the CRDs already stored.
+	informer.WaitForCacheSync(ctx, discoveryController.HasSynced)
+	return nil
+}
+
+// addCRDHandler registers the crdHandler's hooks on the informer: a CRD
+// added or changed is (re)recorded for serving, a deleted one dropped; and
+// a CRD whose names are accepted but that is not Established yet goes to
+// the establishing controller (seed 000, "CRD Handler": "When the Watch
+// object type is Update, it may be that the state changes to the
+// Established state and needs to be sent to the EstablishingController").
+// The hook records the CRD before queueing it, so the crdHandler serves it
+// by the time it is Established.
+//
+// Mirrors the event handlers NewCustomResourceDefinitionHandler registers
+// (createCustomResourceDefinition, updateCustomResourceDefinition,
+// removeDeadStorage) in customresource_handler.go.
+func (c *crdControllers) addCRDHandler(crdInformer informer.SharedIndexInformer, establishing *establish.EstablishingController) error {
+	crds := c.handler.CRDs()
+	queueIfInstalling := func(crd *apiextensionsv1.CustomResourceDefinition) {
+		if helpers.IsCRDConditionTrue(crd, apiextensionsv1.NamesAccepted) &&
+			!helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
+			establishing.QueueCRD(crd.Name)
+		}
+	}
+	_, err := crdInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any, _ bool) {
+			crd, ok := controller.CRDFromObject(obj)
+			if !ok {
+				return
+			}
+			crds.OnAdd(crd)
+			// Upstream queues only on update and relies on the 5-minute
+			// resync for a CRD found half-installed at start-up; queueing
+			// here establishes it at once.
+			queueIfInstalling(crd)
+		},
+		UpdateFunc: func(_, newObj any) {
+			crd, ok := controller.CRDFromObject(newObj)
+			if !ok {
+				return
+			}
+			crds.OnUpdate(crd)
+			queueIfInstalling(crd)
+		},
+		DeleteFunc: func(obj any) {
+			if crd, ok := controller.CRDFromObject(obj); ok {
+				crds.OnDelete(crd)
+			}
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("crdHandler: %w", err)
+	}
+	return nil
+}
+
+// wait returns once every goroutine start started has returned (their
+// context is the post-start hooks' context, which Run cancels).
+func (c *crdControllers) wait() { c.wg.Wait() }

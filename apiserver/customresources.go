@@ -1,0 +1,117 @@
+package apiserver
+
+// The two functions the handler needs to serve the custom resources of a
+// CRD: their REST storage and the compiled schemas of their versions.
+//
+// Mirrors the part of (*crdHandler).getOrCreateServingInfoFor in
+// apiextensions-apiserver's customresource_handler.go that calls
+// customresource.NewStorage and builds the structural schemas.
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
+	"github.com/crdlab/crdlab/apis/apiextensions/structural"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler"
+	"github.com/crdlab/crdlab/registry/customresource"
+	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage"
+)
+
+// customResourceStorage returns the handler's Config.CustomResourceStorage:
+// the REST storage of a CRD's custom resources in its storage version,
+// with that version's subresources and selectable fields. Schema checks
+// are the handler's (SchemaFor), so the storage gets no validator.
+func customResourceStorage(backend storage.Backend) func(*apiextensionsv1.CustomResourceDefinition) (*handler.CustomResourceStorage, error) {
+	return func(crd *apiextensionsv1.CustomResourceDefinition) (*handler.CustomResourceStorage, error) {
+		storageVersion, err := helpers.GetCRDStorageVersion(crd)
+		if err != nil {
+			return nil, err
+		}
+		var version *apiextensionsv1.CustomResourceDefinitionVersion
+		for i := range crd.Spec.Versions {
+			if crd.Spec.Versions[i].Name == storageVersion {
+				version = &crd.Spec.Versions[i]
+			}
+		}
+		if version == nil {
+			return nil, fmt.Errorf("%s: storage version %q is not in spec.versions", crd.Name, storageVersion)
+		}
+		names := crd.Status.AcceptedNames
+		if names.Plural == "" || names.Kind == "" {
+			names = crd.Spec.Names
+		}
+		listKind := names.ListKind
+		if listKind == "" {
+			listKind = names.Kind + "List"
+		}
+		cfg := customresource.Config{
+			Backend:        backend,
+			Resource:       scheme.GroupResource{Group: crd.Spec.Group, Resource: names.Plural},
+			Kind:           names.Kind,
+			ListKind:       listKind,
+			StorageVersion: storageVersion,
+			Namespaced:     crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+		}
+		if sub := version.Subresources; sub != nil {
+			cfg.HasStatus = sub.Status != nil
+			if sc := sub.Scale; sc != nil {
+				cfg.Scale = &customresource.ScaleConfig{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
+				if sc.LabelSelectorPath != nil {
+					cfg.Scale.LabelSelectorPath = *sc.LabelSelectorPath
+				}
+			}
+		}
+		for _, f := range version.SelectableFields {
+			cfg.SelectableFields = append(cfg.SelectableFields, f.JSONPath)
+		}
+		st := customresource.NewStorage(cfg)
+		out := &handler.CustomResourceStorage{Main: st.CustomResource}
+		// Only non-nil subresources go in: a nil *StatusREST in the
+		// interface would not compare equal to nil.
+		if st.Status != nil {
+			out.Status = st.Status
+		}
+		if st.Scale != nil {
+			out.Scale = st.Scale
+		}
+		return out, nil
+	}
+}
+
+// schemaFor compiles one version's openAPIV3Schema with package
+// structural: the handler's Config.SchemaFor.
+func schemaFor(props *apiextensionsv1.JSONSchemaProps) (handler.Schema, error) {
+	b, err := json.Marshal(props)
+	if err != nil {
+		return nil, err
+	}
+	s, err := structural.FromJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	return structuralSchema{s}, nil
+}
+
+// structuralSchema adapts a *structural.Structural to handler.Schema.
+type structuralSchema struct{ s *structural.Structural }
+
+// Validate returns one Status cause per violation.
+func (x structuralSchema) Validate(obj map[string]any) []metav1.StatusCause {
+	errs := structural.Validate(x.s, obj)
+	causes := make([]metav1.StatusCause, 0, len(errs))
+	for _, e := range errs {
+		causes = append(causes, metav1.StatusCause{Type: metav1.CauseType(e.Type), Message: e.ErrorBody(), Field: e.Field})
+	}
+	return causes
+}
+
+// Default sets the schema's defaults in obj.
+func (x structuralSchema) Default(obj map[string]any) { structural.Default(x.s, obj) }
+
+// Prune drops unknown fields of a whole object (metadata, apiVersion and
+// kind are kept) and returns their paths.
+func (x structuralSchema) Prune(obj map[string]any) []string { return structural.Prune(x.s, obj, true) }

@@ -1,0 +1,173 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage"
+)
+
+// Messages upstream answers with, word for word.
+const (
+	// OptimisticLockErrorMsg is the Conflict message of an update with a
+	// stale resourceVersion.
+	OptimisticLockErrorMsg = apierrors.OptimisticLockErrorMsg
+
+	// expiredListMsg: a list at an exact revision older than the
+	// compacted one.
+	expiredListMsg = "The resourceVersion for the provided list is too old."
+	// inconsistentContinueMsg: a continue token whose revision was
+	// compacted away.
+	inconsistentContinueMsg = "The provided continue parameter is too old to display a consistent list result. " +
+		"You can start a new list without the continue parameter, or use the continue token in this response to " +
+		"retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - " +
+		"objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
+	// resourceVersionSetOnCreateMsg: a create whose object carries a
+	// resourceVersion. Upstream answers it as a plain 500.
+	resourceVersionSetOnCreateMsg = "resourceVersion should not be set on objects to be created"
+)
+
+// operation is the verb a storage error happened in: the same storage
+// error means different things in different verbs (a conflict is a
+// precondition failure on delete, an optimistic-lock failure on update).
+type operation int
+
+const (
+	opGet operation = iota
+	opList
+	opCreate
+	opUpdate
+	opDelete
+	opWatch
+)
+
+func (op operation) String() string {
+	return [...]string{"get", "list", "create", "update", "delete", "watch"}[op]
+}
+
+// interpretStorageError turns an error of package storage into the API
+// error (an *apierrors.StatusError) the client gets. Errors that already
+// carry a Status pass through. This is the one table from storage errors
+// to API errors in crdlab's registry.
+//
+// Mirrors k8s.io/apiserver/pkg/storage/errors (storeerr):
+// InterpretGetError, InterpretListError, InterpretCreateError,
+// InterpretUpdateError, InterpretDeleteError, InterpretWatchError, and the
+// etcd3 store's interpretListError for compacted revisions.
+func interpretStorageError(op operation, err error, gr scheme.GroupResource, name string, continuing bool) error {
+	if err == nil {
+		return nil
+	}
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		return err
+	}
+	var se *storage.Error
+	if !errors.As(err, &se) {
+		return apierrors.NewInternalError(err)
+	}
+	switch se.Code {
+	case storage.ErrCodeKeyNotFound:
+		if op == opList || op == opWatch {
+			name = ""
+		}
+		return apierrors.NewNotFound(gr, name)
+	case storage.ErrCodeKeyExists:
+		if op == opCreate {
+			return apierrors.NewAlreadyExists(gr, name)
+		}
+		return apierrors.NewConflict(gr, name, err)
+	case storage.ErrCodeResourceVersionConflicts:
+		return apierrors.NewConflict(gr, name, err)
+	case storage.ErrCodeInvalidObj:
+		if op == opUpdate || op == opDelete {
+			return apierrors.NewConflict(gr, name, err)
+		}
+		return apierrors.NewInternalError(err)
+	case storage.ErrCodeExpired:
+		switch {
+		case op == opList && continuing:
+			e := apierrors.NewResourceExpired(inconsistentContinueMsg)
+			return e
+		case op == opList:
+			return apierrors.NewResourceExpired(expiredListMsg)
+		case se.Msg != "":
+			return apierrors.NewResourceExpired(se.Msg)
+		default:
+			return apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d", se.ResourceVersion))
+		}
+	case storage.ErrCodeTooLargeResourceVersion:
+		return newTooLargeResourceVersionError(se)
+	case storage.ErrCodeBadRequest:
+		return apierrors.NewBadRequest(se.Msg)
+	case storage.ErrCodeTimeout:
+		return newServerTimeout(gr, op.String(), 2)
+	default:
+		return apierrors.NewInternalError(err)
+	}
+}
+
+// newTooLargeResourceVersionError: 504 Timeout with a
+// ResourceVersionTooLarge cause, so that clients retry after a second.
+//
+// Mirrors k8s.io/apiserver/pkg/storage.NewTooLargeResourceVersionError.
+func newTooLargeResourceVersionError(se *storage.Error) error {
+	msg := se.Msg
+	if msg == "" {
+		msg = fmt.Sprintf("Too large resource version: %d", se.ResourceVersion)
+	}
+	e := apierrors.NewTimeoutError(msg, 1)
+	e.ErrStatus.Details.Causes = []metav1.StatusCause{{
+		Type:    metav1.CauseTypeResourceVersionTooLarge,
+		Message: "Too large resource version",
+	}}
+	return e
+}
+
+// newServerTimeout: 500 ServerTimeout, "The get operation against X could
+// not be completed at this time, please try again."
+//
+// Mirrors k8s.io/apimachinery/pkg/api/errors.NewServerTimeout.
+func newServerTimeout(gr scheme.GroupResource, op string, retryAfterSeconds int) error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusFailure,
+		Code:     http.StatusInternalServerError,
+		Reason:   metav1.StatusReasonServerTimeout,
+		Details:  &metav1.StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: op, RetryAfterSeconds: int32(retryAfterSeconds)},
+		Message:  fmt.Sprintf("The %s operation against %s could not be completed at this time, please try again.", op, gr.String()),
+	}}
+}
+
+// errResourceVersionSetOnCreate is upstream's answer to a create whose
+// object has a resourceVersion: a 500 with no reason (storage's
+// ErrResourceVersionSetOnCreate, turned into a Status by the handler).
+func errResourceVersionSetOnCreate() error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusFailure,
+		Code:     http.StatusInternalServerError,
+		Message:  resourceVersionSetOnCreateMsg,
+	}}
+}
+
+// newGenerateNameConflict: 409 AlreadyExists when a generated name is taken.
+//
+// Mirrors k8s.io/apimachinery/pkg/api/errors.NewGenerateNameConflict.
+func newGenerateNameConflict(gr scheme.GroupResource, name string, retryAfterSeconds int) error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusFailure,
+		Code:     http.StatusConflict,
+		Reason:   metav1.StatusReasonAlreadyExists,
+		Details: &metav1.StatusDetails{
+			Group: gr.Group, Kind: gr.Resource, Name: name,
+			RetryAfterSeconds: int32(retryAfterSeconds),
+		},
+		Message: fmt.Sprintf("%s %q already exists, the server was not able to generate a unique name for the object", gr.String(), name),
+	}}
+}

@@ -1,0 +1,66 @@
+package registry
+
+import (
+	"fmt"
+	"reflect"
+
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage"
+)
+
+// SetListItems puts items into list: an *unstructured.UnstructuredList, or
+// a pointer to a struct with an Items field holding structs (or pointers to
+// structs) of the items' type.
+//
+// Mirrors k8s.io/apimachinery/pkg/api/meta.SetList.
+func SetListItems(list scheme.Object, items []storage.Object) error {
+	if ul, ok := list.(*unstructured.UnstructuredList); ok {
+		ul.Items = make([]unstructured.Unstructured, 0, len(items))
+		for _, it := range items {
+			u, ok := it.(*unstructured.Unstructured)
+			if !ok {
+				return fmt.Errorf("registry: %T in an UnstructuredList", it)
+			}
+			ul.Items = append(ul.Items, *u)
+		}
+		return nil
+	}
+	v := reflect.ValueOf(list)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("registry: list %T is not a pointer to a struct", list)
+	}
+	f := v.Elem().FieldByName("Items")
+	if !f.IsValid() || f.Kind() != reflect.Slice {
+		return fmt.Errorf("registry: list %T has no Items slice", list)
+	}
+	elem := f.Type().Elem()
+	s := reflect.MakeSlice(f.Type(), 0, len(items))
+	for _, it := range items {
+		iv := reflect.ValueOf(it)
+		switch {
+		case iv.Type() == elem:
+			s = reflect.Append(s, iv)
+		case iv.Kind() == reflect.Pointer && iv.Elem().Type() == elem:
+			s = reflect.Append(s, iv.Elem())
+		default:
+			return fmt.Errorf("registry: cannot put %T into %v", it, f.Type())
+		}
+	}
+	f.Set(s)
+	return nil
+}
+
+// setListMeta writes the revision, continue token and remaining count of a
+// list page.
+func setListMeta(list scheme.Object, rv, cont string, remaining *int64) error {
+	lm, ok := list.(metav1.ListInterface)
+	if !ok {
+		return fmt.Errorf("registry: list %T has no list metadata", list)
+	}
+	lm.SetResourceVersion(rv)
+	lm.SetContinue(cont)
+	lm.SetRemainingItemCount(remaining)
+	return nil
+}
