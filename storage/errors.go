@@ -111,6 +111,12 @@ func NewTooLargeResourceVersionError(rv, current int64) error {
 		Msg: fmt.Sprintf("Too large resource version: %d, current: %d", rv, current)}
 }
 func NewBadRequestError(msg string) error { return &Error{Code: ErrCodeBadRequest, Msg: msg} }
+
+// NewTimeoutError says the request gave up (its context ended) before the
+// store did anything.
+func NewTimeoutError(key, msg string) error {
+	return &Error{Code: ErrCodeTimeout, Key: key, Msg: msg}
+}
 func NewInternalError(key string, err error) error {
 	return &Error{Code: ErrCodeInternal, Key: key, Err: err}
 }
@@ -120,3 +126,30 @@ func IsNotFound(err error) bool      { return errors.Is(err, ErrNotFound) }
 func IsAlreadyExists(err error) bool { return errors.Is(err, ErrAlreadyExists) }
 func IsConflict(err error) bool      { return errors.Is(err, ErrConflict) }
 func IsExpired(err error) bool       { return errors.Is(err, ErrExpired) }
+func IsInvalidObj(err error) bool    { return errors.Is(err, ErrInvalidObject) }
+func IsBadRequest(err error) bool    { return errors.Is(err, ErrBadRequest) }
+func IsTimeout(err error) bool       { return errors.Is(err, ErrTimeout) }
+func IsInternal(err error) bool      { return errors.Is(err, ErrInternal) }
+func IsTooLargeResourceVersion(err error) bool {
+	return errors.Is(err, ErrTooLargeResourceVersion)
+}
+
+// Errors about the data file and the backend as a whole, rather than one
+// key. Open returns them as they are; a call on a closed or failed backend
+// returns an Internal *Error that wraps ErrClosed or ErrFailed, so both
+// errors.Is(err, ErrInternal) and errors.Is(err, ErrClosed) hold.
+var (
+	// ErrForeignFile: the file is a bbolt database but not a crdlab one, or
+	// one written by an unknown format version. Open never re-initialises it.
+	ErrForeignFile = errors.New("storage: not a crdlab data file")
+	// ErrCorrupt: the file is damaged (bad checksum, unreadable page or
+	// record, broken invariant). Found by Open or Check.
+	ErrCorrupt = errors.New("storage: data file is corrupt")
+	// ErrLocked: another process has the file open.
+	ErrLocked = errors.New("storage: data file is locked by another process")
+	// ErrClosed: the backend was closed.
+	ErrClosed = errors.New("storage: closed")
+	// ErrFailed: a commit to disk failed; the backend refuses writes until
+	// it is reopened, as the state on disk is no longer known.
+	ErrFailed = errors.New("storage: a commit failed; reopen the data file")
+)

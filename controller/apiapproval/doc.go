@@ -1,0 +1,29 @@
+// Package apiapproval holds the controller behind the
+// KubernetesAPIApprovalPolicyConformant condition. API groups ending in
+// k8s.io or kubernetes.io belong to the Kubernetes project, and a CRD may
+// use one only with the api-approved.kubernetes.io annotation pointing at
+// the pull request that approved the API (or a value starting with
+// "unapproved", an explicit opt-out). The condition tells which.
+//
+// Vocabulary: a protected community group is k8s.io, kubernetes.io or a
+// subdomain of either. The annotation's approval state is Missing,
+// Approved (a URL with scheme and host), Bypassed ("unapproved…") or
+// Invalid (anything else); the condition is, in that order, False
+// MissingAnnotation, True ApprovedAnnotation, False UnapprovedAnnotation or
+// False InvalidAnnotation, with upstream's messages. CRDs of other groups
+// get no condition (and, since the group is immutable, never will).
+//
+// Upstream:
+//   - k8s.io/apiextensions-apiserver/pkg/controller/apiapproval/apiapproval_controller.go
+//     (KubernetesAPIApprovalPolicyConformantConditionController,
+//     calculateCondition, sync)
+//   - k8s.io/apiextensions-apiserver/pkg/apihelpers/helpers.go
+//     (IsProtectedCommunityGroup, GetAPIApprovalState)
+//
+// Differences from upstream:
+//   - The approval helpers live here rather than in
+//     apis/apiextensions/helpers, their only user being this controller.
+//   - Creating a v1 CRD in a protected group without the annotation is
+//     refused by upstream's validation; crdlab's validation may not check
+//     it, in which case the condition is the only signal.
+package apiapproval

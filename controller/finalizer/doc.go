@@ -1,0 +1,58 @@
+// Package finalizer holds the CRDFinalizer: the controller that lets a
+// deleted CRD go only after every one of its custom resources has gone.
+//
+// Vocabulary:
+//   - Deleting a CRD does not remove it: the CRD storage sets
+//     deletionTimestamp, adds the finalizer
+//     customresourcecleanup.apiextensions.k8s.io and sets Terminating=True
+//     (reason InstanceDeletionPending). The CRD lives on, Terminating,
+//     until that finalizer is removed.
+//   - While Terminating is True the crdHandler refuses to create instances
+//     (405 MethodNotAllowed, "create not allowed while custom resource
+//     definition is terminating") but still lists, gets and deletes them.
+//   - The finalizer then: sets Terminating=True, reason
+//     InstanceDeletionInProgress ("CustomResource deletion is in
+//     progress"); deletes the instances (one DeleteCollection per
+//     namespace that has any, or one for a cluster-scoped CRD); lists
+//     again until none remain; sets Terminating=False, reason
+//     InstanceDeletionCompleted ("removed all instances"); and removes its
+//     finalizer in the same status write, which deletes the CRD. Its
+//     endpoint then answers 404.
+//   - A CRD that was never Established never served an instance: it gets
+//     Terminating=False, reason NeverEstablished, and goes at once.
+//   - While instances remain (some have finalizers of their own, or a
+//     create raced the Terminating condition) sync fails and the key is
+//     retried with backoff; each try deletes what is left and lists again.
+//
+// Upstream:
+//   - k8s.io/apiextensions-apiserver/pkg/controller/finalizer/crd_finalizer.go
+//     (CRDFinalizer, CRClientGetter, ListerCollectionDeleter, sync,
+//     deleteInstances, addCustomResourceDefinition,
+//     updateCustomResourceDefinition)
+//   - k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition/etcd.go
+//     ((*REST).Delete: the finalizer and InstanceDeletionPending)
+//   - k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go
+//     (the 405 on create while Terminating)
+//
+// Differences from upstream:
+//   - Instances are listed and deleted through the dynamic client over
+//     loopback HTTP (DynamicCRClientGetter), not straight from the
+//     crdHandler's storage. Upstream avoids the REST path because a
+//     ThirdPartyResource could once share the URL; crdlab has none, and
+//     the REST path keeps the controller on the client side of the wire,
+//     as every other controller.
+//   - Upstream waits for the instances inside sync, polling every second
+//     for up to a minute (then InstanceDeletionCheck). Here sync returns
+//     ErrInstancesRemain at once and the queue retries with backoff
+//     (5ms doubling, capped at MaxRetryDelay), so a worker is never parked
+//     in a poll. The InstanceDeletionCheck reason is therefore not used.
+//   - The InstanceDeletionInProgress write is skipped when the CRD already
+//     says so, which keeps retries from writing the CRD each time.
+//
+// A CRD whose group and plural are those of a built-in resource
+// (customresourcedefinitions.apiextensions.k8s.io,
+// apiservices.apiregistration.k8s.io) is finalized without touching
+// instances (Terminating=False, OverlappingBuiltInResource), as upstream.
+// Here that matters even more: its URL is the built-in's, so a
+// DeleteCollection there would delete every CRD.
+package finalizer

@@ -1,0 +1,27 @@
+// Package nonstructuralschema holds the controller behind the
+// NonStructuralSchema condition: True (reason Violations, the violations
+// as message) on a CRD some of whose version schemas are not structural,
+// absent otherwise.
+//
+// Vocabulary: a structural schema says the type of every field it
+// specifies and keeps logical junctors (allOf, anyOf, oneOf, not) to value
+// validations of fields it declares elsewhere; see package
+// apis/apiextensions/structural. apiextensions.k8s.io/v1 refuses a
+// non-structural schema at create time, so the condition mostly concerns
+// CRDs created through v1beta1 (or stored before that rule), which are
+// served but cannot be pruned or defaulted properly. spec.preserveUnknownFields
+// true counts as a violation too ("must be false").
+//
+// The controller looks at each generation once: it remembers the last
+// generation it wrote a condition for, and skips a CRD whose spec has not
+// changed since.
+//
+// Upstream:
+//   - k8s.io/apiextensions-apiserver/pkg/controller/nonstructuralschema/nonstructuralschema_controller.go
+//     (ConditionController, calculateCondition, sync)
+//
+// Differences from upstream:
+//   - Schemas are read through their JSON (structural.FromJSON) rather than
+//     converted to the internal type first; a schema that cannot be read
+//     gives reason StructuralError, as upstream's NewStructural failure.
+package nonstructuralschema

@@ -1,0 +1,93 @@
+package nonstructuralschema
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/controller"
+	"github.com/crdlab/crdlab/controller/internal/controllertest"
+)
+
+func withSchema(s *apiextensionsv1.JSONSchemaProps) *apiextensionsv1.CustomResourceDefinition {
+	return &apiextensionsv1.CustomResourceDefinition{
+		ObjectMeta: metav1.ObjectMeta{Name: "crontabs.stable.example.com", Generation: 1},
+		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+			Group: "stable.example.com",
+			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
+				Name: "v1", Served: true, Storage: true,
+				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: s},
+			}},
+		},
+	}
+}
+
+var structuralSchema = &apiextensionsv1.JSONSchemaProps{
+	Type: "object",
+	Properties: map[string]apiextensionsv1.JSONSchemaProps{
+		"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{"cronSpec": {Type: "string"}}},
+	},
+}
+
+// untyped misses the type of spec: not structural.
+var untyped = &apiextensionsv1.JSONSchemaProps{
+	Type:       "object",
+	Properties: map[string]apiextensionsv1.JSONSchemaProps{"spec": {}},
+}
+
+func TestCalculateCondition(t *testing.T) {
+	t.Run("Structural", func(t *testing.T) {
+		assert.Nil(t, calculateCondition(withSchema(structuralSchema)))
+	})
+	t.Run("NoSchema", func(t *testing.T) {
+		assert.Nil(t, calculateCondition(withSchema(nil)))
+	})
+	t.Run("Violations", func(t *testing.T) {
+		got := calculateCondition(withSchema(untyped))
+		require.NotNil(t, got)
+		assert.Equal(t, apiextensionsv1.ConditionTrue, got.Status)
+		assert.Equal(t, "Violations", got.Reason)
+		assert.Contains(t, got.Message, "spec.versions[0].schema.openAPIV3Schema.properties[spec].type")
+	})
+	t.Run("PreserveUnknownFields", func(t *testing.T) {
+		crd := withSchema(structuralSchema)
+		crd.Spec.PreserveUnknownFields = true
+		got := calculateCondition(crd)
+		require.NotNil(t, got)
+		assert.Equal(t, "spec.preserveUnknownFields: Invalid value: true: must be false", got.Message)
+	})
+}
+
+func TestConditionController_sync(t *testing.T) {
+	ctx := context.Background()
+	inf := controllertest.NewInformer()
+	client := controllertest.NewClient()
+	crd := withSchema(untyped)
+	_ = inf.GetIndexer().Add(client.Put(crd))
+	c, err := NewConditionController(inf, client, controller.Options{})
+	require.NoError(t, err)
+	defer c.queue.ShutDown()
+
+	t.Run("SetsCondition", func(t *testing.T) {
+		require.NoError(t, c.sync(ctx, crd.Name))
+		assert.True(t, helpers.IsCRDConditionTrue(client.Get(crd.Name), apiextensionsv1.NonStructuralSchema))
+	})
+	t.Run("SameGenerationSkipped", func(t *testing.T) {
+		require.NoError(t, c.sync(ctx, crd.Name))
+		assert.Len(t, client.Updates(), 1)
+	})
+	t.Run("FixedSchemaRemovesCondition", func(t *testing.T) {
+		fixed := client.Get(crd.Name)
+		fixed.Spec = withSchema(structuralSchema).Spec
+		fixed.Generation = 2
+		fixed = client.Put(fixed)
+		inf.Update(fixed)
+		require.NoError(t, c.sync(ctx, crd.Name))
+		assert.Nil(t, helpers.FindCRDCondition(client.Get(crd.Name), apiextensionsv1.NonStructuralSchema))
+	})
+}

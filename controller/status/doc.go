@@ -1,0 +1,54 @@
+// Package status holds the NamingConditionController: the controller that
+// decides which names a CRD is served under. It reads spec.names, checks
+// them against the names the other CRDs of the same group have already
+// been given, and writes the outcome to status.acceptedNames and the
+// NamesAccepted condition.
+//
+// Vocabulary:
+//   - Requested names are spec.names (plural, singular, shortNames, kind,
+//     listKind, categories); accepted names are status.acceptedNames, the
+//     names the server actually serves. They differ while a change is
+//     pending or conflicts.
+//   - Within a group, resource names (plurals, singulars and short names)
+//     share one namespace and kinds (kinds and list kinds) another. A
+//     requested name is "equal to accepted or fresh" when the CRD already
+//     holds it or no CRD of the group does; otherwise it conflicts, and the
+//     CRD keeps its old accepted name there.
+//   - NamesAccepted is True (reason NoConflicts) when every requested name
+//     is accepted, else False with the reason of the last conflict found:
+//     PluralConflict, SingularConflict, ShortNamesConflict, KindConflict or
+//     ListKindConflict, and the message `"<name>" is already in use`.
+//   - Established is set here only on the way in: False (NotAccepted, "not
+//     all names are accepted") until names are accepted, then False
+//     (Installing, "the initial names have been accepted") for the
+//     establishing controller to turn True. Once True it is never touched
+//     here.
+//
+// Releasing a name (a CRD deleted, or renamed) can un-block another CRD of
+// the group, so after every write and every delete the controller queues
+// the group's other CRDs again.
+//
+// The read-your-writes problem: with one worker syncing CRD a then CRD b of
+// the same group, b's sync may read the informer's cache before a's new
+// accepted names have come back through the watch, and accept a name a has
+// just taken. A mutation cache (the CRDs this controller wrote, used while
+// they are newer than the cache's copies) closes that window.
+//
+// Upstream:
+//   - k8s.io/apiextensions-apiserver/pkg/controller/status/naming_controller.go
+//     (NamingConditionController, getAcceptedNamesForGroup,
+//     calculateNamesAndConditions, equalToAcceptedOrFresh, sync,
+//     requeueAllOtherGroupCRDs)
+//   - k8s.io/client-go/tools/cache/mutation_cache.go
+//     (NewIntegerResourceVersionMutationCache)
+//
+// Differences from upstream:
+//   - The mutation cache is a small map in this package: entries are
+//     dropped as soon as the informer's copy is as new (crdlab's
+//     resourceVersions are the store's integer revisions, as etcd's), or
+//     the CRD is gone; upstream's also expires entries after 60 s.
+//   - Run takes a worker count for the shape every controller shares, but
+//     always runs one worker, as upstream: name reservation is not safe
+//     to run concurrently.
+//   - sync takes ctx; errors go to the slog logger, not utilruntime.
+package status

@@ -1,0 +1,415 @@
+package status
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/controller"
+	"github.com/crdlab/crdlab/informer"
+	"github.com/crdlab/crdlab/informer/workqueue"
+)
+
+// NamingConditionController computes status.acceptedNames and the
+// NamesAccepted condition of every CRD. It reserves names, so it runs one
+// worker: two workers could hand the same name to two CRDs.
+//
+// Mirrors NamingConditionController in
+// k8s.io/apiextensions-apiserver/pkg/controller/status/naming_controller.go.
+type NamingConditionController struct {
+	crdClient controller.CRDClient
+
+	crdLister *controller.CRDLister
+	crdSynced informer.InformerSynced
+	// crdMutationCache holds the CRDs this controller wrote whose new
+	// state the informer may not have delivered yet (see doc.go).
+	crdMutationCache *mutationCache
+
+	// syncFn is sync; tests replace it to watch the queue alone.
+	syncFn func(ctx context.Context, key string) error
+
+	// queue holds CRD names.
+	queue workqueue.RateLimitingInterface[string]
+	log   *slog.Logger
+	clock workqueue.Clock
+}
+
+// NewNamingConditionController returns a controller fed by crdInformer's
+// events (it registers its handlers now: call it before the informer
+// starts) that writes through crdClient.
+//
+// Mirrors NewNamingConditionController.
+func NewNamingConditionController(crdInformer informer.SharedIndexInformer, crdClient controller.CRDClient, opts controller.Options) (*NamingConditionController, error) {
+	opts = opts.WithDefaults("naming")
+	c := &NamingConditionController{
+		crdClient:        crdClient,
+		crdLister:        controller.NewCRDLister(crdInformer),
+		crdSynced:        crdInformer.HasSynced,
+		crdMutationCache: newMutationCache(),
+		queue:            controller.NewQueue[string]("crd_naming_condition_controller", opts),
+		log:              opts.Logger,
+		clock:            opts.Clock,
+	}
+	c.syncFn = c.sync
+	// Every change of any CRD may free or take a name: queue it. The sync
+	// of a CRD whose names are settled returns at once.
+	if _, err := crdInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any, _ bool) { c.enqueue(obj) },
+		UpdateFunc: func(_, newObj any) { c.enqueue(newObj) },
+		DeleteFunc: c.enqueue,
+	}); err != nil {
+		return nil, fmt.Errorf("naming controller: %w", err)
+	}
+	return c, nil
+}
+
+// Run waits for the CRD informer to sync, then handles the queue with one
+// worker until ctx ends. workers is accepted for the shape all
+// controllers share; more than one would be unsafe here (upstream, too,
+// starts exactly one).
+//
+// Mirrors (*NamingConditionController).Run.
+func (c *NamingConditionController) Run(ctx context.Context, workers int) {
+	defer c.queue.ShutDown()
+	c.log.Info("starting NamingConditionController")
+	defer c.log.Info("shutting down NamingConditionController")
+
+	if !informer.WaitForCacheSync(ctx, c.crdSynced) {
+		return
+	}
+	_ = workers                                      // always one, see above
+	stop := context.AfterFunc(ctx, c.queue.ShutDown) // wakes a worker blocked in Get
+	defer stop()
+	c.runWorker(ctx)
+}
+
+func (c *NamingConditionController) runWorker(ctx context.Context) {
+	for c.processNextWorkItem(ctx) {
+	}
+}
+
+// processNextWorkItem handles one key off the queue. It returns false
+// when the queue is shut down.
+//
+// Mirrors (*NamingConditionController).processNextWorkItem.
+func (c *NamingConditionController) processNextWorkItem(ctx context.Context) bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	// Done lets the queue hand key out again; an Add of key while we sync
+	// waits for it rather than running beside us.
+	defer c.queue.Done(key)
+
+	if err := c.syncFn(ctx, key); err != nil {
+		c.log.Error("sync failed; retrying with backoff", "crd", key, "err", err)
+		c.queue.AddRateLimited(key)
+		return true
+	}
+	// Success: the next failure of key starts again from the base delay.
+	c.queue.Forget(key)
+	return true
+}
+
+// sync brings one CRD's accepted names and NamesAccepted condition up to
+// date with its requested names and the rest of its group.
+//
+// Mirrors (*NamingConditionController).sync.
+func (c *NamingConditionController) sync(ctx context.Context, key string) error {
+	inCRD, err := c.crdLister.Get(key)
+	if apierrors.IsNotFound(err) {
+		// The CRD was deleted and has freed its names: reconsider the
+		// other CRDs of its group.
+		c.crdMutationCache.forget(key)
+		return c.requeueAllOtherGroupCRDs(key)
+	}
+	if err != nil {
+		return err
+	}
+
+	// Names settled: nothing to decide.
+	if namesEqual(inCRD.Spec.Names, inCRD.Status.AcceptedNames) {
+		return nil
+	}
+
+	allResources, allKinds, err := c.getAcceptedNamesForGroup(inCRD.Spec.Group)
+	if err != nil {
+		return err
+	}
+	acceptedNames, namingCondition, establishedCondition := calculateNamesAndConditions(inCRD, allResources, allKinds)
+
+	// Nothing to write if neither the accepted names nor NamesAccepted
+	// changed.
+	if namesEqual(inCRD.Status.AcceptedNames, acceptedNames) &&
+		helpers.IsCRDConditionEquivalent(&namingCondition, helpers.FindCRDCondition(inCRD, apiextensionsv1.NamesAccepted)) {
+		return nil
+	}
+
+	crd := inCRD.DeepCopy()
+	crd.Status.AcceptedNames = acceptedNames
+	now := c.clock.Now()
+	helpers.SetCRDConditionAt(crd, namingCondition, now)
+	helpers.SetCRDConditionAt(crd, establishedCondition, now)
+
+	updated, err := c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		// Deleted or changed meanwhile: the informer brings the new state
+		// and we are called again.
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	// Remember what we wrote until the informer catches up, so the next
+	// sync in this group sees the names this CRD just took.
+	c.crdMutationCache.mutation(updated)
+
+	// We may have released a name (a rename): re-kick the group.
+	return c.requeueAllOtherGroupCRDs(key)
+}
+
+// getAcceptedNamesForGroup returns the resource names (plurals, singulars,
+// short names) and the kinds (kinds, list kinds) the CRDs of group have
+// been given, the CRD being synced included.
+//
+// Mirrors (*NamingConditionController).getAcceptedNamesForGroup.
+func (c *NamingConditionController) getAcceptedNamesForGroup(group string) (allResources, allKinds map[string]bool, err error) {
+	list, err := c.crdLister.List(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	allResources, allKinds = map[string]bool{}, map[string]bool{}
+	for _, curr := range list {
+		if curr.Spec.Group != group {
+			continue
+		}
+		// Prefer what we just wrote, if the cache has not caught up: this
+		// is what lets one worker sync a group in a tight loop.
+		item := c.crdMutationCache.newest(curr)
+		names := item.Status.AcceptedNames
+		allResources[names.Plural] = true
+		allResources[names.Singular] = true
+		for _, s := range names.ShortNames {
+			allResources[s] = true
+		}
+		allKinds[names.Kind] = true
+		allKinds[names.ListKind] = true
+	}
+	return allResources, allKinds, nil
+}
+
+// calculateNamesAndConditions decides, for in, which requested names are
+// accepted given the names the group has handed out (allResources,
+// allKinds), and the NamesAccepted and Established conditions that
+// follow. A name that conflicts keeps its old accepted value; the others
+// move on, so the status is the best match possible.
+//
+// Mirrors (*NamingConditionController).calculateNamesAndConditions, with
+// the group's names passed in so it is a pure function.
+func calculateNamesAndConditions(in *apiextensionsv1.CustomResourceDefinition, allResources, allKinds map[string]bool) (
+	apiextensionsv1.CustomResourceDefinitionNames, apiextensionsv1.CustomResourceDefinitionCondition, apiextensionsv1.CustomResourceDefinitionCondition) {
+	namesAcceptedCondition := apiextensionsv1.CustomResourceDefinitionCondition{
+		Type:   apiextensionsv1.NamesAccepted,
+		Status: apiextensionsv1.ConditionUnknown,
+	}
+	conflict := func(reason string, err error) {
+		namesAcceptedCondition.Status = apiextensionsv1.ConditionFalse
+		namesAcceptedCondition.Reason = reason
+		namesAcceptedCondition.Message = err.Error()
+	}
+
+	requestedNames := in.Spec.Names
+	acceptedNames := in.Status.AcceptedNames
+	newNames := in.Status.AcceptedNames
+
+	// Check each name; on a mismatch between spec and status try to take
+	// the requested one. Go on after a conflict, so every name that can
+	// move does.
+	if err := equalToAcceptedOrFresh(requestedNames.Plural, acceptedNames.Plural, allResources); err != nil {
+		conflict("PluralConflict", err)
+	} else {
+		newNames.Plural = requestedNames.Plural
+	}
+	if err := equalToAcceptedOrFresh(requestedNames.Singular, acceptedNames.Singular, allResources); err != nil {
+		conflict("SingularConflict", err)
+	} else {
+		newNames.Singular = requestedNames.Singular
+	}
+	if !slices.Equal(requestedNames.ShortNames, acceptedNames.ShortNames) {
+		var errs []string
+		for _, shortName := range requestedNames.ShortNames {
+			// A short name this CRD already holds is fine.
+			if slices.Contains(acceptedNames.ShortNames, shortName) {
+				continue
+			}
+			if err := equalToAcceptedOrFresh(shortName, "", allResources); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		if len(errs) > 0 {
+			conflict("ShortNamesConflict", aggregate(errs))
+		} else {
+			newNames.ShortNames = requestedNames.ShortNames
+		}
+	}
+	if err := equalToAcceptedOrFresh(requestedNames.Kind, acceptedNames.Kind, allKinds); err != nil {
+		conflict("KindConflict", err)
+	} else {
+		newNames.Kind = requestedNames.Kind
+	}
+	if err := equalToAcceptedOrFresh(requestedNames.ListKind, acceptedNames.ListKind, allKinds); err != nil {
+		conflict("ListKindConflict", err)
+	} else {
+		newNames.ListKind = requestedNames.ListKind
+	}
+	// Categories are not reserved: any number of resources share one.
+	newNames.Categories = requestedNames.Categories
+
+	if namesAcceptedCondition.Status == apiextensionsv1.ConditionUnknown {
+		namesAcceptedCondition.Status = apiextensionsv1.ConditionTrue
+		namesAcceptedCondition.Reason = "NoConflicts"
+		namesAcceptedCondition.Message = "no conflicts found"
+	}
+
+	// Established starts False here and is turned True by the
+	// establishing controller, which sees NamesAccepted arrive through the
+	// shared informer — by then the crdHandler (fed by the same informer)
+	// serves the endpoint. Setting True here would race the handler.
+	establishedCondition := apiextensionsv1.CustomResourceDefinitionCondition{
+		Type:    apiextensionsv1.Established,
+		Status:  apiextensionsv1.ConditionFalse,
+		Reason:  "NotAccepted",
+		Message: "not all names are accepted",
+	}
+	if old := helpers.FindCRDCondition(in, apiextensionsv1.Established); old != nil {
+		establishedCondition = *old
+	}
+	if establishedCondition.Status != apiextensionsv1.ConditionTrue && namesAcceptedCondition.Status == apiextensionsv1.ConditionTrue {
+		establishedCondition = apiextensionsv1.CustomResourceDefinitionCondition{
+			Type:    apiextensionsv1.Established,
+			Status:  apiextensionsv1.ConditionFalse,
+			Reason:  "Installing",
+			Message: "the initial names have been accepted",
+		}
+	}
+	return newNames, namesAcceptedCondition, establishedCondition
+}
+
+// equalToAcceptedOrFresh accepts requestedName if the CRD already holds it
+// or nobody in the group does.
+//
+// Mirrors equalToAcceptedOrFresh.
+func equalToAcceptedOrFresh(requestedName, acceptedName string, usedNames map[string]bool) error {
+	if requestedName == acceptedName || !usedNames[requestedName] {
+		return nil
+	}
+	return fmt.Errorf("%q is already in use", requestedName)
+}
+
+// aggregate renders several error messages as upstream's
+// utilerrors.NewAggregate does: the message alone, or "[a, b]".
+func aggregate(msgs []string) error {
+	if len(msgs) == 1 {
+		return fmt.Errorf("%s", msgs[0])
+	}
+	return fmt.Errorf("[%s]", strings.Join(msgs, ", "))
+}
+
+// namesEqual compares two sets of names, a nil and an empty list being
+// equal (upstream compares with equality.Semantic, which treats them so).
+func namesEqual(a, b apiextensionsv1.CustomResourceDefinitionNames) bool {
+	return a.Plural == b.Plural && a.Singular == b.Singular && a.Kind == b.Kind && a.ListKind == b.ListKind &&
+		slices.Equal(a.ShortNames, b.ShortNames) && slices.Equal(a.Categories, b.Categories)
+}
+
+// enqueue queues the CRD an event is about.
+func (c *NamingConditionController) enqueue(obj any) {
+	crd, ok := controller.CRDFromObject(obj)
+	if !ok {
+		c.log.Error("unexpected object in CRD event", "type", fmt.Sprintf("%T", obj))
+		return
+	}
+	c.queue.Add(crd.Name)
+}
+
+// requeueAllOtherGroupCRDs queues every other CRD of the group of the CRD
+// named name ("<plural>.<group>").
+//
+// Mirrors (*NamingConditionController).requeueAllOtherGroupCRDs.
+func (c *NamingConditionController) requeueAllOtherGroupCRDs(name string) error {
+	_, group, ok := strings.Cut(name, ".")
+	if !ok {
+		return nil // not a valid CRD name: no group to re-kick
+	}
+	list, err := c.crdLister.List(nil)
+	if err != nil {
+		return err
+	}
+	for _, curr := range list {
+		if curr.Spec.Group == group && curr.Name != name {
+			c.queue.Add(curr.Name)
+		}
+	}
+	return nil
+}
+
+// mutationCache remembers the last CRD this controller wrote, by name,
+// for as long as it is newer than the informer's copy.
+//
+// Mirrors the part of client-go's MutationCache
+// (NewIntegerResourceVersionMutationCache) the naming controller uses.
+type mutationCache struct {
+	mu sync.Mutex // guards byName
+	// byName holds a written CRD iff its resourceVersion was newer than
+	// the cache's when last looked at.
+	byName map[string]*apiextensionsv1.CustomResourceDefinition
+}
+
+func newMutationCache() *mutationCache {
+	return &mutationCache{byName: map[string]*apiextensionsv1.CustomResourceDefinition{}}
+}
+
+// mutation records a CRD the server returned from a write.
+func (m *mutationCache) mutation(crd *apiextensionsv1.CustomResourceDefinition) {
+	if crd == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.byName[crd.Name] = crd
+}
+
+// forget drops the entry of a CRD that is gone.
+func (m *mutationCache) forget(name string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.byName, name)
+}
+
+// newest returns the written CRD if it is the same object as cached and
+// newer, else cached (dropping an entry the cache has caught up with).
+// resourceVersions are compared as integers, which crdlab's store
+// revisions are; if either does not parse, the cache wins.
+func (m *mutationCache) newest(cached *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	written, ok := m.byName[cached.Name]
+	if !ok {
+		return cached
+	}
+	wrv, err1 := strconv.ParseUint(written.ResourceVersion, 10, 64)
+	crv, err2 := strconv.ParseUint(cached.ResourceVersion, 10, 64)
+	if err1 != nil || err2 != nil || written.UID != cached.UID || wrv <= crv {
+		delete(m.byName, cached.Name)
+		return cached
+	}
+	return written
+}

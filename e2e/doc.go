@@ -1,0 +1,35 @@
+// Package e2e checks crdlab's central claim: the tools Kubernetes users
+// already have work against it unchanged. Its tests build the real kubectl
+// (from k8s.io/kubectl/pkg/cmd, see cmd/kubectl) and crdlab, start
+// `crdlab serve` as a separate process on a free loopback port, and drive it
+// with kubectl, client-go and a controller-runtime manager, exactly as a
+// user would drive a cluster.
+//
+// It is a module of its own so that the main module never depends on
+// k8s.io/*: everything Kubernetes lives here, pinned to one release line
+// (k8s.io/* v0.37.x, controller-runtime v0.25.x).
+//
+// Vocabulary:
+//   - server: one `crdlab serve` process with its own data dir, kubeconfig
+//     and HOME (so kubectl's discovery cache starts empty); one per test
+//     group (TestKubectl, TestClientGo, TestControllerRuntime).
+//   - feature: one row of docs/compatibility.md — a kubectl command or
+//     client-go feature a subtest tries. The row passes iff the subtest
+//     passes; a subtest that checks a documented gap (crdlab answers with a
+//     clear error, as upstream does when a feature is off) marks its row
+//     "not supported" and says why.
+//
+// Run it with `make e2e` (or `cd e2e && go test ./...`). To regenerate
+// docs/compatibility.md from a full run:
+//
+//	cd e2e && CRDLAB_WRITE_COMPAT=1 go test -count=1 ./...
+//
+// (or `go test -count=1 . -args -update-compat`). CI runs without writing.
+//
+// Upstream: test/e2e and test/integration/apiextensions in kubernetes, which
+// run the same clients against a real apiserver.
+//
+// Differences from upstream: no cluster, no authentication and no TLS — the
+// server speaks plain HTTP on 127.0.0.1, which kubectl and client-go accept
+// as they would any API server URL.
+package e2e

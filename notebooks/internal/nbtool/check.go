@@ -1,0 +1,256 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Modes of Verify.
+const (
+	// ModeStub: the notebook ran as committed, with the exercise stubs.
+	// Every check cell must have failed at run time (a compile error means
+	// the check itself is broken); no other cell may have failed.
+	ModeStub = "stub"
+	// ModeSolution: the notebook ran with the reference solutions in
+	// place of the stubs. No cell may have failed.
+	ModeSolution = "solution"
+)
+
+// setupMarker is what the first code cell must contain: the replace rule
+// that makes the notebook's `import "github.com/crdlab/crdlab/..."` mean
+// this checkout, not a published module.
+const setupMarker = "go mod edit -replace github.com/crdlab/crdlab="
+
+// cellID is what nbformat 4.5 allows as a cell id.
+var cellID = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// SolutionsDir is where the solutions of the notebook at path live:
+// solutions/<name without .ipynb>/ beside it.
+func SolutionsDir(path string) string {
+	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	return filepath.Join(filepath.Dir(path), "solutions", name)
+}
+
+// Lint checks a notebook's structure without running it and returns how
+// many exercises it has:
+//
+//   - nbformat 4.5 or later, the gonb kernel;
+//   - every cell has a unique, valid id;
+//   - the first code cell points the crdlab module at this checkout;
+//   - at least one exercise; each exercise cell holds only Go (no %magic
+//     or !shell line) and is followed by a check cell, the next code
+//     cell; every check cell follows an exercise;
+//   - solutionsDir holds exactly one solution per exercise, and each
+//     differs from its stub.
+func Lint(nb *Notebook, solutionsDir string) (int, error) {
+	var errs []error
+	fail := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{nb.Path}, args...)...))
+	}
+	if major, minor := nb.Format(); major != 4 || minor < 5 {
+		fail("nbformat %d.%d: want 4.5 or later (cell ids)", major, minor)
+	}
+	if k := nb.KernelName(); k != "gonb" {
+		fail("kernel %q: want gonb", k)
+	}
+
+	seen := map[string]bool{}
+	var code []Cell
+	for i, c := range nb.Cells {
+		id := c.ID()
+		switch {
+		case !cellID.MatchString(id):
+			fail("cell %d: id %q: want 1-64 letters, digits, - or _", i, id)
+		case seen[id]:
+			fail("cell %d: id %q used twice", i, id)
+		}
+		seen[id] = true
+		if c.Type() == "code" {
+			code = append(code, c)
+		} else if c.HasTag(TagExercise) || c.HasTag(TagCheck) {
+			fail("cell %q: only code cells may be tagged %q or %q", id, TagExercise, TagCheck)
+		}
+	}
+	if len(code) == 0 || !strings.Contains(code[0].Source(), setupMarker) {
+		fail("the first code cell must run `!*%s...` (see notebooks/README.md)", setupMarker)
+	}
+
+	exercises := map[string]Cell{}
+	for i, c := range code {
+		id := c.ID()
+		switch {
+		case c.HasTag(TagExercise) && c.HasTag(TagCheck):
+			fail("cell %q: tagged both %q and %q", id, TagExercise, TagCheck)
+		case c.HasTag(TagExercise):
+			exercises[id] = c
+			for _, line := range strings.Split(c.Source(), "\n") {
+				if t := strings.TrimSpace(line); strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") {
+					fail("exercise cell %q: %q: an exercise holds only Go declarations", id, t)
+				}
+			}
+			if i+1 == len(code) || !code[i+1].HasTag(TagCheck) {
+				fail("exercise cell %q: the next code cell must be tagged %q", id, TagCheck)
+			}
+		case c.HasTag(TagCheck):
+			if i == 0 || !code[i-1].HasTag(TagExercise) {
+				fail("check cell %q: must come right after an exercise cell", id)
+			}
+		}
+	}
+	if len(exercises) == 0 {
+		fail("no exercise: every notebook ends with at least one (a cell tagged %q, then one tagged %q)", TagExercise, TagCheck)
+	}
+
+	solutions, err := readSolutions(solutionsDir)
+	if err != nil {
+		fail("%v", err)
+	}
+	for _, id := range sortedKeys(exercises) {
+		sol, ok := solutions[id]
+		switch {
+		case !ok:
+			fail("exercise cell %q has no solution %s", id, filepath.Join(solutionsDir, id+".go"))
+		case normalize(sol) == normalize(exercises[id].Source()):
+			fail("exercise cell %q: the solution is the stub", id)
+		}
+	}
+	for _, id := range sortedKeys(solutions) {
+		if _, ok := exercises[id]; !ok {
+			fail("solution %s: no exercise cell has id %q", filepath.Join(solutionsDir, id+".go"), id)
+		}
+	}
+	return len(exercises), errors.Join(errs...)
+}
+
+// Solve replaces the source of every exercise cell by its solution from
+// solutionsDir and clears all outputs: the notebook a student who solved
+// every exercise would run.
+func Solve(nb *Notebook, solutionsDir string) error {
+	solutions, err := readSolutions(solutionsDir)
+	if err != nil {
+		return err
+	}
+	for _, c := range nb.Cells {
+		c.ClearOutputs()
+		if !c.HasTag(TagExercise) {
+			continue
+		}
+		sol, ok := solutions[c.ID()]
+		if !ok {
+			return fmt.Errorf("%s: exercise cell %q has no solution in %s", nb.Path, c.ID(), solutionsDir)
+		}
+		c.SetSource(sol)
+	}
+	return nil
+}
+
+// Verify checks the outputs of an executed notebook (see ModeStub and
+// ModeSolution) and returns a one-line summary.
+func Verify(nb *Notebook, mode string) (string, error) {
+	var errs []error
+	fail := func(c Cell, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: cell %q: "+format, append([]any{nb.Path, c.ID()}, args...)...))
+	}
+	ran, checks := 0, 0
+	for _, c := range nb.Cells {
+		if c.Type() != "code" {
+			continue
+		}
+		if !c.Executed() {
+			fail(c, "did not run")
+			continue
+		}
+		ran++
+		cellErrs := c.Errors()
+		expectFailure := mode == ModeStub && c.HasTag(TagCheck)
+		if expectFailure {
+			checks++
+		}
+		switch {
+		case expectFailure && len(cellErrs) == 0:
+			fail(c, "the check passed on the unsolved stub: it checks nothing\n%s", indent(c.Text()))
+		case expectFailure && cellErrs[0].BuildFailure():
+			fail(c, "the check does not compile (it must fail at run time on the stub):\n%s", indent(cellErrs[0].String()))
+		case !expectFailure && len(cellErrs) > 0:
+			fail(c, "failed:\n%s%s", indent(c.Text()), indent(cellErrs[0].String()))
+		}
+	}
+	summary := fmt.Sprintf("%d code cells ran without error", ran)
+	if mode == ModeStub {
+		summary = fmt.Sprintf("%d code cells ran; %d checks failed on their stubs, as they must", ran, checks)
+	}
+	return summary, errors.Join(errs...)
+}
+
+// readSolutions reads every ID.go in dir: the Go after its package clause
+// is the solution of exercise cell ID. A missing dir holds no solutions.
+func readSolutions(dir string) (map[string]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			return nil, fmt.Errorf("%s: only solutions (ID.go) belong in %s", e.Name(), dir)
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		body, err := solutionBody(string(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out[strings.TrimSuffix(e.Name(), ".go")] = body
+	}
+	return out, nil
+}
+
+// solutionBody is what follows the package clause of a solution file,
+// which must be build-ignored (it is a cell, not a package of this module).
+func solutionBody(src string) (string, error) {
+	lines := strings.Split(src, "\n")
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "//go:build ignore" {
+		return "", errors.New(`a solution starts with "//go:build ignore"`)
+	}
+	for i, l := range lines {
+		if strings.HasPrefix(l, "package ") {
+			body := strings.TrimSpace(strings.Join(lines[i+1:], "\n"))
+			if body == "" {
+				return "", errors.New("empty solution")
+			}
+			return body + "\n", nil
+		}
+	}
+	return "", errors.New("no package clause")
+}
+
+// normalize is s without blank space differences, to compare cells.
+func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return ""
+	}
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ") + "\n"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

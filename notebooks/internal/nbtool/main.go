@@ -1,0 +1,147 @@
+// Command nbtool checks crdlab's Go notebooks and their exercises. It reads
+// and writes Jupyter notebooks as JSON and uses only the standard library;
+// executing them is Jupyter's job (scripts/notebooks.sh runs
+// `jupyter nbconvert --execute` with the GoNB kernel between nbtool's
+// steps).
+//
+// An exercise is a pair of cells: a cell tagged "exercise" that the
+// student completes (committed as a stub that compiles but is wrong) and,
+// next after it, a cell tagged "check" that tests it. The reference
+// solution of exercise cell ID in notebook NAME.ipynb is the Go file
+// solutions/NAME/ID.go beside the notebook, marked `//go:build ignore` so
+// that the go command leaves it alone; everything after its package clause
+// replaces the stub.
+//
+// Usage:
+//
+//	nbtool lint NB.ipynb...            structure, ids, exercise pairs, solutions
+//	nbtool solve NB.ipynb OUT.ipynb    NB with every stub replaced by its solution
+//	nbtool verify -mode stub EXECUTED.ipynb...
+//	                                   only check cells failed, each at run time
+//	nbtool verify -mode solution EXECUTED.ipynb...
+//	                                   no cell failed
+//	nbtool publish EXECUTED.ipynb DEST.ipynb
+//	                                   EXECUTED without timings or colour codes
+//
+// Every cell of an executed notebook must have run. Exit status 1 means
+// the notebooks did not pass; 2 is a usage error.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage:
+  nbtool lint NB.ipynb...
+  nbtool solve NB.ipynb OUT.ipynb
+  nbtool verify -mode stub|solution EXECUTED.ipynb...
+  nbtool publish EXECUTED.ipynb DEST.ipynb
+`
+
+// errUsage is returned for a command line nbtool does not understand.
+var errUsage = errors.New("usage")
+
+func run(args []string, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdout, stderr)
+	switch {
+	case errors.Is(err, errUsage):
+		fmt.Fprint(stderr, usage)
+		return 2
+	case err != nil:
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return errUsage
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "lint":
+		if len(rest) == 0 {
+			return errUsage
+		}
+		return forEach(rest, stdout, func(nb *Notebook) (string, error) {
+			ex, err := Lint(nb, SolutionsDir(nb.Path))
+			return fmt.Sprintf("%d cells, %d exercises", len(nb.Cells), ex), err
+		})
+	case "solve":
+		if len(rest) != 2 {
+			return errUsage
+		}
+		return solveFile(rest[0], rest[1])
+	case "verify":
+		fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		mode := fs.String("mode", "", "stub or solution")
+		if fs.Parse(rest) != nil || fs.NArg() == 0 || (*mode != ModeStub && *mode != ModeSolution) {
+			return errUsage
+		}
+		return forEach(fs.Args(), stdout, func(nb *Notebook) (string, error) {
+			return Verify(nb, *mode)
+		})
+	case "publish":
+		if len(rest) != 2 {
+			return errUsage
+		}
+		return publish(rest[0], rest[1])
+	}
+	return errUsage
+}
+
+// forEach reads each notebook and applies fn, printing one line per
+// notebook and, under a failing one, what failed; it goes through every
+// notebook, not only up to the first failure.
+func forEach(paths []string, stdout io.Writer, fn func(*Notebook) (string, error)) error {
+	failed := 0
+	for _, p := range paths {
+		nb, err := ReadNotebook(p)
+		if err == nil {
+			var summary string
+			summary, err = fn(nb)
+			if err == nil {
+				fmt.Fprintf(stdout, "ok   %s: %s\n", p, summary)
+				continue
+			}
+		}
+		failed++
+		fmt.Fprintf(stdout, "FAIL %s\n%s\n", p, err)
+	}
+	if failed > 0 {
+		return fmt.Errorf("nbtool: %d of %d notebooks failed", failed, len(paths))
+	}
+	return nil
+}
+
+func solveFile(in, out string) error {
+	nb, err := ReadNotebook(in)
+	if err != nil {
+		return err
+	}
+	if _, err := Lint(nb, SolutionsDir(in)); err != nil {
+		return err
+	}
+	if err := Solve(nb, SolutionsDir(in)); err != nil {
+		return err
+	}
+	return nb.Write(out)
+}
+
+func publish(executed, dest string) error {
+	nb, err := ReadNotebook(executed)
+	if err != nil {
+		return err
+	}
+	nb.Clean()
+	return nb.Write(dest)
+}

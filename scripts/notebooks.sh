@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# notebooks.sh installs Jupyter and the GoNB kernel, and executes crdlab's
+# notebooks headless, proving each exercise both ways: its check cell fails
+# on the committed stub and passes on the reference solution.
+#
+#   scripts/notebooks.sh setup         install what is missing (apt, go install)
+#   scripts/notebooks.sh run [NB...]   setup if needed, then execute and verify
+#   scripts/notebooks.sh update [NB...]
+#                                      run, then write the executed notebooks
+#                                      (with their outputs) back for committing
+#
+# NB defaults to every notebooks/*.ipynb. Outputs and logs go to
+# $NOTEBOOKS_OUT (default .ci/out/notebooks). Jupyter, GoNB and goimports are
+# installed, never skipped: Jupyter from Debian's packages (needs root),
+# GoNB and goimports at the versions pinned in tools/go.mod.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+# The environment the kernel needs. GoNB builds each cell with the go
+# command, so go, goimports and a writable Go cache must be there when
+# nbconvert runs; the kernelspec is looked up in JUPYTER_DATA_DIR, which
+# must be the same at install and at run time.
+export HOME="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+export PATH="/usr/local/go/bin:$PATH"
+gobin="$(go env GOBIN)"
+[ -n "$gobin" ] || gobin="$(go env GOPATH | cut -d: -f1)/bin"
+export PATH="$gobin:$PATH"
+export GOCACHE="${GOCACHE:-$(go env GOCACHE)}"
+export JUPYTER_DATA_DIR="${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}"
+out="${NOTEBOOKS_OUT:-$root/.ci/out/notebooks}"
+timeout="${NOTEBOOK_CELL_TIMEOUT:-180}"
+
+log() { printf '%s notebooks: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# pinned VERSION of MODULE in tools/go.mod.
+pinned() { go -C tools list -m -f '{{.Version}}' "$1"; }
+
+# installed_version BINARY MODULE: the module version BINARY was built from.
+installed_version() {
+  [ -x "$gobin/$1" ] || return 0
+  go version -m "$gobin/$1" | awk -v m="$2" '$1 == "mod" && $2 == m { print $3 }'
+}
+
+have_jupyter() { command -v jupyter-nbconvert >/dev/null && jupyter kernelspec list >/dev/null 2>&1; }
+
+have_tools() {
+  [ "$(installed_version gonb github.com/janpfeifer/gonb)" = "$(pinned github.com/janpfeifer/gonb)" ] &&
+    [ "$(installed_version goimports golang.org/x/tools)" = "$(pinned golang.org/x/tools)" ]
+}
+
+# have_kernel: the gonb kernelspec exists and runs the gonb installed now.
+have_kernel() {
+  local spec="$JUPYTER_DATA_DIR/kernels/gonb/kernel.json"
+  [ -f "$spec" ] && grep -q "\"$gobin/gonb\"" "$spec"
+}
+
+setup() {
+  if ! have_jupyter; then
+    log "installing Jupyter (jupyter-nbconvert, jupyter-client) from Debian's packages"
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "notebooks: Jupyter is missing and installing it needs root: run 'sudo $0 setup'" >&2
+      exit 1
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      jupyter-nbconvert jupyter-client >/dev/null
+  fi
+  if ! have_tools; then
+    log "installing GoNB $(pinned github.com/janpfeifer/gonb) and goimports (tools/go.mod) into $gobin"
+    go -C tools install tool
+  fi
+  if ! have_kernel; then
+    log "installing the gonb kernelspec into $JUPYTER_DATA_DIR"
+    # --force_deps: gonb refuses to install without gopls, which only
+    # editors need. --raw_error: errors as plain text, not HTML.
+    gonb --install --force_deps --raw_error >/dev/null 2>&1 || gonb --install --force_deps --raw_error
+  fi
+  have_jupyter && have_tools && have_kernel || { echo "notebooks: setup did not complete" >&2; exit 1; }
+  log "ready: $(jupyter nbconvert --version | head -1 | sed 's/^/nbconvert /'), gonb $(pinned github.com/janpfeifer/gonb), kernelspec in $JUPYTER_DATA_DIR"
+}
+
+# execute IN DIR LOG: run notebook IN headless into DIR. Cells that fail
+# do not stop it (--allow-errors): nbtool verify judges the outputs.
+execute() {
+  local in=$1 dir=$2 logf=$3
+  mkdir -p "$dir"
+  if ! jupyter nbconvert --to notebook --execute --allow-errors \
+    --ExecutePreprocessor.kernel_name=gonb \
+    --ExecutePreprocessor.timeout="$timeout" \
+    --output-dir "$dir" "$in" >"$logf" 2>&1; then
+    echo "notebooks: nbconvert failed on $in (a cell timed out or the kernel died); last lines of $logf:" >&2
+    tail -n 30 "$logf" >&2
+    return 1
+  fi
+}
+
+run() {
+  local update=$1
+  shift
+  have_jupyter && have_tools && have_kernel || setup
+  local nbs=("$@")
+  [ ${#nbs[@]} -gt 0 ] || nbs=(notebooks/*.ipynb)
+  rm -rf "$out"
+  mkdir -p "$out/stub" "$out/solved" "$out/solution" "$out/logs"
+  go build -o "$out/nbtool" ./notebooks/internal/nbtool
+  "$out/nbtool" lint "${nbs[@]}"
+
+  local failed=0 nb name start
+  for nb in "${nbs[@]}"; do
+    name=$(basename "$nb")
+    start=$SECONDS
+    # 1. As committed: every cell runs; the check cells fail on the stubs.
+    if execute "$nb" "$out/stub" "$out/logs/${name%.ipynb}.stub.log" &&
+      "$out/nbtool" verify -mode stub "$out/stub/$name"; then
+      # 2. With the reference solutions: every cell passes.
+      if "$out/nbtool" solve "$nb" "$out/solved/$name" &&
+        execute "$out/solved/$name" "$out/solution" "$out/logs/${name%.ipynb}.solution.log" &&
+        "$out/nbtool" verify -mode solution "$out/solution/$name"; then
+        [ "$update" = 0 ] || "$out/nbtool" publish "$out/stub/$name" "$nb"
+      else
+        failed=1
+      fi
+    else
+      failed=1
+    fi
+    log "$name: $((SECONDS - start)) s"
+  done
+  if [ "$failed" != 0 ]; then
+    echo "notebooks: FAILED (executed notebooks and kernel logs in $out)" >&2
+    exit 1
+  fi
+  log "all ${#nbs[@]} notebooks pass, stubs and solutions"
+}
+
+case "${1:-}" in
+setup) setup ;;
+run) shift; run 0 "$@" ;;
+update) shift; run 1 "$@" ;;
+*)
+  sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+  exit 2
+  ;;
+esac

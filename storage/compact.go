@@ -1,0 +1,155 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Compact forgets history before rev: afterwards the state at rev and
+// after is readable, and reads and watches from before rev answer Expired.
+// Of each key it keeps the last write at or before rev (unless it is a
+// delete) and every write after rev.
+//
+// In order: the new compacted revision is committed to meta (so that a
+// crash cannot bring the forgotten history back as readable); the index
+// forgets the revisions, under mu; then the records are deleted from disk,
+// in transactions of compactChunk records so that writers are not held up.
+// A crash between the last two steps is finished by the next Open.
+//
+// Errors: TooLargeResourceVersion for a revision not reached yet, Expired
+// for one at or before the compacted revision (as etcd's ErrCompacted).
+//
+// Mirrors (*store).Compact in etcd's kvstore.go and kvstore_compaction.go.
+func (db *DB) Compact(ctx context.Context, rev int64) error {
+	if err := db.usable(); err != nil {
+		return err
+	}
+	db.compactMu.Lock()
+	defer db.compactMu.Unlock()
+	cur, compacted := db.state()
+	if rev > cur {
+		return NewTooLargeResourceVersionError(rev, cur)
+	}
+	if rev <= compacted {
+		return NewExpiredError(rev, compacted)
+	}
+	if err := ctx.Err(); err != nil {
+		return NewTimeoutError("", "the request ended before the compaction: "+err.Error())
+	}
+	start := time.Now()
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(metaCompacted, u64(rev))
+	})
+	if err != nil {
+		return NewInternalError("", fmt.Errorf("compact: %w", err))
+	}
+	db.mu.Lock()
+	db.compacted = rev
+	dropped := db.index.compact(rev)
+	db.mu.Unlock()
+	if err := db.deleteRevisions(dropped); err != nil {
+		return NewInternalError("", fmt.Errorf("compact: %w", err))
+	}
+	db.log.Info("compacted", "revision", rev, "records_deleted", len(dropped), "took", time.Since(start))
+	if db.opts.Strict {
+		return db.checkLocked()
+	}
+	return nil
+}
+
+// compactChunk is how many records one compaction transaction deletes.
+const compactChunk = 1000
+
+// deleteRevisions deletes the records at revs from the history bucket.
+func (db *DB) deleteRevisions(revs []int64) error {
+	for len(revs) > 0 {
+		n := min(len(revs), compactChunk)
+		err := db.bolt.Update(func(tx *bolt.Tx) error {
+			h := tx.Bucket(bucketHistory)
+			for _, r := range revs[:n] {
+				if err := h.Delete(revKey(r)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		revs = revs[n:]
+	}
+	return nil
+}
+
+// revSample is the current revision at one moment, for age retention.
+type revSample struct {
+	at  time.Time
+	rev int64
+}
+
+// runCompactor compacts history every CompactInterval to the window set by
+// RetainRevisions and RetainAge, if any.
+//
+// Mirrors etcd's auto-compactors (server/etcdserver/api/v3compactor:
+// revision.go keeps the last N revisions; periodic.go samples the revision
+// as time passes and compacts to the sample older than the retention).
+// As in etcd, samples live in memory: after a restart, age retention
+// starts counting again.
+func (db *DB) runCompactor() {
+	defer db.wg.Done()
+	if db.opts.RetainRevisions <= 0 && db.opts.RetainAge <= 0 {
+		return
+	}
+	tick := time.NewTicker(db.opts.CompactInterval)
+	defer tick.Stop()
+	var samples []revSample
+	for {
+		select {
+		case <-db.closing:
+			return
+		case now := <-tick.C:
+			cur, compacted := db.state()
+			samples = append(samples, revSample{now, cur})
+			var target int64
+			target, samples = compactionTarget(samples, now, cur, db.opts.RetainRevisions, db.opts.RetainAge)
+			if target <= compacted {
+				continue
+			}
+			if err := db.Compact(context.Background(), target); err != nil && !IsExpired(err) {
+				db.log.Error("auto-compaction failed", "revision", target, "err", err)
+			}
+		}
+	}
+}
+
+// compactionTarget returns the revision to compact to now (0 for none)
+// and the samples still needed. A revision is forgotten only once it is
+// outside every configured window: older than the last keepRevs
+// revisions, and older than the newest sample taken at least keepAge ago.
+func compactionTarget(samples []revSample, now time.Time, cur, keepRevs int64, keepAge time.Duration) (int64, []revSample) {
+	target := int64(-1) // -1: no window has spoken yet
+	if keepRevs > 0 {
+		target = max(cur-keepRevs, 0)
+	}
+	if keepAge > 0 {
+		// The newest sample taken at least keepAge ago; drop older ones.
+		i := -1
+		for j, s := range samples {
+			if now.Sub(s.at) >= keepAge {
+				i = j
+			}
+		}
+		byAge := int64(0)
+		if i >= 0 {
+			byAge = samples[i].rev
+			samples = samples[i:]
+		}
+		if target < 0 || byAge < target {
+			target = byAge
+		}
+	}
+	return max(target, 0), samples
+}

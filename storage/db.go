@@ -1,0 +1,332 @@
+package storage
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// The buckets and meta keys of a data file. See doc.go for the layout.
+var (
+	bucketMeta    = []byte("meta")
+	bucketHistory = []byte("history")
+
+	metaFormat    = []byte("format")
+	metaRevision  = []byte("revision")
+	metaCompacted = []byte("compacted")
+)
+
+// formatV1 is the value of meta/format: a file without it is not ours.
+const formatV1 = "crdlab.storage/v1"
+
+// DB is the store of a whole crdlab server in one bbolt file: one revision
+// counter, the history of every key, and a store per resource on top
+// (ForResource).
+//
+// Writes go through one committer goroutine that groups them into shared
+// bbolt commits (commit.go); committed writes go to the fan-out goroutine
+// that feeds watchers (watch.go); an optional loop compacts history
+// (compact.go).
+//
+// Mirrors etcd's mvcc store (server/storage/mvcc/kvstore.go) with its
+// backend (server/storage/backend), for one machine.
+type DB struct {
+	path string
+	opts Options
+	log  *slog.Logger
+	bolt *bolt.DB
+
+	// mu guards index, rev and compacted. The committer takes it to check
+	// writes (read) and to apply committed ones (write); Compact takes it
+	// to trim the index (write); readers take it to look keys up (read).
+	// Nobody waits for bbolt or a channel while holding it.
+	mu sync.RWMutex
+	// index holds every key still in history, with its latest record.
+	index *treeIndex
+	// rev is the revision of the last write committed to disk and applied
+	// to index. Every write up to rev is acknowledged or about to be.
+	rev int64
+	// compacted is the revision history starts at: reads and watches from
+	// before it answer Expired.
+	compacted int64
+
+	// compactMu serialises Compact and Check, which must not see a
+	// compaction half done.
+	compactMu sync.Mutex
+
+	// queue carries writes to the committer.
+	queue chan *writeOp
+	// failed holds the error of a failed commit; once set, writes fail.
+	failed atomic.Pointer[error]
+
+	fanout *fanout
+
+	closing       chan struct{} // closed by Close: every goroutine ends
+	committerDone chan struct{} // closed when the committer has exited
+	closeOnce     sync.Once
+	wg            sync.WaitGroup // the committer, fan-out, compactor and watch goroutines
+}
+
+var _ Backend = (*DB)(nil)
+
+// Open opens the data file at path, creating it if it does not exist,
+// rebuilds the in-memory index from its history and starts the committer,
+// the watch fan-out and, if configured, the compaction loop.
+//
+// A file that is not a crdlab data file is refused with ErrForeignFile, a
+// damaged one with ErrCorrupt, one in use by another process with
+// ErrLocked: Open never re-initialises an existing file.
+func Open(path string, opts Options) (*DB, error) {
+	opts = opts.withDefaults()
+	_, statErr := os.Stat(path)
+	isNew := errors.Is(statErr, fs.ErrNotExist)
+
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:         opts.LockTimeout,
+		NoSync:          opts.NoSync,
+		NoFreelistSync:  true, // as etcd: the freelist is rebuilt at open, commits write less
+		FreelistType:    bolt.FreelistMapType,
+		InitialMmapSize: 64 << 20,
+	})
+	if err != nil {
+		switch {
+		case errors.Is(err, bolterrors.ErrTimeout):
+			return nil, fmt.Errorf("%w: %s", ErrLocked, path)
+		case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch):
+			return nil, fmt.Errorf("%w: %s is not a bbolt database (%v)", ErrForeignFile, path, err)
+		case errors.Is(err, bolterrors.ErrChecksum):
+			return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
+		}
+		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	if isNew {
+		// The new file's directory entry must be durable before any write
+		// is acknowledged in it.
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			bdb.Close()
+			return nil, err
+		}
+	}
+	db := &DB{
+		path:          path,
+		opts:          opts,
+		log:           opts.Logger.With("db", path),
+		bolt:          bdb,
+		index:         newTreeIndex(),
+		queue:         make(chan *writeOp, opts.MaxBatchSize),
+		closing:       make(chan struct{}),
+		committerDone: make(chan struct{}),
+	}
+	if err := db.load(); err != nil {
+		bdb.Close()
+		return nil, err
+	}
+	if opts.Strict {
+		if err := db.Check(); err != nil {
+			bdb.Close()
+			return nil, err
+		}
+	}
+	db.fanout = newFanout(db)
+	db.wg.Add(3)
+	go db.runCommitter()
+	go db.fanout.run()
+	go db.runCompactor()
+	db.log.Info("storage opened", "revision", db.rev, "compacted", db.compacted, "keys", db.index.len())
+	return db, nil
+}
+
+// load checks the format marker (writing it into a new file), rebuilds the
+// index from history and finishes a compaction a crash interrupted. A
+// panic from bbolt on a damaged page becomes ErrCorrupt.
+func (db *DB) load() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: %s: %v", ErrCorrupt, db.path, p)
+		}
+	}()
+	if err := db.bolt.Update(initFormat); err != nil {
+		return fmt.Errorf("%s: %w", db.path, err)
+	}
+	if err := db.bolt.View(db.rebuild); err != nil {
+		return fmt.Errorf("%s: %w", db.path, err)
+	}
+	// A crash may have left records that a compaction had already
+	// forgotten in memory: forget them again.
+	return db.deleteRevisions(db.index.compact(db.compacted))
+}
+
+// initFormat writes the meta bucket into an empty file, or checks that a
+// non-empty one is a crdlab data file of a known format version.
+func initFormat(tx *bolt.Tx) error {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		var names []string
+		_ = tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+			names = append(names, string(name))
+			return nil
+		})
+		if len(names) > 0 {
+			return fmt.Errorf("%w: it has buckets %q but no %q bucket", ErrForeignFile, names, bucketMeta)
+		}
+		meta, err := tx.CreateBucket(bucketMeta)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.CreateBucket(bucketHistory); err != nil {
+			return err
+		}
+		if err := meta.Put(metaFormat, []byte(formatV1)); err != nil {
+			return err
+		}
+		if err := meta.Put(metaRevision, u64(0)); err != nil {
+			return err
+		}
+		return meta.Put(metaCompacted, u64(0))
+	}
+	if f := string(meta.Get(metaFormat)); f != formatV1 {
+		return fmt.Errorf("%w: format %q, this build reads %q", ErrForeignFile, f, formatV1)
+	}
+	if tx.Bucket(bucketHistory) == nil {
+		return fmt.Errorf("%w: no %q bucket", ErrCorrupt, bucketHistory)
+	}
+	for _, k := range [][]byte{metaRevision, metaCompacted} {
+		if len(meta.Get(k)) != 8 {
+			return fmt.Errorf("%w: meta/%s is not 8 bytes", ErrCorrupt, k)
+		}
+	}
+	return nil
+}
+
+// rebuild reads the whole history into the index, checking every record's
+// checksum and that revisions never pass the stored revision counter.
+//
+// Mirrors (*store).restore in etcd's kvstore.go.
+func (db *DB) rebuild(tx *bolt.Tx) error {
+	meta := tx.Bucket(bucketMeta)
+	db.rev = getU64(meta.Get(metaRevision))
+	db.compacted = getU64(meta.Get(metaCompacted))
+	if db.compacted > db.rev {
+		return fmt.Errorf("%w: compacted revision %d is after the current revision %d", ErrCorrupt, db.compacted, db.rev)
+	}
+	c := tx.Bucket(bucketHistory).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		r, err := decodeRecord(k, v)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		if r.rev > db.rev {
+			return fmt.Errorf("%w: record at revision %d is after the revision counter %d", ErrCorrupt, r.rev, db.rev)
+		}
+		// Keep only the value of each key's latest record in memory.
+		if ki := db.index.get(r.key); ki != nil {
+			ki.latest.value = nil
+		}
+		db.index.put(r)
+	}
+	return nil
+}
+
+// syncDir fsyncs a directory, making the entries in it durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("storage: sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+func u64(v int64) []byte { return revKey(v) }
+
+func getU64(b []byte) int64 { return int64(binary.BigEndian.Uint64(b)) }
+
+// ForResource returns the store of one resource: a view of db under
+// cfg.Prefix that encodes with cfg.Codec. Call it once per resource and
+// keep the result; it panics on a config without Prefix, NewFunc or Codec
+// (a programming error).
+func (db *DB) ForResource(cfg ResourceConfig) Interface {
+	if !strings.HasPrefix(cfg.Prefix, "/") || cfg.NewFunc == nil || cfg.Codec == nil {
+		panic(fmt.Sprintf("storage: ForResource needs a Prefix starting with /, a NewFunc and a Codec: %+v", cfg))
+	}
+	attrs := cfg.AttrFunc
+	if attrs == nil {
+		attrs = DefaultAttrs
+	}
+	return &store{
+		db:      db,
+		prefix:  strings.TrimSuffix(cfg.Prefix, "/") + "/",
+		newFunc: cfg.NewFunc,
+		codec:   cfg.Codec,
+		attrs:   attrs,
+	}
+}
+
+// CurrentRevision returns the revision of the last acknowledged write.
+func (db *DB) CurrentRevision(ctx context.Context) (int64, error) {
+	if err := db.usable(); err != nil {
+		return 0, err
+	}
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.rev, nil
+}
+
+// state returns the current and compacted revisions.
+func (db *DB) state() (rev, compacted int64) {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.rev, db.compacted
+}
+
+// latest returns the latest record of key, or nil if key is not in the
+// index. A tombstone means the key does not exist now.
+func (db *DB) latest(key string) *record {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	if ki := db.index.get(key); ki != nil {
+		return ki.latest
+	}
+	return nil
+}
+
+// usable returns an error if db is closed.
+func (db *DB) usable() error {
+	select {
+	case <-db.closing:
+		return NewInternalError("", ErrClosed)
+	default:
+		return nil
+	}
+}
+
+// Close stops every watch (their channels close), fails writes still
+// queued, waits for the goroutines and closes the file. It is safe to call
+// more than once.
+func (db *DB) Close() error {
+	var err error
+	db.closeOnce.Do(func() {
+		close(db.closing)
+		db.wg.Wait()
+		err = db.bolt.Close()
+		db.log.Info("storage closed", "revision", db.rev)
+	})
+	return err
+}
+
+// Path returns the data file's path.
+func (db *DB) Path() string { return db.path }

@@ -1,0 +1,36 @@
+package storage_test
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/storagetest"
+)
+
+// openDB opens a DB in a fresh directory, closed when the test ends.
+func openDB(t testing.TB, opts storage.Options) *storage.DB {
+	t.Helper()
+	if opts.BookmarkInterval == 0 {
+		opts.BookmarkInterval = 50 * time.Millisecond
+	}
+	db, err := storage.Open(filepath.Join(t.TempDir(), "crdlab.db"), opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	return db
+}
+
+func TestDB_Conformance(t *testing.T) {
+	storagetest.RunConformance(t, func(t *testing.T) storage.Backend {
+		db := openDB(t, storage.Options{Strict: true})
+		t.Cleanup(func() {
+			if err := db.Check(); err != nil && !storage.IsInternal(err) {
+				t.Errorf("Check after the test: %v", err)
+			}
+		})
+		return db
+	})
+}

@@ -1,0 +1,209 @@
+package storage
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// revision is one write to a key, as the index remembers it.
+type revision struct {
+	rev       int64
+	tombstone bool
+}
+
+// keyIndex is the history of one key still held on disk: the revisions of
+// its writes, oldest first, and its latest record.
+//
+// A key lives in generations: a put after nothing or after a tombstone
+// starts one, a tombstone ends it. revs runs through them all, e.g.
+// [3 5 8(tombstone) 12] is a key created at 3, changed at 5, deleted at 8
+// and created again at 12.
+//
+// Invariants: revs is non-empty and strictly increasing; latest is the
+// record of revs[len(revs)-1]; after compaction at c, revs[0] >= c unless
+// revs[0] is the key's last put at or before c (which keeps the state at c
+// readable).
+//
+// Mirrors etcd's keyIndex (server/storage/mvcc/key_index.go), with
+// generations folded into one list.
+type keyIndex struct {
+	key    string
+	revs   []revision
+	latest *record
+}
+
+// at returns the revision that holds the key's state at rev: its last
+// write at or before rev. ok is false if there is none or it is a
+// tombstone (the key did not exist at rev).
+func (ki *keyIndex) at(rev int64) (r revision, ok bool) {
+	i := sort.Search(len(ki.revs), func(i int) bool { return ki.revs[i].rev > rev }) - 1
+	if i < 0 || ki.revs[i].tombstone {
+		return revision{}, false
+	}
+	return ki.revs[i], true
+}
+
+// modRev returns the revision of the key's current state, or 0 if the key
+// does not exist now.
+func (ki *keyIndex) modRev() int64 {
+	if ki == nil || ki.latest.deleted {
+		return 0
+	}
+	return ki.latest.rev
+}
+
+// compact forgets the revisions that no read at or after rev can need: all
+// before rev but the last, and that one too if it is a tombstone. It
+// returns the forgotten revisions; the key itself is forgotten when revs
+// ends up empty.
+//
+// Mirrors keyIndex.compact in key_index.go.
+func (ki *keyIndex) compact(rev int64) (dropped []int64) {
+	i := sort.Search(len(ki.revs), func(i int) bool { return ki.revs[i].rev > rev }) - 1
+	if i < 0 {
+		return nil
+	}
+	keep := i
+	if ki.revs[i].tombstone {
+		keep = i + 1
+	}
+	for _, r := range ki.revs[:keep] {
+		dropped = append(dropped, r.rev)
+	}
+	ki.revs = slices.Delete(ki.revs, 0, keep)
+	return dropped
+}
+
+// treeIndex maps keys to their keyIndex, in key order.
+//
+// Not safe for concurrent use: DB.mu guards it.
+//
+// Mirrors etcd's treeIndex (server/storage/mvcc/index.go), which keeps a
+// B-tree; here a point lookup is a map and the order is kept in sorted
+// chunks of at most maxChunk keys, a two-level B-tree that is enough for
+// the hundreds of thousands of keys crdlab is meant for.
+type treeIndex struct {
+	byKey  map[string]*keyIndex
+	chunks [][]*keyIndex // each sorted and non-empty; chunk i's keys < chunk i+1's
+}
+
+const maxChunk = 512
+
+func newTreeIndex() *treeIndex { return &treeIndex{byKey: map[string]*keyIndex{}} }
+
+func (t *treeIndex) get(key string) *keyIndex { return t.byKey[key] }
+
+func (t *treeIndex) len() int { return len(t.byKey) }
+
+// put records a committed write and returns the key's previous latest
+// record (nil if the key was not in the index).
+func (t *treeIndex) put(r *record) (prev *record) {
+	ki := t.byKey[r.key]
+	if ki == nil {
+		ki = &keyIndex{key: r.key}
+		t.byKey[r.key] = ki
+		t.insert(ki)
+	} else {
+		prev = ki.latest
+	}
+	ki.revs = append(ki.revs, revision{rev: r.rev, tombstone: r.deleted})
+	ki.latest = r
+	return prev
+}
+
+// chunkFor returns the index of the first chunk whose last key is >= key,
+// or len(t.chunks) if there is none.
+func (t *treeIndex) chunkFor(key string) int {
+	return sort.Search(len(t.chunks), func(i int) bool {
+		c := t.chunks[i]
+		return c[len(c)-1].key >= key
+	})
+}
+
+func (t *treeIndex) insert(ki *keyIndex) {
+	if len(t.chunks) == 0 {
+		t.chunks = [][]*keyIndex{{ki}}
+		return
+	}
+	ci := min(t.chunkFor(ki.key), len(t.chunks)-1)
+	c := t.chunks[ci]
+	i := sort.Search(len(c), func(i int) bool { return c[i].key >= ki.key })
+	c = slices.Insert(c, i, ki)
+	if len(c) <= maxChunk {
+		t.chunks[ci] = c
+		return
+	}
+	half := len(c) / 2
+	left := slices.Clone(c[:half])
+	right := slices.Clone(c[half:])
+	t.chunks[ci] = left
+	t.chunks = slices.Insert(t.chunks, ci+1, right)
+}
+
+func (t *treeIndex) remove(key string) {
+	if _, ok := t.byKey[key]; !ok {
+		return
+	}
+	delete(t.byKey, key)
+	ci := t.chunkFor(key)
+	c := t.chunks[ci]
+	i := sort.Search(len(c), func(i int) bool { return c[i].key >= key })
+	c = slices.Delete(c, i, i+1)
+	if len(c) == 0 {
+		t.chunks = slices.Delete(t.chunks, ci, ci+1)
+		return
+	}
+	t.chunks[ci] = c
+}
+
+// ascend calls fn for every keyIndex with a key >= from, in key order,
+// until fn returns false.
+func (t *treeIndex) ascend(from string, fn func(*keyIndex) bool) {
+	for ci := t.chunkFor(from); ci < len(t.chunks); ci++ {
+		c := t.chunks[ci]
+		i := 0
+		if c[0].key < from {
+			i = sort.Search(len(c), func(i int) bool { return c[i].key >= from })
+		}
+		for ; i < len(c); i++ {
+			if !fn(c[i]) {
+				return
+			}
+		}
+	}
+}
+
+// compact compacts every key at rev, forgets the keys left without
+// revisions, and returns the dropped revisions in increasing order.
+func (t *treeIndex) compact(rev int64) []int64 {
+	var gone []string
+	var revs []int64
+	for _, c := range t.chunks {
+		for _, ki := range c {
+			revs = append(revs, ki.compact(rev)...)
+			if len(ki.revs) == 0 {
+				gone = append(gone, ki.key)
+			}
+		}
+	}
+	for _, k := range gone {
+		t.remove(k)
+	}
+	slices.Sort(revs)
+	return revs
+}
+
+// keyRange is the keys a call is about: one key, or every key under a
+// prefix (which always ends in "/").
+type keyRange struct {
+	key    string
+	prefix bool
+}
+
+func (r keyRange) contains(key string) bool {
+	if r.prefix {
+		return strings.HasPrefix(key, r.key)
+	}
+	return key == r.key
+}

@@ -1,0 +1,78 @@
+package storage
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Options tune a DB. The zero value is a safe default: every write is
+// fsynced, history is kept until Compact is called (as etcd without
+// --auto-compaction), watchers may fall 1024 events behind.
+type Options struct {
+	// RetainRevisions, if > 0, turns on automatic compaction that keeps at
+	// least the last RetainRevisions revisions.
+	// Mirrors etcd's --auto-compaction-mode=revision.
+	RetainRevisions int64
+	// RetainAge, if > 0, turns on automatic compaction that keeps at least
+	// the history written in the last RetainAge, sampled every
+	// CompactInterval (so up to RetainAge+CompactInterval is kept).
+	// Mirrors etcd's --auto-compaction-mode=periodic. With both set, a
+	// revision is forgotten only once it is outside both windows.
+	RetainAge time.Duration
+	// CompactInterval is how often the auto-compaction loop runs.
+	// Default: one minute.
+	CompactInterval time.Duration
+
+	// WatchBufferSize is how many events a watcher may have waiting for
+	// its reader before it is closed as too slow (an ERROR event with a 410
+	// Status; the client lists again). Default 1024.
+	WatchBufferSize int
+	// BookmarkInterval is how often watchers that allow bookmarks get a
+	// BOOKMARK. Default 5s.
+	BookmarkInterval time.Duration
+
+	// MaxObjectSize is the largest encoded object a write may store.
+	// Default 1.5 MiB (etcd's --max-request-bytes).
+	MaxObjectSize int
+	// MaxBatchSize is the most writes grouped into one commit. Default 1000.
+	MaxBatchSize int
+
+	// LockTimeout is how long Open waits for another process to release
+	// the data file. Default 1s.
+	LockTimeout time.Duration
+	// Strict runs Check at Open and after every compaction (as bbolt's
+	// StrictMode runs Tx.Check), failing Open on any finding.
+	Strict bool
+	// NoSync skips fsync on commit. A crash may then lose acknowledged
+	// writes or corrupt the file: for throwaway tests only.
+	NoSync bool
+
+	// Logger gets compactions, slow watchers and failures. Default: discard.
+	Logger *slog.Logger
+}
+
+// withDefaults returns o with every unset field at its default.
+func (o Options) withDefaults() Options {
+	if o.CompactInterval <= 0 {
+		o.CompactInterval = time.Minute
+	}
+	if o.WatchBufferSize <= 0 {
+		o.WatchBufferSize = 1024
+	}
+	if o.BookmarkInterval <= 0 {
+		o.BookmarkInterval = 5 * time.Second
+	}
+	if o.MaxObjectSize <= 0 {
+		o.MaxObjectSize = 3 << 19 // 1.5 MiB
+	}
+	if o.MaxBatchSize <= 0 {
+		o.MaxBatchSize = 1000
+	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}

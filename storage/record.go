@@ -1,0 +1,165 @@
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"strconv"
+	"sync"
+)
+
+// record is what one write did to one key: the unit of history. It is
+// stored in the history bucket under its revision, and the latest record
+// of every key is also kept in memory (keyIndex.latest).
+//
+// A record is immutable once committed, except for memo, a cache of its
+// decoded object that readers fill in.
+//
+// Mirrors etcd's mvccpb.KeyValue as kept in bbolt's "key" bucket
+// (server/storage/mvcc/kvstore.go, revision.go).
+type record struct {
+	rev       int64  // the revision of the write, and the record's bucket key
+	key       string // e.g. /registry/stable.example.com/crontabs/default/my-cron
+	createRev int64  // the revision that created the key's current life (its generation)
+	prevRev   int64  // the previous write to key in this generation; 0 for a create
+	deleted   bool   // a tombstone: value is the last state before the delete
+	value     []byte // the encoded object, without resourceVersion
+
+	memo decodeMemo
+}
+
+// The on-disk layout of a record's value (the bucket key is revKey(rev)):
+//
+//	[0]      format version, recordVersion
+//	[1]      kind: 'P' (put) or 'D' (delete, a tombstone)
+//	[2:10]   createRev, big-endian
+//	[10:18]  prevRev, big-endian
+//	uvarint  len(key), then key
+//	...      value
+//	[-4:]    CRC-32C of revKey(rev) followed by every byte before it
+//
+// The checksum covers the bucket key too, so a record copied under the
+// wrong revision is caught. bbolt checksums only its meta pages.
+const (
+	recordVersion = 1
+	kindPut       = 'P'
+	kindDelete    = 'D'
+	recordHeader  = 18
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// revKey is the history bucket key of rev: 8 bytes big-endian, so that
+// bbolt's byte order is revision order.
+func revKey(rev int64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(rev))
+	return b[:]
+}
+
+// encode returns the bucket value of r.
+func (r *record) encode() []byte {
+	b := make([]byte, 0, recordHeader+binary.MaxVarintLen64+len(r.key)+len(r.value)+4)
+	kind := byte(kindPut)
+	if r.deleted {
+		kind = kindDelete
+	}
+	b = append(b, recordVersion, kind)
+	b = binary.BigEndian.AppendUint64(b, uint64(r.createRev))
+	b = binary.BigEndian.AppendUint64(b, uint64(r.prevRev))
+	b = binary.AppendUvarint(b, uint64(len(r.key)))
+	b = append(b, r.key...)
+	b = append(b, r.value...)
+	crc := crc32.Update(crc32.Checksum(revKey(r.rev), crcTable), crcTable, b)
+	return binary.BigEndian.AppendUint32(b, crc)
+}
+
+var errBadRecord = errors.New("bad record")
+
+// decodeRecord parses a history bucket entry. It copies what it keeps, so k
+// and v may be bbolt memory that dies with the transaction.
+func decodeRecord(k, v []byte) (*record, error) {
+	if len(k) != 8 {
+		return nil, fmt.Errorf("%w: key of %d bytes", errBadRecord, len(k))
+	}
+	rev := int64(binary.BigEndian.Uint64(k))
+	fail := func(what string) (*record, error) {
+		return nil, fmt.Errorf("%w at revision %d: %s", errBadRecord, rev, what)
+	}
+	if len(v) < recordHeader+1+4 {
+		return fail("too short")
+	}
+	body, sum := v[:len(v)-4], binary.BigEndian.Uint32(v[len(v)-4:])
+	if crc32.Update(crc32.Checksum(k, crcTable), crcTable, body) != sum {
+		return fail("checksum mismatch")
+	}
+	if body[0] != recordVersion {
+		return fail("unknown record version " + strconv.Itoa(int(body[0])))
+	}
+	r := &record{
+		rev:       rev,
+		createRev: int64(binary.BigEndian.Uint64(body[2:10])),
+		prevRev:   int64(binary.BigEndian.Uint64(body[10:18])),
+	}
+	switch body[1] {
+	case kindPut:
+	case kindDelete:
+		r.deleted = true
+	default:
+		return fail("unknown kind")
+	}
+	n, w := binary.Uvarint(body[recordHeader:])
+	if w <= 0 || n == 0 || uint64(len(body)-recordHeader-w) < n {
+		return fail("bad key length")
+	}
+	rest := body[recordHeader+w:]
+	r.key = string(rest[:n])
+	r.value = append([]byte(nil), rest[n:]...)
+	return r, nil
+}
+
+// decodeMemo keeps the objects decoded from a record, one per store that
+// decoded it, so that a committed write is decoded once per store however
+// many watchers and readers see it. The objects are shared: read-only.
+type decodeMemo struct {
+	mu      sync.Mutex // guards entries
+	entries []memoEntry
+}
+
+type memoEntry struct {
+	owner *store
+	obj   Object
+}
+
+// maxMemo bounds the stores remembered per record (several stores may
+// serve one prefix, e.g. one per served version).
+const maxMemo = 4
+
+func (m *decodeMemo) get(owner *store) Object {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, e := range m.entries {
+		if e.owner == owner {
+			return e.obj
+		}
+	}
+	return nil
+}
+
+// put remembers obj for owner and returns the object to use: an earlier
+// one if another reader won the race, so that everyone shares one.
+func (m *decodeMemo) put(owner *store, obj Object) Object {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, e := range m.entries {
+		if e.owner == owner {
+			return e.obj
+		}
+	}
+	if len(m.entries) == maxMemo {
+		m.entries = m.entries[1:]
+	}
+	m.entries = append(m.entries, memoEntry{owner, obj})
+	return obj
+}

@@ -1,0 +1,298 @@
+package storagetest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/storage"
+)
+
+func testGetList(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
+	all := storage.ListOptions{Recursive: true}
+
+	t.Run("OK", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		e.create(t, "b", "two", nil, "x")
+		e.create(t, "a", "one", nil, "x")
+		e.create(t, "a", "three", nil, "x")
+		res, err := e.store.GetList(e.ctx, Prefix, all)
+		require.NoError(t, err)
+		require.Equal(t, []string{"a/one", "a/three", "b/two"}, names(res.Items), "in key order")
+		require.Equal(t, e.current(t), res.ResourceVersion)
+		require.Empty(t, res.Continue)
+	})
+	t.Run("Empty", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		res, err := e.store.GetList(e.ctx, Prefix, all)
+		require.NoError(t, err)
+		require.Empty(t, res.Items)
+	})
+	t.Run("PrefixIsADirectory", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		e.create(t, "a", "x", nil, "x")
+		e.create(t, "ab", "y", nil, "x")
+		res, err := e.store.GetList(e.ctx, Prefix+"/a", all)
+		require.NoError(t, err)
+		require.Equal(t, []string{"a/x"}, names(res.Items))
+	})
+	t.Run("NotRecursiveIsOneKey", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		e.create(t, "a", "x", nil, "x")
+		e.create(t, "a", "xy", nil, "x")
+		res, err := e.store.GetList(e.ctx, Key("a", "x"), storage.ListOptions{})
+		require.NoError(t, err)
+		require.Equal(t, []string{"a/x"}, names(res.Items))
+		res, err = e.store.GetList(e.ctx, Key("a", "nope"), storage.ListOptions{})
+		require.NoError(t, err)
+		require.Empty(t, res.Items)
+	})
+	t.Run("DeletedAreGone", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		e.create(t, "a", "x", nil, "x")
+		e.create(t, "a", "y", nil, "x")
+		e.delete(t, "a", "x")
+		res, err := e.store.GetList(e.ctx, Prefix, all)
+		require.NoError(t, err)
+		require.Equal(t, []string{"a/y"}, names(res.Items))
+	})
+	t.Run("Predicate", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		e.create(t, "a", "one", map[string]string{"app": "web"}, "x")
+		e.create(t, "a", "two", map[string]string{"app": "db"}, "x")
+		e.create(t, "b", "three", map[string]string{"app": "web"}, "x")
+		list := func(p storage.SelectionPredicate) []string {
+			opts := all
+			opts.Predicate = p
+			res, err := e.store.GetList(e.ctx, Prefix, opts)
+			require.NoError(t, err)
+			return names(res.Items)
+		}
+		require.Equal(t, []string{"a/one", "b/three"}, list(storage.SelectionPredicate{Label: LabelSelector{"app": "web"}}))
+		require.Equal(t, []string{"a/two"}, list(storage.SelectionPredicate{Field: FieldSelector{"metadata.name": "two"}}))
+		require.Equal(t, []string{"b/three"}, list(storage.SelectionPredicate{
+			Label: LabelSelector{"app": "web"}, Field: FieldSelector{"metadata.namespace": "b"}}))
+		require.Empty(t, list(storage.SelectionPredicate{Label: LabelSelector{"app": "none"}}))
+	})
+	t.Run("Pagination", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		for i := range 5 {
+			e.create(t, "a", fmt.Sprint("o", i), nil, "x")
+		}
+		opts := all
+		opts.Predicate.Limit = 2
+		var got []string
+		var rv int64
+		for page := 0; ; page++ {
+			require.Less(t, page, 5)
+			res, err := e.store.GetList(e.ctx, Prefix, opts)
+			require.NoError(t, err)
+			require.LessOrEqual(t, len(res.Items), 2)
+			if page == 0 {
+				rv = res.ResourceVersion
+			}
+			require.Equal(t, rv, res.ResourceVersion, "every page is read at the first page's revision")
+			got = append(got, names(res.Items)...)
+			if res.Continue == "" {
+				require.Nil(t, res.RemainingItemCount)
+				break
+			}
+			require.NotNil(t, res.RemainingItemCount)
+			require.EqualValues(t, 5-len(got), *res.RemainingItemCount)
+			opts.Predicate.Continue = res.Continue
+		}
+		require.Equal(t, []string{"a/o0", "a/o1", "a/o2", "a/o3", "a/o4"}, got)
+	})
+	t.Run("PaginationWithPredicate", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		for i := range 10 {
+			e.create(t, "a", fmt.Sprint("o", i), map[string]string{"even": fmt.Sprint(i%2 == 0)}, "x")
+		}
+		opts := all
+		opts.Predicate = storage.SelectionPredicate{Label: LabelSelector{"even": "true"}, Limit: 2}
+		var got []string
+		for page := 0; ; page++ {
+			require.Less(t, page, 10)
+			res, err := e.store.GetList(e.ctx, Prefix, opts)
+			require.NoError(t, err)
+			got = append(got, names(res.Items)...)
+			if res.Continue == "" {
+				break
+			}
+			opts.Predicate.Continue = res.Continue
+		}
+		require.Equal(t, []string{"a/o0", "a/o2", "a/o4", "a/o6", "a/o8"}, got)
+	})
+	t.Run("PagesStayConsistentUnderConcurrentWrites", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		const n = 60
+		for i := range n {
+			e.create(t, "a", fmt.Sprintf("o%02d", i), nil, "v0")
+		}
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		var writes atomic.Int64
+		var werr atomic.Pointer[error]
+		for w := range 2 {
+			wg.Go(func() {
+				rng := rand.New(rand.NewPCG(uint64(w), 7))
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					name := fmt.Sprintf("o%02d", rng.IntN(n+10))
+					k := Key("a", name)
+					var err error
+					switch rng.IntN(3) {
+					case 0:
+						err = e.store.Create(e.ctx, k, CronTab("a", name, nil, "new"), &unstructured.Unstructured{})
+					case 1:
+						err = e.store.Delete(e.ctx, k, &unstructured.Unstructured{}, nil, nil)
+					default:
+						err = e.store.GuaranteedUpdate(e.ctx, k, &unstructured.Unstructured{}, false, nil,
+							func(cur storage.Object) (storage.Object, error) {
+								u := cur.(*unstructured.Unstructured)
+								return u, unstructured.SetNestedField(u.Object, fmt.Sprint("v", i), "spec", "cronSpec")
+							})
+					}
+					if err != nil && !storage.IsNotFound(err) && !storage.IsAlreadyExists(err) {
+						werr.Store(&err)
+						return
+					}
+					writes.Add(1)
+				}
+			})
+		}
+		opts := all
+		opts.Predicate.Limit = 7
+		var pages []storage.Object
+		var rv int64
+		for page := 0; ; page++ {
+			require.Less(t, page, 20)
+			res, err := e.store.GetList(e.ctx, Prefix, opts)
+			require.NoError(t, err)
+			if page == 0 {
+				rv = res.ResourceVersion
+				// Let the writers move on before the next pages.
+				start := writes.Load()
+				eventually(t, func() bool { return writes.Load() >= start+20 || werr.Load() != nil })
+			}
+			require.Equal(t, rv, res.ResourceVersion)
+			pages = append(pages, res.Items...)
+			if res.Continue == "" {
+				break
+			}
+			opts.Predicate.Continue = res.Continue
+		}
+		close(stop)
+		wg.Wait()
+		if p := werr.Load(); p != nil {
+			require.NoError(t, *p)
+		}
+		require.Greater(t, e.current(t), rv, "the writers wrote during the list")
+		exact, err := e.store.GetList(e.ctx, Prefix, storage.ListOptions{Recursive: true,
+			ResourceVersion: rvString(rv), ResourceVersionMatch: metav1.ResourceVersionMatchExact})
+		require.NoError(t, err)
+		require.Equal(t, names(exact.Items), names(pages), "the pages are the state at the first page's revision")
+		require.Equal(t, versions(exact.Items), versions(pages))
+	})
+	t.Run("ResourceVersionExactReadsHistory", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		a := e.create(t, "a", "x", nil, "old")
+		e.create(t, "a", "y", nil, "y")
+		then := e.current(t)
+		e.setSpec(t, "a", "x", "new")
+		e.delete(t, "a", "y")
+		e.create(t, "a", "z", nil, "z")
+
+		res, err := e.store.GetList(e.ctx, Prefix, storage.ListOptions{Recursive: true,
+			ResourceVersion: rvString(then), ResourceVersionMatch: metav1.ResourceVersionMatchExact})
+		require.NoError(t, err)
+		require.Equal(t, then, res.ResourceVersion)
+		require.Equal(t, []string{"a/x", "a/y"}, names(res.Items))
+		require.Equal(t, "old", spec(res.Items[0]))
+		require.Equal(t, a.GetResourceVersion(), res.Items[0].GetResourceVersion())
+
+		res, err = e.store.GetList(e.ctx, Prefix, storage.ListOptions{Recursive: true,
+			ResourceVersion: a.GetResourceVersion(), ResourceVersionMatch: metav1.ResourceVersionMatchExact})
+		require.NoError(t, err)
+		require.Equal(t, []string{"a/x"}, names(res.Items))
+	})
+	t.Run("ResourceVersionSemantics", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		first := e.create(t, "a", "x", nil, "x")
+		e.create(t, "a", "y", nil, "y")
+		cur := e.current(t)
+		cases := []struct {
+			name    string
+			rv      string
+			match   metav1.ResourceVersionMatch
+			limit   int64
+			wantRV  int64
+			wantErr error
+		}{
+			{name: "UnsetIsLatest", rv: "", wantRV: cur},
+			{name: "ZeroIsAny", rv: "0", wantRV: cur},
+			{name: "OldNotOlderThanIsLatest", rv: first.GetResourceVersion(), match: metav1.ResourceVersionMatchNotOlderThan, wantRV: cur},
+			{name: "OldUnsetMatchIsLatest", rv: first.GetResourceVersion(), wantRV: cur},
+			{name: "OldUnsetMatchWithLimitIsExact", rv: first.GetResourceVersion(), limit: 10, wantRV: RV(t, first)},
+			{name: "Exact", rv: first.GetResourceVersion(), match: metav1.ResourceVersionMatchExact, wantRV: RV(t, first)},
+			{name: "ErrTooLargeExact", rv: rvString(cur + 1), match: metav1.ResourceVersionMatchExact, wantErr: storage.ErrTooLargeResourceVersion},
+			{name: "ErrTooLargeNotOlderThan", rv: rvString(cur + 1), match: metav1.ResourceVersionMatchNotOlderThan, wantErr: storage.ErrTooLargeResourceVersion},
+			{name: "ErrTooLargeUnsetMatch", rv: rvString(cur + 1), wantErr: storage.ErrTooLargeResourceVersion},
+			{name: "ErrBadRequestExactWithoutRV", rv: "", match: metav1.ResourceVersionMatchExact, wantErr: storage.ErrBadRequest},
+			{name: "ErrBadRequestExactZero", rv: "0", match: metav1.ResourceVersionMatchExact, wantErr: storage.ErrBadRequest},
+			{name: "ErrBadRequestNotANumber", rv: "x", wantErr: storage.ErrBadRequest},
+			{name: "ErrBadRequestUnknownMatch", rv: "1", match: "Sometimes", wantErr: storage.ErrBadRequest},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				res, err := e.store.GetList(e.ctx, Prefix, storage.ListOptions{Recursive: true,
+					ResourceVersion: c.rv, ResourceVersionMatch: c.match, Predicate: storage.SelectionPredicate{Limit: c.limit}})
+				if c.wantErr != nil {
+					require.ErrorIs(t, err, c.wantErr)
+					return
+				}
+				require.NoError(t, err)
+				require.Equal(t, c.wantRV, res.ResourceVersion)
+			})
+		}
+	})
+	t.Run("ErrBadRequestContinue", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		e.create(t, "a", "x", nil, "x")
+		e.create(t, "a", "y", nil, "x")
+		for _, token := range []string{"not base64!", "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MCwic3RhcnQiOiJ4In0", "e30"} {
+			opts := all
+			opts.Predicate.Continue = token
+			_, err := e.store.GetList(e.ctx, Prefix, opts)
+			require.ErrorIs(t, err, storage.ErrBadRequest, "token %q", token)
+		}
+		opts := all
+		opts.Predicate.Limit = 1
+		res, err := e.store.GetList(e.ctx, Prefix, opts)
+		require.NoError(t, err)
+		require.NotEmpty(t, res.Continue)
+		opts.Predicate.Continue = res.Continue
+		opts.ResourceVersion = "1"
+		_, err = e.store.GetList(e.ctx, Prefix, opts)
+		require.ErrorIs(t, err, storage.ErrBadRequest, "continue with a resourceVersion")
+	})
+	t.Run("ReturnedObjectsAreLatest", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		e.create(t, "a", "x", nil, "x")
+		u := e.setSpec(t, "a", "x", "y")
+		res, err := e.store.GetList(e.ctx, Prefix, all)
+		require.NoError(t, err)
+		require.Len(t, res.Items, 1)
+		require.Equal(t, u.Object, res.Items[0].(*unstructured.Unstructured).Object)
+	})
+}

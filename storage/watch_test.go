@@ -1,0 +1,120 @@
+package storage_test
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/storagetest"
+	"github.com/crdlab/crdlab/watch"
+)
+
+// TestDB_WatchFanOut: 1,000 watchers all receive every event of 10,000
+// writes, in order, while one stalled watcher (never read) is closed with
+// a 410 ERROR and neither the writers nor the other watchers wait for it.
+func TestDB_WatchFanOut(t *testing.T) {
+	watchers, writes, writers := 1000, 10000, 4
+	if testing.Short() {
+		watchers, writes = 100, 1000
+	}
+	db := openDB(t, storage.Options{})
+	st := db.ForResource(storagetest.ResourceConfig())
+	ctx := context.Background()
+	start, err := db.CurrentRevision(ctx)
+	require.NoError(t, err)
+	opts := storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(start, 10)}
+
+	stalled, err := st.Watch(ctx, storagetest.Prefix, opts)
+	require.NoError(t, err)
+	defer stalled.Stop()
+
+	last := start + int64(writes)
+	var wg sync.WaitGroup
+	failures := make(chan string, watchers)
+	for i := range watchers {
+		w, err := st.Watch(ctx, storagetest.Prefix, opts)
+		require.NoError(t, err)
+		defer w.Stop()
+		wg.Go(func() {
+			want := start + 1
+			for ev := range w.ResultChan() {
+				if ev.Type == watch.Error {
+					failures <- fmt.Sprintf("watcher %d closed at %d: %s", i, want, ev.Object.(*metav1.Status).Message)
+					return
+				}
+				rv, _ := strconv.ParseInt(ev.Object.(storage.Object).GetResourceVersion(), 10, 64)
+				if rv != want {
+					failures <- fmt.Sprintf("watcher %d: got revision %d, want %d", i, rv, want)
+					return
+				}
+				if want == last {
+					return
+				}
+				want++
+			}
+			failures <- fmt.Sprintf("watcher %d: closed before revision %d", i, want)
+		})
+	}
+
+	began := time.Now()
+	var ww sync.WaitGroup
+	writeErrs := make(chan error, writers)
+	for g := range writers {
+		ww.Go(func() {
+			for i := g; i < writes; i += writers {
+				name := fmt.Sprint("o", i%200)
+				out := &unstructured.Unstructured{}
+				err := st.GuaranteedUpdate(ctx, storagetest.Key("default", name), out, true, nil,
+					func(cur storage.Object) (storage.Object, error) {
+						u := storagetest.CronTab("default", name, nil, strconv.Itoa(i))
+						u.SetUID(cur.GetUID())
+						return u, nil
+					})
+				if err != nil {
+					writeErrs <- err
+					return
+				}
+			}
+		})
+	}
+	ww.Wait()
+	close(writeErrs)
+	for err := range writeErrs {
+		require.NoError(t, err)
+	}
+	wrote := time.Since(began)
+	wg.Wait()
+	delivered := time.Since(began)
+	close(failures)
+	for f := range failures {
+		t.Error(f)
+	}
+	t.Logf("%d writes by %d writers in %v (%.0f/s); %d watchers had every event after %v",
+		writes, writers, wrote, float64(writes)/wrote.Seconds(), watchers, delivered)
+
+	// The stalled watcher was closed: its buffer, then a 410 ERROR.
+	n := 0
+	for ev := range stalled.ResultChan() {
+		if ev.Type == watch.Error {
+			st := ev.Object.(*metav1.Status)
+			require.EqualValues(t, 410, st.Code)
+			require.Equal(t, metav1.StatusReasonExpired, st.Reason)
+			require.Contains(t, st.Message, "behind")
+			_, ok := <-stalled.ResultChan()
+			require.False(t, ok, "the channel closes after the ERROR")
+			require.Equal(t, 1024, n, "the stalled watcher got its buffer's worth")
+			return
+		}
+		n++
+		require.LessOrEqual(t, n, 1024)
+	}
+	t.Fatal("the stalled watcher closed without an ERROR event")
+}
