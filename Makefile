@@ -4,7 +4,7 @@ GO ?= go
 # Two cores: run test binaries two at a time.
 GOTEST_FLAGS ?= -race -p 2 -timeout 20m
 
-.PHONY: test check unit e2e serve bench-storage
+.PHONY: test check unit e2e serve bench-storage notebooks-setup notebooks notebooks-update
 
 # test runs everything: formatting and vet checks, the main module's tests
 # (with -race, fuzz seed corpora included) and the end-to-end module that
@@ -28,3 +28,18 @@ serve:
 
 bench-storage:
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./storage/
+
+# notebooks-setup installs Jupyter (Debian's jupyter-nbconvert, needs root)
+# and the GoNB kernel pinned in tools/go.mod; notebooks runs it if needed.
+notebooks-setup:
+	bash scripts/notebooks.sh setup
+
+# notebooks executes every notebook headless and proves each exercise both
+# ways: its check fails on the committed stub, passes on the solution.
+notebooks:
+	bash scripts/notebooks.sh run
+
+# notebooks-update is notebooks, then writes the executed notebooks (with
+# their outputs, which GitHub shows) back for committing.
+notebooks-update:
+	bash scripts/notebooks.sh update

@@ -16,9 +16,9 @@ import (
 // Mirrors k8s.io/apimachinery/pkg/types.PatchType.
 type PatchType string
 
-// The patch types. crdlab's server applies JSON patch and merge patch to
-// every resource; strategic merge is not supported for custom resources
-// (415, as upstream), and apply is server-side apply.
+// The patch types. crdlab's server applies JSON patch and merge patch; it
+// answers strategic merge (as upstream does for custom resources) and
+// server-side apply with 415 UnsupportedMediaType.
 const (
 	JSONPatchType           PatchType = "application/json-patch+json"
 	MergePatchType          PatchType = "application/merge-patch+json"

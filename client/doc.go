@@ -41,9 +41,10 @@
 //
 // Upstream:
 //   - k8s.io/client-go/rest: config.go (Config, RESTClientFor,
-//     UnversionedRESTClientFor, DefaultServerURL), client.go (RESTClient),
-//     request.go (Request, Result, transformResponse,
-//     newUnstructuredResponseError), url_utils.go (DefaultVersionedAPIPath)
+//     UnversionedRESTClientFor), url_utils.go (DefaultServerURL,
+//     DefaultVersionedAPIPath), client.go (RESTClient), request.go (Request,
+//     Result, transformResponse, newUnstructuredResponseError,
+//     IsValidPathSegmentName)
 //   - k8s.io/client-go/rest/watch/decoder.go and
 //     k8s.io/apimachinery/pkg/watch/streamwatcher.go (StreamWatcher)
 //   - k8s.io/apimachinery/pkg/api/errors: NewGenericServerResponse,

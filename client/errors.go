@@ -20,7 +20,7 @@ import (
 // (a proxy's HTML page, a plain-text panic) gets a reason from the HTTP code.
 //
 // Mirrors (rest.Result).Error and (*rest.Request).transformResponse.
-func (r *Request) errorFromResponse(method string, resp *http.Response, body []byte) error {
+func (r *Request) errorFromResponse(resp *http.Response, body []byte) error {
 	if status := decodeStatus(body); status != nil && status.Status == metav1.StatusFailure {
 		if status.Code == 0 {
 			status.Code = int32(resp.StatusCode)
@@ -35,7 +35,7 @@ func (r *Request) errorFromResponse(method string, resp *http.Response, body []b
 	if r.resource != "" {
 		gr = scheme.GroupResource{Group: r.c.groupVersion.Group, Resource: r.resource}
 	}
-	return newGenericServerResponse(resp.StatusCode, method, gr, r.resourceName, message, retryAfterSeconds(resp))
+	return newGenericServerResponse(resp.StatusCode, resp.Request.Method, gr, r.resourceName, message, retryAfterSeconds(resp))
 }
 
 // decodeStatus returns body as a Status if it is one (kind "Status"), else nil.

@@ -94,7 +94,7 @@ func (r *Request) AbsPath(segments ...string) *Request {
 	if r.err != nil {
 		return r
 	}
-	r.pathPrefix = path.Join(r.c.base.Path, path.Join(segments...))
+	r.pathPrefix = joinPath(r.c.base.Path, path.Join(segments...))
 	if len(segments) == 1 && len(segments[0]) > 1 && strings.HasSuffix(segments[0], "/") {
 		r.pathPrefix += "/"
 	}
@@ -324,14 +324,22 @@ func (r *Request) URL() *url.URL {
 // those of building the request, of the rate limiter and transport, or an
 // *apierrors.StatusError for an answer that is not 2xx (see Result.Error).
 func (r *Request) Do(ctx context.Context) Result {
-	var result Result
-	err := r.request(ctx, func(req *http.Request, resp *http.Response) {
-		result = r.transformResponse(req, resp)
-	})
+	if err := r.preflight(ctx); err != nil {
+		return Result{err: err}
+	}
+	// The timeout starts after throttling, as upstream: a throttled client
+	// should not time out before it sent anything.
+	if r.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.timeout)
+		defer cancel()
+	}
+	resp, err := r.send(ctx)
 	if err != nil {
 		return Result{err: err}
 	}
-	return result
+	defer resp.Body.Close()
+	return r.transformResponse(resp)
 }
 
 // DoRaw sends the request and returns the body. A non-2xx answer is an
@@ -360,7 +368,7 @@ func (r *Request) Stream(ctx context.Context) (io.ReadCloser, error) {
 	if !isSuccess(resp.StatusCode) {
 		defer cancel()
 		defer resp.Body.Close()
-		return nil, r.transformResponse(resp.Request, resp).err
+		return nil, r.transformResponse(resp).err
 	}
 	return &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}, nil
 }
@@ -385,37 +393,13 @@ func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
-		result := r.transformResponse(resp.Request, resp)
+		result := r.transformResponse(resp)
 		if result.err != nil {
 			return nil, result.err
 		}
 		return nil, fmt.Errorf("for request %s, got status: %v", r.URL(), resp.StatusCode)
 	}
 	return NewStreamWatcher(ctx, resp.Body, r.decoder), nil
-}
-
-// request sends the request and hands the answer to fn, then closes the body.
-func (r *Request) request(ctx context.Context, fn func(*http.Request, *http.Response)) error {
-	if err := r.preflight(ctx); err != nil {
-		return err
-	}
-	// The timeout starts after throttling, as upstream: a throttled client
-	// should not time out before it sent anything.
-	if r.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.timeout)
-		defer cancel()
-	}
-	resp, err := r.send(ctx)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10)) // lets the connection be reused
-		resp.Body.Close()
-	}()
-	fn(resp.Request, resp)
-	return nil
 }
 
 // preflight returns the building error, checks the namespace and waits for
@@ -490,7 +474,7 @@ func (r *Request) send(ctx context.Context) (*http.Response, error) {
 
 // transformResponse reads the body and, for an answer that is not 2xx,
 // turns it into an error.
-func (r *Request) transformResponse(req *http.Request, resp *http.Response) Result {
+func (r *Request) transformResponse(resp *http.Response) Result {
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return Result{err: fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", err)}
@@ -502,7 +486,7 @@ func (r *Request) transformResponse(req *http.Request, resp *http.Response) Resu
 		decoder:     r.decoder,
 	}
 	if !isSuccess(resp.StatusCode) {
-		result.err = r.errorFromResponse(req.Method, resp, body)
+		result.err = r.errorFromResponse(resp, body)
 	}
 	return result
 }
@@ -594,7 +578,11 @@ func (r Result) Get() (scheme.Object, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	obj, err := r.decoder(r.body)
+	decode := r.decoder
+	if decode == nil {
+		decode = UnstructuredDecoder
+	}
+	obj, err := decode(r.body)
 	if err != nil {
 		return nil, err
 	}

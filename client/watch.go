@@ -40,9 +40,10 @@ type StreamWatcher struct {
 
 var _ watch.Interface = (*StreamWatcher)(nil)
 
-// NewStreamWatcher starts reading body. decode turns each event's object
-// into an object; ERROR events always carry a *metav1.Status. The watcher
-// stops when ctx ends.
+// NewStreamWatcher starts reading body. decode (nil: UnstructuredDecoder)
+// turns each event's object into an object; ERROR events always carry a
+// *metav1.Status. The watcher stops when ctx ends. body must allow Close
+// while a Read is in progress, as an http.Response body does.
 func NewStreamWatcher(ctx context.Context, body io.ReadCloser, decode ObjectDecoder) *StreamWatcher {
 	if decode == nil {
 		decode = UnstructuredDecoder

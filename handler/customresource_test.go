@@ -194,6 +194,21 @@ func TestCRDHandler_CRUD(t *testing.T) {
 		check.Equal(t, 200, r.code)
 		check.Equal(t, `299 - "unknown field \"spec.bar\""`, r.header.Get("Warning"))
 	})
+	t.Run("JSONPatch", func(t *testing.T) {
+		r := ts.do(t, "PATCH", ctPath+"/a", `[{"op":"test","path":"/spec/replicas","value":3},{"op":"add","path":"/metadata/labels","value":{"patched":"json"}}]`,
+			"Content-Type", "application/json-patch+json")
+		check.Equal(t, 200, r.code, string(r.raw))
+		check.Equal(t, "json", get(r.body, "metadata", "labels", "patched"))
+	})
+	t.Run("ErrJSONPatchTestFails", func(t *testing.T) {
+		// As upstream: 422 Invalid with empty details, so that kubectl
+		// prints "The request is invalid: <message>" (a cause without a
+		// field would print as "is invalid: : <message>").
+		r := ts.do(t, "PATCH", ctPath+"/a", `[{"op":"test","path":"/spec/replicas","value":9}]`, "Content-Type", "application/json-patch+json")
+		r.status(t, 422, "Invalid")
+		check.Equal(t, "testing value /spec/replicas failed: test failed", r.body["message"])
+		check.Equal(t, map[string]any{}, r.body["details"])
+	})
 	t.Run("ErrStrategicMergePatch", func(t *testing.T) {
 		r := ts.do(t, "PATCH", ctPath+"/a", `{}`, "Content-Type", "application/strategic-merge-patch+json")
 		r.status(t, 415, "UnsupportedMediaType")

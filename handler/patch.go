@@ -107,7 +107,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 			patched, err = patch.MergePatch(currentJSON, body)
 		}
 		if err != nil {
-			return nil, patchError(err, s, name)
+			return nil, patchError(err)
 		}
 		obj, u, err := s.decode(ctx, patched)
 		if err != nil {
@@ -142,7 +142,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 // 400, one that cannot apply is 422, one too large 413.
 //
 // Mirrors the error classification of (*jsonPatcher).applyJSPatch.
-func patchError(err error, s *requestScope, name string) error {
+func patchError(err error) error {
 	var pe *patch.Error
 	if !errors.As(err, &pe) {
 		return err
@@ -151,12 +151,17 @@ func patchError(err error, s *requestScope, name string) error {
 	case patch.CodeBadPatch:
 		return apierrors.NewBadRequest(pe.Msg)
 	case patch.CodeNotApplicable:
+		// Upstream answers NewGenericServerResponse(422, …): reason
+		// Invalid, empty details, no causes. kubectl then prints "The
+		// request is invalid: <message>"; a cause without a field would
+		// print as "…is invalid: : <message>". Upstream's message is a
+		// generic "the server rejected our request due to an error in our
+		// request"; crdlab keeps the patch's own, which says what failed.
 		return &apierrors.StatusError{ErrStatus: metav1.Status{
 			TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
 			Status:   metav1.StatusFailure, Code: http.StatusUnprocessableEntity, Reason: metav1.StatusReasonInvalid,
 			Message: pe.Msg,
-			Details: &metav1.StatusDetails{Name: name, Group: s.resource.Group, Kind: s.kind.Kind,
-				Causes: []metav1.StatusCause{{Type: metav1.CauseTypeUnexpectedServerResponse, Message: pe.Msg}}},
+			Details: &metav1.StatusDetails{},
 		}}
 	case patch.CodeTooLarge:
 		return apierrors.NewRequestEntityTooLarge(pe.Msg)

@@ -18,7 +18,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	obj := map[string]any{
-		"a": []any{map[string]any{"type": "Ready", "n": int64(3), "x": "1", "y": "1", "b": []any{nil, 1.5}}, "s", nil},
+		"a":    []any{map[string]any{"type": "Ready", "n": int64(3), "x": "1", "y": "1", "b": []any{nil, 1.5}}, "s", nil},
 		"spec": map[string]any{"replicas": int64(1), "items": []any{map[string]any{"name": "n"}}},
 	}
 	f.Fuzz(func(t *testing.T, expr string) {

@@ -63,9 +63,10 @@ func (db *DB) Compact(ctx context.Context, rev int64) error {
 // compactChunk is how many records one compaction transaction deletes.
 const compactChunk = 1000
 
-// deleteRevisions deletes the records at revs from the history bucket.
+// deleteRevisions deletes the records at revs from the history bucket. It
+// stops early if the DB is closing: the next Open deletes the rest.
 func (db *DB) deleteRevisions(revs []int64) error {
-	for len(revs) > 0 {
+	for len(revs) > 0 && db.usable() == nil {
 		n := min(len(revs), compactChunk)
 		err := db.bolt.Update(func(tx *bolt.Tx) error {
 			h := tx.Bucket(bucketHistory)

@@ -27,7 +27,7 @@ func TestContinueToken(t *testing.T) {
 		"ErrNotJSON":     "bm90IGpzb24",
 		"ErrVersion":     "eyJ2IjoidjIiLCJydiI6MSwic3RhcnQiOiJ4In0",                     // {"v":"v2","rv":1,"start":"x"}
 		"ErrNoRevision":  "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MCwic3RhcnQiOiJ4In0",     // rv 0
-		"ErrNoStart":     "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MSwic3RhcnQiOiIifQ",     // start ""
+		"ErrNoStart":     "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MSwic3RhcnQiOiIifQ",      // start ""
 		"ErrDotDotStart": "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MSwic3RhcnQiOiIuLi94In0", // start "../x"
 	} {
 		t.Run(name, func(t *testing.T) {

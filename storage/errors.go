@@ -67,7 +67,10 @@ func (e *Error) Error() string {
 	default:
 		what = "internal error"
 	}
-	s := fmt.Sprintf("StorageError: %s, Key: %s", what, e.Key)
+	s := "StorageError: " + what
+	if e.Key != "" {
+		s += ", Key: " + e.Key
+	}
 	if e.ResourceVersion != 0 {
 		s += fmt.Sprintf(", ResourceVersion: %d", e.ResourceVersion)
 	}

@@ -37,13 +37,13 @@ func TestKeyIndex_Compact(t *testing.T) {
 		kept    []int64
 	}{
 		{2, nil, []int64{3, 5, 8, 12}},
-		{4, nil, []int64{3, 5, 8, 12}},              // 3 holds the state at 4
-		{5, []int64{3}, []int64{5, 8, 12}},          // 5 holds the state at 5
-		{7, []int64{3}, []int64{5, 8, 12}},          // and at 7
-		{8, []int64{3, 5, 8}, []int64{12}},          // deleted at 8: nothing to keep
-		{11, []int64{3, 5, 8}, []int64{12}},         //
-		{12, []int64{3, 5, 8}, []int64{12}},         //
-		{20, []int64{3, 5, 8}, []int64{12}},         // the latest state stays
+		{4, nil, []int64{3, 5, 8, 12}},      // 3 holds the state at 4
+		{5, []int64{3}, []int64{5, 8, 12}},  // 5 holds the state at 5
+		{7, []int64{3}, []int64{5, 8, 12}},  // and at 7
+		{8, []int64{3, 5, 8}, []int64{12}},  // deleted at 8: nothing to keep
+		{11, []int64{3, 5, 8}, []int64{12}}, //
+		{12, []int64{3, 5, 8}, []int64{12}}, //
+		{20, []int64{3, 5, 8}, []int64{12}}, // the latest state stays
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprint(c.at), func(t *testing.T) {

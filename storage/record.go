@@ -119,6 +119,20 @@ func decodeRecord(k, v []byte) (*record, error) {
 	return r, nil
 }
 
+// recordKey returns the key of an encoded record without checking it, or
+// "" if the record is too short to hold one. Scans use it to skip the
+// records of other keys cheaply.
+func recordKey(v []byte) string {
+	if len(v) <= recordHeader {
+		return ""
+	}
+	n, w := binary.Uvarint(v[recordHeader:])
+	if w <= 0 || uint64(len(v)-recordHeader-w) < n {
+		return ""
+	}
+	return string(v[recordHeader+w : recordHeader+w+int(n)])
+}
+
 // decodeMemo keeps the objects decoded from a record, one per store that
 // decoded it, so that a committed write is decoded once per store however
 // many watchers and readers see it. The objects are shared: read-only.

@@ -60,3 +60,10 @@ func FuzzDecodeRecord(f *testing.F) {
 		require.Equal(t, v, r.encode())
 	})
 }
+
+func TestRecordKey(t *testing.T) {
+	r := &record{rev: 5, key: "/registry/g/r/ns/a", createRev: 5, value: []byte(`{"a":1}`)}
+	require.Equal(t, r.key, recordKey(r.encode()))
+	require.Equal(t, "", recordKey(nil))
+	require.Equal(t, "", recordKey(r.encode()[:recordHeader+3]))
+}

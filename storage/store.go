@@ -55,12 +55,17 @@ func (s *store) decodeTo(r *record, out Object) error {
 	return nil
 }
 
-// decodeInto fills out with the object of r.
+// decodeInto fills out with a copy of the object of r: a deep copy of the
+// shared decoded object, cheaper than decoding again.
 func (s *store) decodeInto(r *record, out Object) error {
-	if obj := r.memo.get(s); obj != nil && copyInto(out, obj) {
+	obj, err := s.decode(r)
+	if err != nil {
+		return err
+	}
+	if copyInto(out, obj) {
 		return nil
 	}
-	return s.decodeTo(r, out)
+	return s.decodeTo(r, out) // out is of another type than NewFunc's
 }
 
 // encode returns obj as stored: encoded without its resourceVersion, which

@@ -329,11 +329,11 @@ type watcher struct {
 	bookmarks bool
 
 	// ch is the result channel, and its capacity is the watcher's buffer.
-	ch       chan watch.Event
-	stopCh   chan struct{} // closed by Stop
-	stopOnce sync.Once
-	// releaseCtx unregisters the context.AfterFunc that stops the watch.
-	releaseCtx func() bool
+	ch         chan watch.Event
+	stopCh     chan struct{} // closed by Stop
+	stopOnce   sync.Once
+	ctxMu      sync.Mutex  // guards releaseCtx
+	releaseCtx func() bool // unregisters the context.AfterFunc that stops the watch
 
 	// Guarded by fanout.mu.
 	state watcherState
@@ -372,9 +372,14 @@ func (w *watcher) stopped() bool {
 	}
 }
 
+// release unregisters the watch from its context, once it has ended.
 func (w *watcher) release() {
-	if w.releaseCtx != nil {
-		w.releaseCtx()
+	w.ctxMu.Lock()
+	f := w.releaseCtx
+	w.releaseCtx = nil
+	w.ctxMu.Unlock()
+	if f != nil {
+		f()
 	}
 }
 
@@ -440,14 +445,25 @@ func (s *store) Watch(ctx context.Context, key string, opts ListOptions) (watch.
 		ch:        make(chan watch.Event, s.db.opts.WatchBufferSize),
 		stopCh:    make(chan struct{}),
 	}
+	w.ctxMu.Lock()
+	w.releaseCtx = context.AfterFunc(ctx, w.Stop)
+	w.ctxMu.Unlock()
+
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
+		w.release()
 		return nil, NewInternalError(key, ErrClosed)
+	}
+	if !initial && start >= f.rev && !w.stopped() {
+		// Nothing to send first: the watch is live when Watch returns.
+		w.skip = start
+		f.add(w)
+		f.mu.Unlock()
+		return w, nil
 	}
 	s.db.wg.Add(1) // under f.mu with f.closed false: Close is not waiting yet
 	f.mu.Unlock()
-	w.releaseCtx = context.AfterFunc(ctx, w.Stop)
 	go w.catchUp(start, initial, watchList)
 	return w, nil
 }
@@ -542,19 +558,20 @@ func (db *DB) historyAfter(st *store, after int64, rng keyRange, withPrev bool) 
 		if n == historyChunk {
 			break
 		}
-		r, err := decodeRecord(k, v)
-		if err != nil {
-			return nil, 0, NewInternalError(rng.key, fmt.Errorf("%w: %w", ErrCorrupt, err))
-		}
-		if r.rev > end {
+		rev := getU64(k)
+		if rev > end {
 			break
 		}
 		n++
 		if n == historyChunk {
-			upto = r.rev
+			upto = rev
 		}
-		if !rng.contains(r.key) {
-			continue
+		if key := recordKey(v); key != "" && !rng.contains(key) {
+			continue // another key's: skip it without decoding
+		}
+		r, err := decodeRecord(k, v)
+		if err != nil {
+			return nil, 0, NewInternalError(rng.key, fmt.Errorf("%w: %w", ErrCorrupt, err))
 		}
 		ch := &change{st: st, rec: r}
 		if withPrev && !r.deleted && r.prevRev != 0 {

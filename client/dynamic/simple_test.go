@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -394,10 +395,9 @@ func TestDynamicClient_Concurrent(t *testing.T) {
 	var last int
 	for range writers * each {
 		ev := next(t, w)
-		rv := ev.Object.(*unstructured.Unstructured).GetResourceVersion()
-		n := 0
-		for _, c := range rv {
-			n = n*10 + int(c-'0')
+		n, err := strconv.Atoi(ev.Object.(*unstructured.Unstructured).GetResourceVersion())
+		if err != nil {
+			t.Fatal(err)
 		}
 		if n <= last {
 			t.Fatalf("resourceVersion %d after %d: events out of order", n, last)

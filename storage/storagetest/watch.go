@@ -261,6 +261,13 @@ func testWatch(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
 		defer w.Stop()
 		cancel()
 		expectClosedAllowingEvents(t, w)
+		// A context that is already done: the watch ends at once.
+		for _, rv := range []string{"", rvString(e.current(t))} {
+			w, err := e.store.Watch(ctx, Prefix, recursive(rv))
+			require.NoError(t, err)
+			expectClosedAllowingEvents(t, w)
+			w.Stop()
+		}
 	})
 	t.Run("ManyWatchersSeeTheSameEvents", func(t *testing.T) {
 		e := newEnv(t, newBackend)

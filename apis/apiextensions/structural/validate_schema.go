@@ -145,9 +145,22 @@ func onlyNameAndGenerateName(md *Structural) bool {
 	return isZero(&c)
 }
 
+// isZero says s constrains nothing (empty lists and maps count as absent).
 func isZero(s *Structural) bool {
 	c := *s
 	c.re, c.reSrc, c.reErr = nil, "", nil
+	if len(c.Properties) == 0 {
+		c.Properties = nil
+	}
+	if len(c.Required) == 0 {
+		c.Required = nil
+	}
+	if len(c.Enum) == 0 {
+		c.Enum = nil
+	}
+	if len(c.XListMapKeys) == 0 {
+		c.XListMapKeys = nil
+	}
 	return reflect.DeepEqual(c, Structural{})
 }
 

@@ -13,6 +13,7 @@ func TestValidateStructural(t *testing.T) {
 		want         []string
 	}{
 		{"OKCronTab", cronTabSchema, nil},
+		{"OKMetadataEmptyProperties", `{"type":"object","properties":{"metadata":{"type":"object","properties":{}}}}`, nil},
 		{"OKMetadataName", `{"type":"object","properties":{"metadata":{"type":"object","properties":{"name":{"type":"string","maxLength":10}}}}}`, nil},
 		{"OKIntOrStringAnyOf", `{"type":"object","properties":{"p":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}]}}}`, nil},
 		{"OKIntOrStringAllOf", `{"type":"object","properties":{"p":{"x-kubernetes-int-or-string":true,"allOf":[{"anyOf":[{"type":"integer"},{"type":"string"}]},{"pattern":"^\\d+%?$"}]}}}`, nil},

@@ -1,0 +1,25 @@
+// Package discovery asks a server what it serves: the groups and their
+// versions (ServerGroups), the resources of one group version with their
+// verbs and subresources (ServerResourcesForGroupVersion), and its version
+// (ServerVersion). It is how a client learns that a new CRD's resource has
+// appeared — crdlab's discovery controller publishes exactly these
+// documents for every established CRD.
+//
+// Vocabulary: the legacy core group is served under /api (an APIVersions
+// document) and has the name ""; every named group under /apis (an
+// APIGroupList), each version under /apis/<group>/<version> (an
+// APIResourceList). crdlab has no core group, so /api answers 404, which
+// ServerGroups accepts.
+//
+// Upstream:
+//   - k8s.io/client-go/discovery/discovery_client.go (DiscoveryClient,
+//     NewDiscoveryClientForConfig, ServerGroups,
+//     ServerResourcesForGroupVersion, ServerVersion)
+//
+// Differences from upstream:
+//   - Legacy discovery only: no aggregated discovery (apidiscovery.k8s.io
+//     v2, chosen upstream by the answer's Content-Type), no OpenAPI, no
+//     cache (upstream's memory and disk caches), no
+//     ServerGroupsAndResources / ServerPreferredResources.
+//   - Methods take a context.
+package discovery

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cell is a test cell: kind "md" or "go", with optional tags and, for an
+// executed notebook, outputs.
+type cell struct {
+	id, kind, src string
+	tags          []string
+	ran           bool
+	outputs       []map[string]any
+}
+
+const setupSrc = "!*go mod edit -replace github.com/crdlab/crdlab=$(dirname \"$(cd \"$GONB_DIR\" && go env GOMOD)\") -require github.com/crdlab/crdlab@v0.0.0\n"
+
+func stream(text string) map[string]any {
+	return map[string]any{"output_type": "stream", "name": "stdout", "text": text}
+}
+
+func runtimeError() map[string]any {
+	return map[string]any{"output_type": "error", "ename": "ERROR", "evalue": "exit status 1", "traceback": []any{"exit status 1"}}
+}
+
+func buildError() map[string]any {
+	return map[string]any{"output_type": "error", "ename": "ERROR", "evalue": "# gonb_1234\n./main.go:7:33: undefined: x\n", "traceback": []any{"# gonb_1234", "undefined: x"}}
+}
+
+// notebook builds a parsed notebook at path from cells.
+func notebook(t *testing.T, path string, cells ...cell) *Notebook {
+	t.Helper()
+	var raw []any
+	for _, c := range cells {
+		m := map[string]any{"id": c.id, "metadata": map[string]any{}, "source": c.src}
+		if c.tags != nil {
+			tags := make([]any, len(c.tags))
+			for i, tag := range c.tags {
+				tags[i] = tag
+			}
+			m["metadata"].(map[string]any)["tags"] = tags
+		}
+		if c.kind == "md" {
+			m["cell_type"] = "markdown"
+		} else {
+			m["cell_type"] = "code"
+			m["execution_count"] = nil
+			if c.ran {
+				m["execution_count"] = 1
+			}
+			outs := []any{}
+			for _, o := range c.outputs {
+				outs = append(outs, o)
+			}
+			m["outputs"] = outs
+		}
+		raw = append(raw, m)
+	}
+	data, err := json.Marshal(map[string]any{
+		"cells":          raw,
+		"metadata":       map[string]any{"kernelspec": map[string]any{"name": "gonb", "display_name": "Go (gonb)", "language": "go"}},
+		"nbformat":       4,
+		"nbformat_minor": 5,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := ParseNotebook(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nb
+}
+
+// writeSolution writes solutions/<name>/<id>.go with body under dir.
+func writeSolution(t *testing.T, dir, id, body string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "//go:build ignore\n\n// Solution.\npackage solutions\n\n" + body
+	if err := os.WriteFile(filepath.Join(dir, id+".go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const (
+	stub     = "func add(a, b int) int {\n\treturn 0 // TODO\n}\n"
+	solution = "func add(a, b int) int {\n\treturn a + b\n}\n"
+	check    = "%test\nfunc TestAdd(t *testing.T) {\n\tif add(1, 2) != 3 {\n\t\tt.Error(\"add(1, 2) != 3\")\n\t}\n}\n"
+)
+
+func goodCells() []cell {
+	return []cell{
+		{id: "intro", kind: "md", src: "# Title"},
+		{id: "setup", kind: "go", src: setupSrc},
+		{id: "ex", kind: "go", src: stub, tags: []string{TagExercise}},
+		{id: "check", kind: "go", src: check, tags: []string{TagCheck}},
+	}
+}
+
+func TestLint(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		dir := t.TempDir()
+		sol := filepath.Join(dir, "solutions", "nb")
+		writeSolution(t, sol, "ex", solution)
+		nb := notebook(t, filepath.Join(dir, "nb.ipynb"), goodCells()...)
+		if sol != SolutionsDir(nb.Path) {
+			t.Fatalf("SolutionsDir = %s, want %s", SolutionsDir(nb.Path), sol)
+		}
+		n, err := Lint(nb, sol)
+		if err != nil || n != 1 {
+			t.Fatalf("Lint = %d, %v; want 1 exercise, no error", n, err)
+		}
+	})
+
+	for _, tc := range []struct {
+		name   string
+		change func(cells []cell) []cell
+		sol    map[string]string // exercise id → solution body; nil: {"ex": solution}
+		want   string
+	}{
+		{"ErrNoID", func(c []cell) []cell { c[0].id = ""; return c }, nil, `id ""`},
+		{"ErrDuplicateID", func(c []cell) []cell { c[3].id = "ex"; return c }, nil, `"ex" used twice`},
+		{"ErrNoSetup", func(c []cell) []cell { c[1].src = "%%\nfmt.Println(1)"; return c }, nil, "first code cell"},
+		{"ErrNoExercise", func(c []cell) []cell { return c[:2] }, map[string]string{}, "no exercise"},
+		{"ErrExerciseWithoutCheck", func(c []cell) []cell { return c[:3] }, nil, "must be tagged \"check\""},
+		{"ErrCheckWithoutExercise", func(c []cell) []cell {
+			return append(c, cell{id: "check2", kind: "go", src: check, tags: []string{TagCheck}})
+		}, nil, "must come right after an exercise"},
+		{"ErrMagicInExercise", func(c []cell) []cell { c[2].src = "%%\n" + stub; return c }, nil, "only Go declarations"},
+		{"ErrTaggedMarkdown", func(c []cell) []cell { c[0].tags = []string{TagCheck}; return c }, nil, "only code cells"},
+		{"ErrMissingSolution", nil, map[string]string{}, "has no solution"},
+		{"ErrOrphanSolution", nil, map[string]string{"ex": solution, "gone": solution}, `no exercise cell has id "gone"`},
+		{"ErrSolutionIsStub", nil, map[string]string{"ex": stub}, "the solution is the stub"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			sol := filepath.Join(dir, "solutions", "nb")
+			sols := tc.sol
+			if sols == nil {
+				sols = map[string]string{"ex": solution}
+			}
+			for id, body := range sols {
+				writeSolution(t, sol, id, body)
+			}
+			cells := goodCells()
+			if tc.change != nil {
+				cells = tc.change(cells)
+			}
+			_, err := Lint(notebook(t, filepath.Join(dir, "nb.ipynb"), cells...), sol)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Lint error = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestSolve(t *testing.T) {
+	dir := t.TempDir()
+	sol := filepath.Join(dir, "solutions", "nb")
+	writeSolution(t, sol, "ex", solution)
+	cells := goodCells()
+	cells[1].ran, cells[1].outputs = true, []map[string]any{stream("ready\n")}
+	nb := notebook(t, filepath.Join(dir, "nb.ipynb"), cells...)
+	if err := Solve(nb, sol); err != nil {
+		t.Fatal(err)
+	}
+	if got := nb.Cells[2].Source(); got != solution {
+		t.Errorf("exercise source = %q, want the solution %q", got, solution)
+	}
+	if got := nb.Cells[3].Source(); got != check {
+		t.Errorf("check source changed: %q", got)
+	}
+	if nb.Cells[1].Executed() || len(nb.Cells[1].Outputs()) != 0 {
+		t.Errorf("outputs not cleared: %v", nb.Cells[1].Raw)
+	}
+
+	// The written notebook parses back to the same sources.
+	data, err := nb.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseNotebook("solved.ipynb", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Cells[2].Source() != solution || back.KernelName() != "gonb" {
+		t.Errorf("round trip lost the solution or the kernel: %s", data)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	executed := func(change func(c []cell)) *Notebook {
+		cells := goodCells()
+		for i := range cells {
+			if cells[i].kind == "go" {
+				cells[i].ran = true
+			}
+		}
+		cells[1].outputs = []map[string]any{stream("ready\n")}
+		change(cells)
+		return notebook(t, "out/nb.ipynb", cells...)
+	}
+	for _, tc := range []struct {
+		name   string
+		mode   string
+		change func(c []cell)
+		want   string // "" = passes
+	}{
+		{"OK/StubCheckFails", ModeStub, func(c []cell) { c[3].outputs = []map[string]any{stream("--- FAIL\n"), runtimeError()} }, ""},
+		{"OK/SolutionPasses", ModeSolution, func(c []cell) { c[3].outputs = []map[string]any{stream("PASS\n")} }, ""},
+		{"ErrStubCheckPasses", ModeStub, func(c []cell) { c[3].outputs = []map[string]any{stream("PASS\n")} }, "checks nothing"},
+		{"ErrStubCheckDoesNotCompile", ModeStub, func(c []cell) { c[3].outputs = []map[string]any{buildError()} }, "does not compile"},
+		{"ErrStubOtherCellFails", ModeStub, func(c []cell) {
+			c[1].outputs = []map[string]any{runtimeError()}
+			c[3].outputs = []map[string]any{runtimeError()}
+		}, `cell "setup": failed`},
+		{"ErrSolutionCheckFails", ModeSolution, func(c []cell) { c[3].outputs = []map[string]any{stream("--- FAIL: TestAdd\n"), runtimeError()} }, "--- FAIL: TestAdd"},
+		{"ErrDidNotRun", ModeSolution, func(c []cell) { c[2].ran = false }, `cell "ex": did not run`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Verify(executed(tc.change), tc.mode)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("Verify: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("Verify error = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestClean(t *testing.T) {
+	cells := goodCells()
+	cells[1].ran = true
+	cells[1].outputs = []map[string]any{stream("\x1b[7mpanic\x1b[0m\n"), runtimeError()}
+	nb := notebook(t, "nb.ipynb", cells...)
+	nb.Cells[1].Raw["metadata"].(map[string]any)["execution"] = map[string]any{"iopub.status.busy": "2026-01-01T00:00:00Z"}
+	nb.Clean()
+	if _, ok := nb.Cells[1].Raw["metadata"].(map[string]any)["execution"]; ok {
+		t.Error("execution timings kept")
+	}
+	if got := nb.Cells[1].Text(); got != "panic\n" {
+		t.Errorf("text = %q, want colour codes gone", got)
+	}
+}
+
+func TestSolutionBody(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want, err string
+	}{
+		{"OK", "//go:build ignore\n\n// Doc.\npackage solutions\n\nimport \"fmt\"\n\nfunc f() { fmt.Println() }\n", "import \"fmt\"\n\nfunc f() { fmt.Println() }\n", ""},
+		{"ErrNotIgnored", "package solutions\n\nfunc f() {}\n", "", "go:build ignore"},
+		{"ErrNoPackage", "//go:build ignore\n\nfunc f() {}\n", "", "no package clause"},
+		{"ErrEmpty", "//go:build ignore\n\npackage solutions\n", "", "empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := solutionBody(tc.src)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("solutionBody = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestRun_Usage(t *testing.T) {
+	for _, args := range [][]string{nil, {"bogus"}, {"lint"}, {"solve", "a"}, {"verify", "x.ipynb"}, {"verify", "-mode", "maybe", "x.ipynb"}} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "usage:") {
+			t.Errorf("run(%q) = %d, stderr %q; want 2 and the usage", args, code, errOut.String())
+		}
+	}
+}
+
+// TestRepoNotebooks lints the committed notebooks: the structure and the
+// solutions, checked by `go test ./...` without Jupyter. Executing them is
+// scripts/notebooks.sh's job (make notebooks).
+func TestRepoNotebooks(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "*.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no notebooks found in notebooks/")
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			var out bytes.Buffer
+			if code := run([]string{"lint", p}, &out, &out); code != 0 {
+				t.Fatalf("nbtool lint %s:\n%s", p, out.String())
+			}
+		})
+	}
+}

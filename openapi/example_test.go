@@ -1,0 +1,41 @@
+package openapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/crdlab/crdlab/openapi"
+)
+
+func ExampleBuildGroupVersion() {
+	doc, err := openapi.BuildGroupVersion("stable.example.com", "v1", []openapi.Resource{{
+		Group: "stable.example.com", Version: "v1", Kind: "CronTab", Plural: "crontabs", Singular: "crontab",
+		Namespaced: true,
+		SchemaJSON: []byte(`{"type":"object","properties":{"spec":{"type":"object"}}}`),
+	}})
+	if err != nil {
+		panic(err)
+	}
+	var d struct {
+		Paths map[string]map[string]struct {
+			OperationID string `json:"operationId"`
+			Parameters  []struct{ Name, In string }
+		} `json:"paths"`
+	}
+	_ = json.Unmarshal(doc, &d)
+	patch := d.Paths["/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}"]["patch"]
+	var names []string
+	for _, p := range patch.Parameters {
+		names = append(names, p.Name)
+	}
+	fmt.Println(patch.OperationID, strings.Join(names, ","))
+
+	fmt.Println(len(openapi.Hash(doc)))
+	root := openapi.RootDocument(map[string]string{"apis/stable.example.com/v1": "0A1B"})
+	fmt.Println(string(root))
+	// Output:
+	// patchStableExampleComV1NamespacedCronTab dryRun,fieldManager,fieldValidation,force
+	// 128
+	// {"paths":{"apis/stable.example.com/v1":{"serverRelativeURL":"/openapi/v3/apis/stable.example.com/v1?hash=0A1B"}}}
+}
