@@ -17,6 +17,7 @@ import (
 
 	"github.com/crdlab/crdlab/apis/apiextensions/install"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	"github.com/crdlab/crdlab/apiserver/limits"
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/internal/version"
@@ -59,6 +60,18 @@ type Config struct {
 	// ShutdownTimeout bounds how long Run waits for requests to finish
 	// once its context is done.
 	ShutdownTimeout time.Duration
+
+	// Authentication, Authorization and SecureServing control access
+	// (access.go); a non-loopback Listen needs Authentication.
+	Authentication AuthenticationConfig
+	Authorization  AuthorizationConfig
+	SecureServing  SecureServingConfig
+	// Limits cap the requests in flight and the open watches (zero
+	// fields: upstream's defaults, 400 and 200; 1000 watches).
+	Limits limits.Config
+	// Profiling serves /debug/pprof/ (to those authorized), as
+	// kube-apiserver's --profiling.
+	Profiling bool
 }
 
 // CompletedConfig is a Config with every default filled in; only it can
@@ -123,6 +136,11 @@ type Server struct {
 	metrics  *metrics
 	// controllers are the CRD informer and controllers (controllers.go).
 	controllers *crdControllers
+	// access is authentication, authorization, limits and TLS (access.go).
+	access *access
+	// kubeconfigPath is the kubeconfig written into the self-signed
+	// cert dir, if any.
+	kubeconfigPath string
 
 	healthz, livez, readyz healthChecks
 
@@ -159,7 +177,13 @@ func (c CompletedConfig) New() (*Server, error) {
 		return nil, c.err
 	}
 	log := c.Logger
-	// Listen first: a bad or busy address is the likeliest mistake, and
+	// Access first: a public address without authentication, or a bad
+	// token, policy or certificate file, fails before anything listens.
+	acc, err := newAccess(c.completedConfig, log)
+	if err != nil {
+		return nil, err
+	}
+	// Then listen: a bad or busy address is the likeliest mistake, and
 	// should fail before the storage is touched.
 	ln, err := net.Listen("tcp", c.Listen)
 	if err != nil {
@@ -174,7 +198,7 @@ func (c CompletedConfig) New() (*Server, error) {
 		ln.Close()
 		return nil, err
 	}
-	s := &Server{cfg: c.completedConfig, log: log, db: db, listener: ln}
+	s := &Server{cfg: c.completedConfig, log: log, db: db, listener: ln, access: acc}
 	s.watchCtx, s.cancelWatch = context.WithCancel(context.Background())
 	fail := func(err error) (*Server, error) {
 		s.cancelWatch()
@@ -235,12 +259,24 @@ func (c CompletedConfig) New() (*Server, error) {
 	installHealthz(mux, "/readyz", &s.readyz, log)
 	mux.Handle("/metrics", s.metrics)
 	mux.HandleFunc("/version", serveVersion)
+	if c.Profiling {
+		installProfiling(mux)
+	}
 	mux.Handle("/", s.handler)
+	s.metrics.limits = acc.limiter.Stats
 
+	if acc.selfSigned != nil {
+		if s.kubeconfigPath, err = acc.writeKubeconfig(s.Addr()); err != nil {
+			return fail(fmt.Errorf("--self-signed-cert-dir: writing the kubeconfig: %w", err))
+		}
+	}
 	s.http = &http.Server{
-		Handler:           s.metrics.instrument(s.withWatchShutdown(mux)),
+		Handler:           s.metrics.instrument(s.frontChain(s.withWatchShutdown(mux))),
 		ReadHeaderTimeout: 30 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// As upstream: headers (with tokens, selectors) up to 1 MiB.
+		MaxHeaderBytes: 1 << 20,
+		TLSConfig:      acc.tls,
+		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return s, nil
 }
@@ -338,8 +374,16 @@ func (s *Server) Run(ctx context.Context) error {
 		}()
 	}
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- s.http.Serve(s.listener) }()
-	s.log.Info("serving", "addr", s.Addr(), "dataDir", s.cfg.DataDir)
+	go func() {
+		if s.access.tls != nil {
+			// The certificates are in TLSConfig (GetCertificate);
+			// ServeTLS adds HTTP/2.
+			serveErr <- s.http.ServeTLS(s.listener, "", "")
+			return
+		}
+		serveErr <- s.http.Serve(s.listener)
+	}()
+	s.log.Info("serving", "addr", s.Addr(), "url", s.URL(), "dataDir", s.cfg.DataDir)
 
 	var runErr error
 	select {

@@ -172,9 +172,10 @@ func post(t *testing.T, url, body string) int {
 	return resp.StatusCode
 }
 
-// TestServer_CRDBridge checks that the handler hears of CRDs written
-// through the API, and of CRDs stored before the server started.
-func TestServer_CRDBridge(t *testing.T) {
+// TestServer_CRDInformer checks that the handler hears, through the CRD
+// informer, of CRDs written through the API, and of CRDs stored before
+// the server started.
+func TestServer_CRDInformer(t *testing.T) {
 	dir := t.TempDir()
 	ts := startServer(t, Config{DataDir: dir})
 	crds := ts.handler.CRDs()

@@ -77,7 +77,7 @@ func newCRDControllers(h *handler.Handler, log *slog.Logger) *crdControllers {
 // wait for the CRD informer.
 func (c *crdControllers) install(s *Server) error {
 	if err := s.AddPostStartHook("start-apiextensions-controllers", func(ctx context.Context) error {
-		return c.start(ctx, s.Addr())
+		return c.start(ctx, s.LoopbackClientConfig())
 	}); err != nil {
 		return err
 	}
@@ -95,11 +95,11 @@ func (c *crdControllers) install(s *Server) error {
 // start builds the loopback clients, the informer and the controllers,
 // starts them (until ctx ends), and returns once the informer has synced
 // and discovery lists the CRDs that were there at start-up.
-func (c *crdControllers) start(ctx context.Context, addr string) error {
+func (c *crdControllers) start(ctx context.Context, loopback *client.Config) error {
 	// The loopback client: this server talking to itself, as upstream's
-	// LoopbackClientConfig. No client-side rate limit: every request is
-	// the server's own work.
-	loopback := &client.Config{Host: addr, QPS: -1, UserAgent: "crdlab-apiextensions-controllers"}
+	// LoopbackClientConfig (its token, and its certificate over TLS). No
+	// client-side rate limit: every request is the server's own work.
+	loopback.QPS, loopback.UserAgent = -1, "crdlab-apiextensions-controllers"
 	cs, err := client.NewForConfig(loopback)
 	if err != nil {
 		return fmt.Errorf("loopback client: %w", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/crdlab/crdlab/apiserver/limits"
 	"github.com/crdlab/crdlab/handler/request"
 )
 
@@ -37,6 +39,8 @@ type metrics struct {
 
 	// watches is the number of watches being served now.
 	watches atomic.Int64
+	// limits, if set, reads the max-in-flight state (apiserver/limits).
+	limits func() limits.Stats
 }
 
 type requestLabels struct {
@@ -149,6 +153,21 @@ func (m *metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(&b, "crdlab_storage_revision %d\n", rev)
 		}
 	}
+	if m.limits != nil {
+		st := m.limits()
+		b.WriteString("# HELP apiserver_current_inflight_requests Maximal number of currently used inflight request limit of this apiserver per request kind in last second.\n")
+		b.WriteString("# TYPE apiserver_current_inflight_requests gauge\n")
+		fmt.Fprintf(&b, "apiserver_current_inflight_requests{request_kind=\"mutating\"} %d\n", st.InFlight[limits.KindMutating])
+		fmt.Fprintf(&b, "apiserver_current_inflight_requests{request_kind=\"readOnly\"} %d\n", st.InFlight[limits.KindReadOnly])
+		b.WriteString("# HELP apiserver_dropped_requests_total Number of requests dropped with 'Try again later' response (429), by kind (watch: --max-watches).\n")
+		b.WriteString("# TYPE apiserver_dropped_requests_total counter\n")
+		fmt.Fprintf(&b, "apiserver_dropped_requests_total{request_kind=\"mutating\"} %d\n", st.Rejected[limits.KindMutating])
+		fmt.Fprintf(&b, "apiserver_dropped_requests_total{request_kind=\"readOnly\"} %d\n", st.Rejected[limits.KindReadOnly])
+		fmt.Fprintf(&b, "apiserver_dropped_requests_total{request_kind=\"watch\"} %d\n", st.Rejected[limits.KindWatch])
+	}
+	b.WriteString("# HELP go_goroutines Number of goroutines that currently exist.\n")
+	b.WriteString("# TYPE go_goroutines gauge\n")
+	fmt.Fprintf(&b, "go_goroutines %d\n", runtime.NumGoroutine())
 	b.WriteString("# HELP process_start_time_seconds Start time of the process since unix epoch in seconds.\n")
 	b.WriteString("# TYPE process_start_time_seconds gauge\n")
 	fmt.Fprintf(&b, "process_start_time_seconds %g\n", float64(m.start.UnixNano())/1e9)

@@ -40,7 +40,6 @@ func TestClientGo(t *testing.T) {
 	s := startServer(t)
 	cfg := s.restConfig(t)
 	rec := &requestRecorder{}
-	cfg.ContentType = "application/json" // TEMP
 	cfg.Wrap(rec.wrap)
 	ctx := t.Context()
 	dyn, err := dynamic.NewForConfig(cfg)
@@ -49,7 +48,7 @@ func TestClientGo(t *testing.T) {
 	}
 
 	if !t.Run("CRDClientset", func(t *testing.T) {
-		feature(t, "client-go", "typed apiextensions clientset: create a CRD, watch its conditions",
+		row := feature(t, "client-go", "typed apiextensions clientset: create a CRD, watch its conditions",
 			"apiextensions clientset: CustomResourceDefinitions().Create, Watch")
 		cs, err := apiextensionsclientset.NewForConfig(cfg)
 		if err != nil {
@@ -89,12 +88,17 @@ func TestClientGo(t *testing.T) {
 		if !seen[apiextensionsv1.NamesAccepted] {
 			t.Errorf("Established without NamesAccepted")
 		}
+		if rec.saw(func(r recordedRequest) bool {
+			return r.method == http.MethodPost && r.status == http.StatusCreated && strings.HasPrefix(r.sentType, "application/vnd.kubernetes.protobuf")
+		}) {
+			row.notef("the clientset sends protobuf (client-go's default for built-in kinds); crdlab reads it and answers JSON")
+		}
 	}) {
 		t.Fatal("the CRD is not established; every other step needs it")
 	}
 
 	t.Run("Discovery", func(t *testing.T) {
-		feature(t, "client-go", "discovery client", "discovery.DiscoveryClient: ServerVersion, ServerGroupsAndResources, ServerPreferredResources")
+		row := feature(t, "client-go", "discovery client", "discovery.DiscoveryClient: ServerVersion, ServerGroupsAndResources, ServerPreferredResources")
 		dc, err := discovery.NewDiscoveryClientForConfig(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -145,6 +149,8 @@ func TestClientGo(t *testing.T) {
 			return r.path == "/apis" && strings.Contains(r.contentType, "apidiscovery.k8s.io")
 		}) {
 			t.Errorf("client-go did not get aggregated discovery from /apis")
+		} else {
+			row.notef("aggregated discovery (apidiscovery.k8s.io/v2); /api answers 404, which client-go tolerates")
 		}
 	})
 
@@ -266,6 +272,35 @@ func TestClientGo(t *testing.T) {
 		if !strings.Contains(err.Error(), "the object has been modified; please apply your changes to the latest version and try again") {
 			t.Errorf("conflict message = %q", err)
 		}
+	})
+
+	t.Run("DeleteCollection", func(t *testing.T) {
+		feature(t, "client-go", "delete a collection by label selector", "dynamic.Interface: DeleteCollection")
+		ri := dyn.Resource(cronTabs).Namespace("bulk")
+		for i, bulk := range []string{"yes", "yes", "no"} {
+			obj := newCronTab(fmt.Sprintf("bulk-%d", i), "img:1")
+			obj.SetLabels(map[string]string{"bulk": bulk})
+			if _, err := ri.Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := ri.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{LabelSelector: "bulk=yes"}); err != nil {
+			t.Fatalf("DeleteCollection: %v", err)
+		}
+		list, err := ri.List(ctx, metav1.ListOptions{})
+		if err != nil || len(list.Items) != 1 || list.Items[0].GetName() != "bulk-2" {
+			t.Errorf("after DeleteCollection: %v, %v; want only bulk-2", list, err)
+		}
+	})
+
+	t.Run("ServerSideApply", func(t *testing.T) {
+		row := feature(t, "client-go", "server-side apply", "dynamic.Interface: Apply")
+		_, err := dyn.Resource(cronTabs).Namespace("default").Apply(ctx, "applied", newCronTab("applied", "img:1"),
+			metav1.ApplyOptions{FieldManager: "e2e"})
+		if !apierrors.IsUnsupportedMediaType(err) || !strings.Contains(err.Error(), "server-side apply is not supported by crdlab") {
+			t.Fatalf("Apply: %v, want 415 UnsupportedMediaType saying server-side apply is not supported", err)
+		}
+		row.notSupported("crdlab keeps no managedFields: application/apply-patch+yaml is a 415 that says to use create/update/patch")
 	})
 
 	t.Run("StatusSubresource", func(t *testing.T) {
@@ -447,7 +482,7 @@ func TestClientGo(t *testing.T) {
 		}) {
 			t.Errorf("the informer sent no watch-list request (sendInitialEvents=true)")
 		}
-		if rec.saw(func(r recordedRequest) bool { return r.path == path && r.query.Get("watch") == "" }) {
+		if rec.saw(func(r recordedRequest) bool { return r.method == http.MethodGet && r.path == path && r.query.Get("watch") == "" }) {
 			t.Errorf("the informer listed: its watch-list request failed and it fell back to list+watch")
 		} else {
 			row.notef("synced through a watch-list request (sendInitialEvents=true), no fallback to list")
@@ -532,6 +567,7 @@ type recordedRequest struct {
 	method, path string
 	query        url.Values
 	accept       string
+	sentType     string // the request's Content-Type
 	status       int
 	contentType  string
 }
@@ -546,7 +582,8 @@ type requestRecorder struct {
 func (r *requestRecorder) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
 		resp, err := rt.RoundTrip(req)
-		rr := recordedRequest{method: req.Method, path: req.URL.Path, query: req.URL.Query(), accept: req.Header.Get("Accept")}
+		rr := recordedRequest{method: req.Method, path: req.URL.Path, query: req.URL.Query(),
+			accept: req.Header.Get("Accept"), sentType: req.Header.Get("Content-Type")}
 		if resp != nil {
 			rr.status, rr.contentType = resp.StatusCode, resp.Header.Get("Content-Type")
 		}

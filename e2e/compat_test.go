@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -174,21 +173,21 @@ func code(s string) string {
 	return "`" + strings.ReplaceAll(cell(s), "`", "'") + "`"
 }
 
-// moduleVersion is the version of a module linked into this test binary.
+// moduleVersion is the version of a module this module requires, read
+// from go.mod (kubectl is built from it; the others are linked into the
+// test binary).
 func moduleVersion(path string) string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
+	b, err := os.ReadFile("go.mod")
+	if err != nil {
 		return "(unknown)"
 	}
-	for _, d := range info.Deps {
-		if d.Path == path {
-			if d.Replace != nil {
-				return d.Replace.Version
-			}
-			return d.Version
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
+		if len(f) >= 2 && f[0] == path {
+			return f[1]
 		}
 	}
-	return "(not linked)"
+	return "(not required)"
 }
 
 // writeCompat writes the document to path.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,6 +62,25 @@ func TestKubectl(t *testing.T) {
 		wantRow(t, rows, crdName)
 	})
 
+	t.Run("ApplyCRDAgain", func(t *testing.T) {
+		feature(t, "kubectl", "apply the CRD again after editing it", "kubectl apply -f crontab-crd.yaml (edited)")
+		b, err := os.ReadFile("testdata/crontab-crd.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := strings.Replace(string(b), "  name: crontabs.stable.example.com\n", "  name: crontabs.stable.example.com\n  labels:\n    edited: \"yes\"\n", 1)
+		edited = strings.Replace(edited, "description: The cron spec defining the interval a CronJob is run", "description: When it runs", 1)
+		p := filepath.Join(t.TempDir(), "crontab-crd.yaml")
+		if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wantContains(t, s.kubectlOK(t, "apply", "-f", p), "customresourcedefinition.apiextensions.k8s.io/"+crdName+" configured")
+		crd := s.getJSON(t, "crd", crdName)
+		wantValue(t, crd, "yes", "metadata", "labels", "edited")
+		wantValue(t, crd, "When it runs", "spec", "versions", "0", "additionalPrinterColumns", "0", "description")
+		s.kubectlOK(t, "wait", "--for", "condition=Established", "crd/"+crdName, "--timeout=60s")
+	})
+
 	t.Run("APIResources", func(t *testing.T) {
 		feature(t, "kubectl", "api-resources shows the new resource and its short names", "kubectl api-resources --api-group=stable.example.com")
 		rows := tableOf(t, s.kubectlOK(t, "api-resources", "--api-group="+crdGroup))
@@ -69,7 +89,8 @@ func TestKubectl(t *testing.T) {
 	})
 
 	t.Run("Explain", func(t *testing.T) {
-		feature(t, "kubectl", "explain a field of the custom resource (OpenAPI v3)", "kubectl explain crontab.spec")
+		row := feature(t, "kubectl", "explain a field of the custom resource (OpenAPI v3)", "kubectl explain crontab.spec")
+		row.notef("from /openapi/v3, for both served versions")
 		out := s.kubectlOK(t, "explain", "crontab.spec")
 		for _, want := range []string{"GROUP:      stable.example.com", "KIND:       CronTab", "VERSION:    v1",
 			"FIELD: spec <Object>", "Spec is what the user wants.",
@@ -230,7 +251,8 @@ func TestKubectl(t *testing.T) {
 	})
 
 	t.Run("PatchJSON", func(t *testing.T) {
-		feature(t, "kubectl", "patch --type=json", `kubectl patch crontab my-crontab --type=json -p '[{"op":"replace",...}]'`)
+		row := feature(t, "kubectl", "patch --type=json", `kubectl patch crontab my-crontab --type=json -p '[{"op":"replace",...}]'`)
+		row.notef("a failing test operation is 422: \"The request is invalid: testing value /spec/replicas failed\"")
 		out := s.kubectlOK(t, "patch", "crontab", "my-crontab", "--type=json",
 			"-p", `[{"op":"replace","path":"/spec/cronSpec","value":"*/10 * * * *"},{"op":"test","path":"/spec/replicas","value":3}]`)
 		wantContains(t, out, "crontab.stable.example.com/my-crontab patched")
@@ -295,6 +317,53 @@ func TestKubectl(t *testing.T) {
 		}
 	})
 
+	t.Run("Describe", func(t *testing.T) {
+		feature(t, "kubectl", "describe a custom resource and its CRD", "kubectl describe crontab my-crontab; kubectl describe crd "+crdName)
+		out := s.kubectlOK(t, "describe", "crontab", "my-crontab")
+		for _, want := range []string{"Name:         my-crontab", "Namespace:    default", "API Version:  stable.example.com/v1",
+			"Kind:         CronTab", "Cron Spec:  */10 * * * *", "Image:      my-cron-image:edited"} {
+			wantContains(t, out, want)
+		}
+		out = s.kubectlOK(t, "describe", "crd", crdName)
+		wantContains(t, out, "Kind:         CustomResourceDefinition")
+		wantContains(t, out, "Accepted Names:")
+	})
+
+	t.Run("Replace", func(t *testing.T) {
+		feature(t, "kubectl", "replace -f (update without a resourceVersion)", "kubectl replace -f to-replace.yaml")
+		s.kubectlOK(t, "create", "-f", writeManifest(t, "to-replace", "my-cron-image:1", nil))
+		out := s.kubectlOK(t, "replace", "-f", writeManifest(t, "to-replace", "my-cron-image:replaced", nil))
+		wantContains(t, out, "crontab.stable.example.com/to-replace replaced")
+		wantValue(t, s.getJSON(t, "crontab", "to-replace"), "my-cron-image:replaced", "spec", "image")
+	})
+
+	t.Run("GetLabelColumns", func(t *testing.T) {
+		feature(t, "kubectl", "get --show-labels and -L (labels from the Table rows' metadata)", "kubectl get crontabs --show-labels -L app")
+		rows := tableOf(t, s.kubectlOK(t, "get", "crontab", "my-crontab", "--show-labels", "-L", "app"))
+		wantHeader(t, rows, "NAME", "SPEC", "IMAGE", "REPLICAS", "AGE", "APP", "LABELS")
+		if r := rows[1]; r[len(r)-2] != "cron" || r[len(r)-1] != "app=cron" {
+			t.Errorf("label columns of %q, want cron and app=cron", r)
+		}
+	})
+
+	t.Run("GetSortBy", func(t *testing.T) {
+		feature(t, "kubectl", "get --sort-by", "kubectl get crontabs -A --sort-by=.spec.image")
+		rows := tableOf(t, s.kubectlOK(t, "get", "crontabs", "-A", "--sort-by=.spec.image"))
+		var images []string
+		for _, r := range rows[1:] {
+			images = append(images, r[3])
+		}
+		if !slices.IsSorted(images) || len(images) != 3 {
+			t.Errorf("images %q, want 3 in order", images)
+		}
+	})
+
+	t.Run("WaitJSONPath", func(t *testing.T) {
+		feature(t, "kubectl", "wait --for=jsonpath", "kubectl wait crontab/my-crontab --for=jsonpath={.status.replicas}=2")
+		out := s.kubectlOK(t, "wait", "crontab/my-crontab", "--for=jsonpath={.status.replicas}=2", "--timeout=30s")
+		wantContains(t, out, "crontab.stable.example.com/my-crontab condition met")
+	})
+
 	t.Run("CreateInvalid", func(t *testing.T) {
 		feature(t, "kubectl", "create an invalid object: the server's 422 message", "kubectl create -f crontab-invalid.yaml")
 		stderr := s.kubectlFails(t, "create", "-f", "testdata/crontab-invalid.yaml")
@@ -302,7 +371,8 @@ func TestKubectl(t *testing.T) {
 	})
 
 	t.Run("CreateUnknownField", func(t *testing.T) {
-		feature(t, "kubectl", "create with an unknown field (default --validate=strict)", "kubectl create -f <file with spec.colour>")
+		row := feature(t, "kubectl", "create with an unknown field (default --validate=strict)", "kubectl create -f <file with spec.colour>")
+		row.notef("kubectl finds fieldValidation in /openapi/v3 and leaves the check to the server: 400 naming spec.colour")
 		stderr := s.kubectlFails(t, "create", "-f", writeManifest(t, "colourful", "my-cron-image:1", map[string]any{"colour": "blue"}))
 		wantContains(t, stderr, `unknown field "spec.colour"`)
 		if r := s.kubectl(t, "get", "crontab", "colourful"); r.err == nil {
@@ -331,6 +401,21 @@ func TestKubectl(t *testing.T) {
 		wantContains(t, s.kubectlOK(t, "delete", "crontab", "short-lived"), `crontab.stable.example.com "short-lived" deleted`)
 		stderr := s.kubectlFails(t, "get", "crontab", "short-lived")
 		wantContains(t, stderr, `Error from server (NotFound): crontabs.stable.example.com "short-lived" not found`)
+	})
+
+	t.Run("DeleteBySelector", func(t *testing.T) {
+		feature(t, "kubectl", "delete -l (by label selector)", "kubectl delete crontabs -l batch=old")
+		for _, name := range []string{"old-1", "old-2"} {
+			s.kubectlOK(t, "create", "-f", writeManifest(t, name, "my-cron-image:1", nil))
+			s.kubectlOK(t, "label", "crontab", name, "batch=old")
+		}
+		out := s.kubectlOK(t, "delete", "crontabs", "-l", "batch=old")
+		wantContains(t, out, `crontab.stable.example.com "old-1" deleted`)
+		wantContains(t, out, `crontab.stable.example.com "old-2" deleted`)
+		r := s.kubectl(t, "get", "crontabs", "-l", "batch=old")
+		if r.err != nil || !strings.Contains(r.stderr, "No resources found in default namespace.") {
+			t.Errorf("after delete -l: %s", r)
+		}
 	})
 
 	t.Run("DeleteWait", func(t *testing.T) {
@@ -363,7 +448,8 @@ func TestKubectl(t *testing.T) {
 	})
 
 	t.Run("DeleteCRD", func(t *testing.T) {
-		feature(t, "kubectl", "delete crd removes its instances", "kubectl delete crd "+crdName)
+		row := feature(t, "kubectl", "delete crd removes its instances", "kubectl delete crd "+crdName)
+		row.notef("until kubectl's discovery cache refreshes, get crontabs answers NotFound, as with kube-apiserver")
 		out := s.kubectlOK(t, "delete", "crd", crdName, "--timeout=60s")
 		wantContains(t, out, `customresourcedefinition.apiextensions.k8s.io "`+crdName+`" deleted`)
 		// kubectl's discovery cache still knows crontabs, so it lists them
@@ -472,15 +558,23 @@ func wantContains(t *testing.T, s, want string) {
 	}
 }
 
-// lookup follows keys into nested maps; nil if absent.
+// lookup follows keys into nested maps (and, for numeric keys, lists);
+// nil if absent.
 func lookup(obj map[string]any, keys ...string) any {
 	var cur any = obj
 	for _, k := range keys {
-		m, ok := cur.(map[string]any)
-		if !ok {
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[k]
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil
+			}
+			cur = c[i]
+		default:
 			return nil
 		}
-		cur = m[k]
 	}
 	return cur
 }

@@ -27,6 +27,8 @@
 //   - Negotiation (subpackage negotiation): Accept → JSON, YAML, a Table
 //     (meta.k8s.io v1/v1beta1), PartialObjectMetadata(List) or the
 //     aggregated discovery document; 406 otherwise.
+//   - Protobuf (subpackage protobuf): request bodies in Kubernetes'
+//     protobuf wire format, turned into JSON before decoding.
 //   - Errors (subpackage responsewriters): every error answer is a
 //     metav1.Status; ErrorToStatus is the one table from error to code and
 //     reason.
@@ -51,8 +53,11 @@
 //     415 saying so; upstream applies it and keeps managedFields);
 //     strategic merge patch is a 415 for every resource (upstream too for
 //     custom resources, but applies it to built-in types).
-//   - not supported: protobuf and CBOR (upstream serves both); an Accept of
-//     only protobuf is a 406.
+//   - Protobuf is read, never written: request bodies of CRDs and
+//     DeleteOptions in application/vnd.kubernetes.protobuf (what client-go's
+//     typed apiextensions clientset sends; subpackage protobuf) are turned
+//     into JSON; answers are JSON or YAML, and an Accept of only protobuf
+//     is a 406. not supported: CBOR (upstream serves it).
 //   - not supported: /openapi/v2 (upstream serves it; client-go asks it only
 //     for protobuf); /api answers 404 (crdlab has no core group).
 //   - not supported: conversion webhooks (strategy Webhook); only None,

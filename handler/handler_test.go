@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -355,6 +356,36 @@ func TestHandler_CRDBodyErrors(t *testing.T) {
 		y := "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: ys.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Cluster\n  names: {plural: ys, kind: Yam}\n  versions: [{name: v1, served: true, storage: true}]\n"
 		r := ts.do(t, "POST", crdPath, y, "Content-Type", "application/yaml")
 		check.Equal(t, 201, r.code, string(r.raw))
+	})
+	t.Run("ProtobufBody", func(t *testing.T) {
+		// What client-go's typed apiextensions clientset sends: it prefers
+		// protobuf for built-in kinds and never falls back to JSON.
+		pb, err := os.ReadFile("protobuf/testdata/crd-crontab.pb")
+		check.NoError(t, err)
+		fresh := newTestServer(t)
+		r := fresh.do(t, "POST", crdPath, string(pb), "Content-Type", "application/vnd.kubernetes.protobuf",
+			"Accept", "application/vnd.kubernetes.protobuf,application/json")
+		check.Equal(t, 201, r.code, string(r.raw))
+		check.Equal(t, "application/json", r.header.Get("Content-Type"))
+		check.Equal(t, "crontabs.stable.example.com", get(r.body, "metadata", "name"))
+		check.Equal(t, float64(10), get(r.body, "spec", "versions").([]any)[0].(map[string]any)["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any)["properties"].(map[string]any)["spec"].(map[string]any)["properties"].(map[string]any)["replicas"].(map[string]any)["maximum"])
+		// DeleteOptions come as protobuf too: their precondition is read.
+		del, err := os.ReadFile("protobuf/testdata/delete-options.pb")
+		check.NoError(t, err)
+		r = fresh.do(t, "DELETE", crdPath+"/crontabs.stable.example.com", string(del), "Content-Type", "application/vnd.kubernetes.protobuf")
+		r.status(t, 409, "Conflict")
+		check.True(t, strings.Contains(r.body["message"].(string), "Precondition failed"), r.body["message"])
+	})
+	t.Run("ErrProtobufUnsupportedKind", func(t *testing.T) {
+		// "k8s\x00", then runtime.Unknown{typeMeta: {apps/v1, Deployment}}.
+		pb := "k8s\x00\x0a\x15\x0a\x07apps/v1\x12\x0aDeployment"
+		r := ts.do(t, "POST", crdPath, pb, "Content-Type", "application/vnd.kubernetes.protobuf")
+		r.status(t, 415, "UnsupportedMediaType")
+		check.Equal(t, "crdlab reads protobuf only for apiextensions.k8s.io/v1 CustomResourceDefinition and DeleteOptions, not apps/v1 Deployment: send application/json", r.body["message"])
+	})
+	t.Run("ErrProtobufMalformed", func(t *testing.T) {
+		r := ts.do(t, "POST", crdPath, body, "Content-Type", "application/vnd.kubernetes.protobuf")
+		r.status(t, 400, "BadRequest")
 	})
 	t.Run("ErrRequestEntityTooLarge", func(t *testing.T) {
 		big := strings.Replace(body, `"scope":`, `"pad":"`+strings.Repeat("x", 3*1024*1024)+`","scope":`, 1)

@@ -3,6 +3,7 @@ package handler
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
+	"github.com/crdlab/crdlab/handler/protobuf"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -84,8 +86,11 @@ func readBody(r *http.Request) ([]byte, error) {
 	return io.ReadAll(r.Body)
 }
 
-// bodyAsJSON returns the body of a create or update as JSON, converting
-// YAML (Content-Type application/yaml). Other content types are 415.
+// bodyAsJSON returns the body of a create, update or delete as JSON,
+// converting YAML (Content-Type application/yaml) and protobuf
+// (application/vnd.kubernetes.protobuf, which client-go's typed
+// apiextensions clientset sends for CRDs and DeleteOptions). Other content
+// types, and protobuf of other kinds, are 415.
 func bodyAsJSON(r *http.Request, body []byte) ([]byte, error) {
 	switch ct := negotiation.ContentTypeOf(r.Header.Get("Content-Type")); ct {
 	case "", negotiation.MediaTypeJSON, "*/*":
@@ -94,6 +99,18 @@ func bodyAsJSON(r *http.Request, body []byte) ([]byte, error) {
 		j, err := scheme.ToJSON(body)
 		if err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())
+		}
+		return j, nil
+	case protobuf.MediaType:
+		j, err := protobuf.ToJSON(body)
+		var unsupported *protobuf.UnsupportedKindError
+		switch {
+		case errors.As(err, &unsupported):
+			e := apierrors.NewUnsupportedMediaType(ct, []string{negotiation.MediaTypeJSON, negotiation.MediaTypeYAML})
+			e.ErrStatus.Message = err.Error()
+			return nil, e
+		case err != nil:
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding request body: %v", err))
 		}
 		return j, nil
 	default:

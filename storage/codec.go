@@ -22,7 +22,14 @@ var _ Codec = JSONCodec{}
 // Encode writes obj as JSON. Map keys come out sorted, so equal objects
 // encode to equal bytes (GuaranteedUpdate relies on it to skip no-op
 // writes).
-func (JSONCodec) Encode(obj Object) ([]byte, error) { return json.Marshal(obj) }
+func (JSONCodec) Encode(obj Object) ([]byte, error) {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		// The map itself: json.Marshal(u) would call u.MarshalJSON and
+		// then re-scan its output.
+		return json.Marshal(u.Object)
+	}
+	return json.Marshal(obj)
+}
 
 // Decode reads data into into.
 func (JSONCodec) Decode(data []byte, into Object) error {

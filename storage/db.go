@@ -36,7 +36,7 @@ const formatV1 = "crdlab.storage/v1"
 //
 // Writes go through one committer goroutine that groups them into shared
 // bbolt commits (commit.go); committed writes go to the fan-out goroutine
-// that feeds watchers (watch.go); an optional loop compacts history
+// that feeds watchers (fanout.go, watch.go); an optional loop compacts history
 // (compact.go).
 //
 // Mirrors etcd's mvcc store (server/storage/mvcc/kvstore.go) with its
@@ -49,8 +49,9 @@ type DB struct {
 
 	// mu guards index, rev and compacted. The committer takes it to check
 	// writes (read) and to apply committed ones (write); Compact takes it
-	// to trim the index (write); readers take it to look keys up (read).
-	// Nobody waits for bbolt or a channel while holding it.
+	// to trim the index (write); readers take it to look keys up (read),
+	// Check to compare the index with the file (read). Nobody waits for a
+	// channel, or for a bbolt lock, while holding it.
 	mu sync.RWMutex
 	// index holds every key still in history, with its latest record.
 	index *treeIndex

@@ -84,7 +84,7 @@
 // lost or sent twice between the two phases, and a slow replay never holds
 // anyone up.
 //
-// The fan-out (watch.go) decodes each committed object once per store and
+// The fan-out (fanout.go) decodes each committed object once per store and
 // shares it among that store's watchers (the objects are read-only), turns
 // predicate transitions into ADDED/DELETED, and puts events into each
 // watcher's buffered channel without waiting. A watcher whose buffer is

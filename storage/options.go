@@ -41,7 +41,8 @@ type Options struct {
 	// the data file. Default 1s.
 	LockTimeout time.Duration
 	// Strict runs Check at Open and after every compaction (as bbolt's
-	// StrictMode runs Tx.Check), failing Open on any finding.
+	// StrictMode runs Tx.Check), failing Open on any finding. Check reads
+	// the whole file: for tests and debugging.
 	Strict bool
 	// NoSync skips fsync on commit. A crash may then lose acknowledged
 	// writes or corrupt the file: for throwaway tests only.

@@ -288,26 +288,26 @@ const (
 	v2Path  = "/apis/stable.example.com/v2/namespaces/default/crontabs"
 )
 
-// establish sets NamesAccepted and Established through /status, as the
-// naming and establishing controllers would.
+// establish waits for the naming and establishing controllers to set
+// NamesAccepted and Established (apiserver/controllers.go runs them).
 func establish(p *serverProcess) {
 	p.t.Helper()
-	var crd map[string]any
-	p.must(200, "GET", crdPath+"/crontabs.stable.example.com", "", &crd)
-	spec := crd["spec"].(map[string]any)
-	status, _ := crd["status"].(map[string]any)
-	if status == nil {
-		status = map[string]any{}
-	}
-	status["acceptedNames"] = spec["names"]
-	now := time.Now().UTC().Format(time.RFC3339)
-	status["conditions"] = []any{
-		map[string]any{"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found", "lastTransitionTime": now},
-		map[string]any{"type": "Established", "status": "True", "reason": "InitialNamesAccepted", "message": "the initial names have been accepted", "lastTransitionTime": now},
-	}
-	crd["status"] = status
-	b, _ := json.Marshal(crd)
-	p.must(200, "PUT", crdPath+"/crontabs.stable.example.com/status", string(b), nil)
+	p.poll("the CRD is Established", func() bool {
+		var crd struct {
+			Status struct {
+				Conditions []struct{ Type, Status string }
+			}
+		}
+		if code, _ := p.do("GET", crdPath+"/crontabs.stable.example.com", "", &crd); code != 200 {
+			return false
+		}
+		for _, c := range crd.Status.Conditions {
+			if c.Type == "Established" && c.Status == "True" {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 func cronTab(version, name, body string) string {
@@ -321,7 +321,7 @@ func TestServe_EndToEnd(t *testing.T) {
 	dataDir := t.TempDir()
 	p := startServe(t, dataDir)
 
-	// The CRD, established by hand.
+	// The CRD, established by the controllers.
 	p.must(201, "POST", crdPath, e2eCRD, nil)
 	establish(p)
 	p.poll("custom resources are served", func() bool { code, _ := p.do("GET", v1Path, "", nil); return code == 200 })

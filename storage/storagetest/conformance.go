@@ -335,9 +335,8 @@ func testDelete(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
 		uid := metav1.UID("another")
 		err := e.store.Delete(e.ctx, Key("default", "a"), &unstructured.Unstructured{}, &storage.Preconditions{UID: &uid}, nil)
 		require.ErrorIs(t, err, storage.ErrConflict)
-		stale := "1"
 		e.setSpec(t, "default", "a", "y")
-		stale = created.GetResourceVersion()
+		stale := created.GetResourceVersion()
 		err = e.store.Delete(e.ctx, Key("default", "a"), &unstructured.Unstructured{}, &storage.Preconditions{ResourceVersion: &stale}, nil)
 		require.ErrorIs(t, err, storage.ErrConflict)
 		require.NoError(t, e.store.Get(e.ctx, Key("default", "a"), storage.GetOptions{}, &unstructured.Unstructured{}))

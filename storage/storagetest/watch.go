@@ -295,6 +295,17 @@ func testWatch(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
 		e := newEnv(t, newBackend)
 		_, err := e.store.Watch(e.ctx, Prefix, recursive("abc"))
 		require.ErrorIs(t, err, storage.ErrBadRequest)
+		_, err = e.store.Watch(e.ctx, "/registry/other/things", recursive(""))
+		require.ErrorIs(t, err, storage.ErrBadRequest, "outside the store's prefix")
+	})
+	t.Run("ErrTooLargeResourceVersionWatchList", func(t *testing.T) {
+		e := newEnv(t, newBackend)
+		e.create(t, "a", "x", nil, "1")
+		yes := true
+		opts := recursive(rvString(e.current(t) + 5))
+		opts.SendInitialEvents = &yes
+		_, err := e.store.Watch(e.ctx, Prefix, opts)
+		require.ErrorIs(t, err, storage.ErrTooLargeResourceVersion)
 	})
 }
 

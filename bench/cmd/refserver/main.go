@@ -36,8 +36,8 @@ import (
 	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
 
 	"k8s.io/apiextensions-apiserver/pkg/apiserver"
-	generatedopenapi "k8s.io/apiextensions-apiserver/pkg/generated/openapi"
 	"k8s.io/apiextensions-apiserver/pkg/cmd/server/options"
+	generatedopenapi "k8s.io/apiextensions-apiserver/pkg/generated/openapi"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/util/openapi"

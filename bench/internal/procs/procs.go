@@ -215,3 +215,7 @@ func RaiseFileLimit() (uint64, error) {
 	}
 	return l.Cur, nil
 }
+
+func splitLines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }
+
+func fields(s string) []string { return strings.Fields(s) }

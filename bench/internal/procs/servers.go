@@ -108,7 +108,6 @@ func StartRefServer(ctx context.Context, bin, etcdURL, dir string) (*Proc, strin
 		"--secure-port", fmt.Sprint(sport),
 		"--http-address", fmt.Sprintf("127.0.0.1:%d", hport),
 		"--cert-dir", filepath.Join(dir, "refserver-certs"),
-		"-v", "0",
 	}
 	p, err := Start("apiextensions-apiserver", bin, args, filepath.Join(dir, "refserver.log"), nil)
 	if err != nil {

@@ -16,7 +16,24 @@ type Latencies struct {
 	P90  float64 `json:"p90_ms"`
 	P99  float64 `json:"p99_ms"`
 	Max  float64 `json:"max_ms"`
+	// Curve, if asked for, is the 1st, 2nd … 100th percentile.
+	Curve []float64 `json:"percentiles_ms,omitempty"`
 }
+
+// SummarizeCurve is Summarize with the percentile curve.
+func SummarizeCurve(ds []time.Duration) Latencies {
+	l := Summarize(ds)
+	if len(ds) == 0 {
+		return l
+	}
+	l.Curve = make([]float64, 100)
+	for p := 1; p <= 100; p++ {
+		l.Curve[p-1] = round3(ms(Percentile(ds, float64(p))))
+	}
+	return l
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // Summarize summarises ds (which it sorts).
 func Summarize(ds []time.Duration) Latencies {
@@ -30,11 +47,11 @@ func Summarize(ds []time.Duration) Latencies {
 	}
 	return Latencies{
 		N:    len(ds),
-		Mean: ms(sum / time.Duration(len(ds))),
-		P50:  ms(Percentile(ds, 50)),
-		P90:  ms(Percentile(ds, 90)),
-		P99:  ms(Percentile(ds, 99)),
-		Max:  ms(ds[len(ds)-1]),
+		Mean: round3(ms(sum / time.Duration(len(ds)))),
+		P50:  round3(ms(Percentile(ds, 50))),
+		P90:  round3(ms(Percentile(ds, 90))),
+		P99:  round3(ms(Percentile(ds, 99))),
+		Max:  round3(ms(ds[len(ds)-1])),
 	}
 }
 

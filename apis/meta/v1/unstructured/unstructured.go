@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
@@ -82,6 +83,9 @@ var ErrNotAnObject = errors.New("the document is not a JSON object")
 
 // DecodeJSONObject parses a JSON object into JSON types, with whole numbers
 // as int64 and others as float64, as upstream's unstructured decoding does.
+// Trailing data after the object and numbers out of float64's range are
+// errors (upstream's convertNumber refuses them too): they could not be
+// encoded again.
 func DecodeJSONObject(b []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -89,38 +93,64 @@ func DecodeJSONObject(b []byte) (map[string]any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("unexpected data after the top-level object")
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, ErrNotAnObject
 	}
-	convertNumbers(m)
+	if _, err := convertNumbers(m); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
-func convertNumbers(v any) any {
+func convertNumbers(v any) (any, error) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, e := range v {
-			v[k] = convertNumbers(e)
+			c, err := convertNumbers(e)
+			if err != nil {
+				return nil, err
+			}
+			v[k] = c
 		}
-		return v
+		return v, nil
 	case []any:
 		for i, e := range v {
-			v[i] = convertNumbers(e)
+			c, err := convertNumbers(e)
+			if err != nil {
+				return nil, err
+			}
+			v[i] = c
 		}
-		return v
+		return v, nil
 	case json.Number:
 		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			return i
+			return i, nil
 		}
-		f, _ := strconv.ParseFloat(string(v), 64)
-		return f
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			var ne *strconv.NumError
+			if errors.As(err, &ne) {
+				err = ne.Err // ParseFloat's message repeats the whole number
+			}
+			return nil, fmt.Errorf("number %s: %w", abbreviateNumber(string(v)), err)
+		}
+		return f, nil
 	default:
-		return v
+		return v, nil
 	}
+}
+
+// abbreviateNumber keeps error messages short for numbers of a million
+// digits.
+func abbreviateNumber(s string) string {
+	if len(s) > 40 {
+		return s[:37] + "..."
+	}
+	return s
 }
 
 func (u *Unstructured) setField(value any, fields ...string) {

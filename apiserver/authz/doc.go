@@ -1,0 +1,99 @@
+// Package authz decides whether a user may do what a request asks, in one
+// of three modes small enough to read in a sitting, and answers 403
+// Forbidden when not.
+//
+// Vocabulary: Attributes are what is asked — the user, the verb, and
+// either a resource (API group, namespace, resource, subresource, name) or
+// a non-resource path (/healthz, /apis, /metrics). An Authorizer answers
+// Allow, Deny or NoOpinion for Attributes; a union asks several in turn
+// and the first that does not say NoOpinion decides (none: forbidden).
+// WithAuthorization is the filter that asks, and answers a Forbidden
+// Status with upstream's message ("User \"bob\" cannot create resource
+// \"crontabs\" in API group \"stable.example.com\" in the namespace
+// \"default\"").
+//
+// The modes (--authorization-mode):
+//
+//   - AlwaysAllow: everyone may do everything (upstream's mode of the same
+//     name). With --token-file, requests without a token are then allowed
+//     only on the health endpoints: upstream turns anonymous access off in
+//     this mode for the same reason.
+//   - ReadOnlyAnonymous: authenticated users may do everything; the
+//     anonymous user may only read (get, list, watch, and GET of
+//     non-resource paths). A teaching mode with no upstream twin: a demo
+//     server anyone can look at, and only token holders change.
+//   - Static: a policy file of rules (below), a simplified RBAC.
+//
+// In every mode, members of system:masters (the server's own loopback
+// client) may do everything, and everyone may GET /healthz, /livez,
+// /readyz (and their per-check paths) and /version: upstream's
+// system:public-info-viewer. In Static mode, authenticated users may also
+// read discovery and OpenAPI (/api, /apis, /openapi/v3 and below), as
+// upstream's system:discovery role lets them — without it kubectl can do
+// nothing.
+//
+// # The policy file (Static mode)
+//
+// YAML (or JSON): a list of rules, each granting verbs on resources (or on
+// non-resource paths) to users and groups, optionally in some namespaces
+// only. Anything no rule grants is forbidden. The field names are RBAC's
+// PolicyRule's, with the subjects of a binding folded in:
+//
+//	# alice administers everything; bob reads crontabs in default;
+//	# anyone with a token may read everything.
+//	rules:
+//	- users: [alice]
+//	  verbs: ["*"]
+//	  apiGroups: ["*"]
+//	  resources: ["*"]
+//	- users: [bob]
+//	  namespaces: [default]
+//	  verbs: [get, list, watch]
+//	  apiGroups: [stable.example.com]
+//	  resources: [crontabs, crontabs/status]
+//	- groups: [system:authenticated]
+//	  verbs: [get, list, watch]
+//	  apiGroups: ["*"]
+//	  resources: ["*"]
+//	- users: [prometheus]
+//	  verbs: [get]
+//	  nonResourceURLs: [/metrics]
+//
+// A rule matches when the user is one of users or in one of groups, the
+// verb is one of verbs, and either the request is for a resource and
+// apiGroups, resources, resourceNames and namespaces match, or it is for a
+// path and nonResourceURLs match. "*" matches anything in verbs,
+// apiGroups, resources and nonResourceURLs; "*/status" matches the status
+// subresource of any resource; a nonResourceURL ending in "*" is a
+// prefix. Empty resourceNames means every name; empty namespaces means
+// every namespace and cluster-scoped resources too (a ClusterRoleBinding),
+// otherwise only requests in those namespaces (RoleBindings in each). The
+// core group is "". Verbs: get, list, watch, create, update, patch,
+// delete, deletecollection for resources; for paths, the lower-case HTTP
+// method (get, post, put, patch, delete, head, options). Unknown fields
+// and verbs are errors at start, so a typo cannot quietly grant nothing.
+//
+// Upstream:
+//   - k8s.io/apiserver/pkg/authorization/authorizer/interfaces.go
+//     (Attributes, Decision), union/union.go
+//   - k8s.io/apiserver/pkg/authorization/authorizerfactory/builtin.go
+//     (alwaysAllowAuthorizer), privileged group (NewPrivilegedGroups)
+//   - k8s.io/apiserver/pkg/endpoints/filters/authorization.go
+//     (WithAuthorization, GetAuthorizerAttributes)
+//   - k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go
+//     (Forbidden, forbiddenMessage)
+//   - k8s.io/kubernetes/pkg/apis/rbac/v1/evaluation_helpers.go (VerbMatches,
+//     APIGroupMatches, ResourceMatches, ResourceNameMatches,
+//     NonResourceURLMatches) and plugin/pkg/auth/authorizer/rbac/rbac.go
+//   - k8s.io/kubernetes/plugin/pkg/auth/authorizer/rbac/bootstrappolicy
+//     (system:public-info-viewer, system:discovery)
+//
+// Differences from upstream:
+//   - No Role, ClusterRole or binding objects, and no RBAC API: the policy
+//     is one file read at start. No aggregation, no escalation checks.
+//   - No Node, ABAC or Webhook modes; no SubjectAccessReview, so `kubectl
+//     auth can-i` does not work (404).
+//   - ReadOnlyAnonymous is crdlab's own.
+//   - The Forbidden Status has no reason suffix (upstream's RBAC adds
+//     one when bindings point at missing roles; crdlab has none).
+package authz

@@ -1,0 +1,54 @@
+// Command crdbench measures crdlab next to the upstream apiextensions-apiserver, in one
+// run on one machine, and writes docs/perf.md, docs/perf.json and docs/perf/*.png.
+//
+// It installs Debian's etcd-server if etcd is missing, builds bench/cmd/refserver (the
+// upstream server, k8s.io/apiextensions-apiserver v0.37.2, standalone) and crdlab, starts
+// etcd + refserver and `crdlab serve` side by side on free loopback ports with fresh data
+// directories, and runs the same plain-HTTP workload against both, one after the other in
+// alternating order. See perf-notes.md (the second half of docs/perf.md) for the method.
+//
+// Usage, from the repository root:
+//
+//	make bench          # full run (≈ 10 minutes), rewrites docs/perf.md
+//	make bench-short    # small sizes (CI): checks the harness, asserts nothing about speed
+//	go -C bench run ./cmd/crdbench [-short] [-out DIR] [-servers crdlab] [-keep]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+func main() {
+	var o options
+	flag.BoolVar(&o.short, "short", false, "small sizes, for CI: checks that the harness works, asserts nothing about speed")
+	flag.StringVar(&o.out, "out", "", `where perf.md, perf.json and perf/*.png go (default: <repo>/docs, or a temporary directory with -short)`)
+	flag.StringVar(&o.work, "work", "", "directory for binaries, data and logs (default: a new temporary directory)")
+	flag.BoolVar(&o.keep, "keep", false, "keep the work directory (logs, data) after the run")
+	flag.StringVar(&o.servers, "servers", "reference,crdlab", "which servers to run: reference, crdlab or both")
+	flag.StringVar(&o.phases, "phases", "all", "comma-separated phases to run: established,firstcr,create,get,list,watch,watchbig,delete (all: every one)")
+	flag.StringVar(&o.crdlabBin, "crdlab-bin", "", "use this crdlab binary instead of building one")
+	flag.StringVar(&o.refBin, "refserver-bin", "", "use this refserver binary instead of building one")
+	flag.StringVar(&o.crdlabArgs, "crdlab-args", "", "extra arguments for `crdlab serve`, space-separated")
+	flag.IntVar(&o.rounds, "rounds", 0, "rounds each interleaved workload is split into (default 4, 2 with -short)")
+	flag.Parse()
+
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	start := time.Now()
+	err := run(ctx, o)
+	logf("done in %s", time.Since(start).Round(time.Second))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "crdbench:", err)
+		os.Exit(1)
+	}
+}
+
+func logf(format string, a ...any) {
+	fmt.Fprintf(os.Stderr, "%s crdbench: %s\n", time.Now().Format("15:04:05.000"), fmt.Sprintf(format, a...))
+}

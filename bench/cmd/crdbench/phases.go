@@ -1,0 +1,299 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/crdlab/crdlab/bench/internal/report"
+	"github.com/crdlab/crdlab/bench/internal/stats"
+	"github.com/crdlab/crdlab/bench/internal/workload"
+)
+
+// Namespaces and CRDs of the workload. Every server gets the same ones.
+const (
+	nsBench  = "bench"  // the created objects: listed, then deleted with their CRD
+	nsWarmup = "warmup" // the first object of each CRD the workload waits for
+)
+
+var (
+	mainCRD   = workload.NewCRD("widgets")    // created, read, listed, deleted
+	fanoutCRD = workload.NewCRD("fanwidgets") // watched
+)
+
+// order is the servers in the order round r runs them: alternating, so that neither
+// always goes first (right after the other has warmed the machine up, or while the
+// other's background work is still winding down).
+func (b *bench) order(r int) []*server {
+	s := slices.Clone(b.servers)
+	if r%2 == 1 {
+		slices.Reverse(s)
+	}
+	return s
+}
+
+func (b *bench) on(phase string) bool { return b.phases["all"] || b.phases[phase] }
+
+func (b *bench) workload(ctx context.Context) error {
+	p := b.p
+
+	// Setup: the two CRDs every later phase uses, each usable (a first object created).
+	for _, s := range b.servers {
+		for _, crd := range []workload.CRD{mainCRD, fanoutCRD} {
+			if _, _, err := s.target.FirstCRLatency(ctx, crd, nsWarmup); err != nil {
+				return fmt.Errorf("setup: %w", err)
+			}
+		}
+	}
+
+	if b.on("established") {
+		logf("phase: CRD created → Established (%d each)", p.EstablishedReps)
+		lat := map[*server][]time.Duration{}
+		for r := range p.EstablishedReps {
+			for _, s := range b.order(r) {
+				d, err := s.target.EstablishedLatency(ctx, workload.NewCRD(fmt.Sprintf("estwidget%ds", r)))
+				if err != nil {
+					s.fail("established", err)
+					continue
+				}
+				lat[s] = append(lat[s], d)
+			}
+		}
+		for _, s := range b.servers {
+			s.res.Established = stats.Summarize(lat[s])
+			logf("  %-9s p50 %.1f ms max %.1f ms", s.res.Name, s.res.Established.P50, s.res.Established.Max)
+		}
+		b.mem("established")
+	}
+
+	if b.on("firstcr") {
+		logf("phase: CRD created → first custom resource created (%d each)", p.FirstCRReps)
+		lat := map[*server][]time.Duration{}
+		for r := range p.FirstCRReps {
+			for _, s := range b.order(r) {
+				d, n, err := s.target.FirstCRLatency(ctx, workload.NewCRD(fmt.Sprintf("firstwidget%ds", r)), nsWarmup)
+				if err != nil {
+					s.fail("firstcr", err)
+					continue
+				}
+				lat[s] = append(lat[s], d)
+				s.res.FirstCRAttempts += n
+			}
+		}
+		for _, s := range b.servers {
+			s.res.FirstCR = stats.Summarize(lat[s])
+			logf("  %-9s p50 %.1f ms max %.1f ms (%d attempts)", s.res.Name, s.res.FirstCR.P50, s.res.FirstCR.Max, s.res.FirstCRAttempts)
+		}
+		b.mem("firstcr")
+	}
+
+	var names []string
+	if b.on("create") {
+		names = append(names, b.create(ctx, "create1", "c1", p.Create1N, 1, func(r *report.Server) *report.Throughput { return &r.Create1 })...)
+		names = append(names, b.create(ctx, "create16", "c16", p.Create16N, 16, func(r *report.Server) *report.Throughput { return &r.Create16 })...)
+		b.mem("create")
+	}
+
+	if b.on("get") && len(names) > 0 {
+		logf("phase: get, 1 client, N=%d", p.GetN)
+		per := p.GetN / p.Rounds
+		acc := map[*server]*accum{}
+		for r := range p.Rounds {
+			for _, s := range b.order(r) {
+				c0 := s.cpu()
+				t, err := s.target.Get(ctx, mainCRD, nsBench, names, per, uint64(r))
+				if err != nil {
+					s.fail("get", err)
+					continue
+				}
+				acc[s] = acc[s].add(t, s.cpu()-c0)
+			}
+		}
+		for _, s := range b.servers {
+			s.res.Get = acc[s].throughput(1)
+			logf("  %-9s %.0f/s p50 %.2f ms p99 %.2f ms", s.res.Name, s.res.Get.PerSec, s.res.Get.Lat.P50, s.res.Get.Lat.P99)
+		}
+		b.mem("get")
+	}
+
+	if b.on("list") && len(names) > 0 {
+		logf("phase: list %d objects, latest and resourceVersion=0 (%d each)", len(names), p.ListReps)
+		type key struct {
+			s  *server
+			rv string
+		}
+		lat := map[key][]time.Duration{}
+		for r := range p.ListReps {
+			modes := []string{"", "0"}
+			if r%2 == 1 {
+				slices.Reverse(modes)
+			}
+			for _, s := range b.order(r) {
+				for _, rv := range modes {
+					l, err := s.target.List(ctx, mainCRD, nsBench, rv, r < 2)
+					if err != nil {
+						s.fail("list", err)
+						continue
+					}
+					if l.Items >= 0 && l.Items != len(names) {
+						s.fail("list", fmt.Errorf("list (resourceVersion=%q) has %d items, want %d", rv, l.Items, len(names)))
+					}
+					lat[key{s, rv}] = append(lat[key{s, rv}], l.Latency)
+					dst := &s.res.ListLatest
+					if rv == "0" {
+						dst = &s.res.ListRV0
+					}
+					dst.Bytes, dst.Objects = l.Bytes, len(names)
+				}
+			}
+		}
+		for _, s := range b.servers {
+			s.res.ListLatest.Lat = stats.Summarize(lat[key{s, ""}])
+			s.res.ListRV0.Lat = stats.Summarize(lat[key{s, "0"}])
+			logf("  %-9s latest p50 %.1f ms, rv=0 p50 %.1f ms, %.2f MB", s.res.Name, s.res.ListLatest.Lat.P50, s.res.ListRV0.Lat.P50, float64(s.res.ListLatest.Bytes)/1e6)
+		}
+		b.mem("list")
+	}
+
+	settle := 60 * time.Second
+	if b.o.short {
+		settle = 20 * time.Second
+	}
+	if b.on("watch") {
+		b.watch(ctx, "fanout-small", p.WatchSmall, p.WatchUpdates, settle, true, func(r *report.Server, w *report.Watch) { r.WatchSmall = w })
+		b.mem("watch")
+	}
+	if b.on("watchbig") {
+		// The reference need only take part "if it copes": its failure is reported, not an
+		// error of the harness.
+		b.watch(ctx, "fanout-big", p.WatchBig, p.WatchUpdates, settle, false, func(r *report.Server, w *report.Watch) { r.WatchBig = w })
+		b.mem("watchbig")
+	}
+
+	if b.on("delete") && len(names) > 0 {
+		timeout := 10 * time.Minute
+		if b.o.short {
+			timeout = 2 * time.Minute
+		}
+		logf("phase: delete the CRD with %d instances", len(names))
+		for _, s := range b.order(0) {
+			d, err := s.target.DeleteCRDUntil404(ctx, mainCRD, nsBench, timeout)
+			if err != nil {
+				s.fail("delete", err)
+				continue
+			}
+			s.res.DeleteCRD = &report.DeleteCRD{Instances: len(names), Ms: stats.Ms(d)}
+			logf("  %-9s %.0f ms", s.res.Name, s.res.DeleteCRD.Ms)
+		}
+		b.mem("delete")
+	}
+	return ctx.Err()
+}
+
+func (b *bench) mem(phase string) {
+	for _, s := range b.servers {
+		s.mem(phase)
+	}
+}
+
+// create runs a create phase and returns the names it created.
+func (b *bench) create(ctx context.Context, phase, prefix string, n, clients int, dst func(*report.Server) *report.Throughput) []string {
+	logf("phase: create, %d client(s), N=%d", clients, n)
+	per := n / b.p.Rounds
+	acc := map[*server]*accum{}
+	for r := range b.p.Rounds {
+		count := per
+		if r == b.p.Rounds-1 {
+			count = n - per*(b.p.Rounds-1)
+		}
+		for _, s := range b.order(r) {
+			c0 := s.cpu()
+			t, err := s.target.Create(ctx, mainCRD, nsBench, prefix, r*per, count, clients)
+			if err != nil {
+				s.fail(phase, err)
+				continue
+			}
+			acc[s] = acc[s].add(t, s.cpu()-c0)
+		}
+	}
+	for _, s := range b.servers {
+		*dst(s.res) = acc[s].throughput(clients)
+		t := dst(s.res)
+		logf("  %-9s %.0f/s p50 %.2f ms p99 %.2f ms, server CPU %.2f ms/op", s.res.Name, t.PerSec, t.Lat.P50, t.Lat.P99, t.CPUMsPerOp)
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = workload.ObjectName(prefix, i)
+	}
+	return names
+}
+
+// accum adds up the rounds of a timed phase.
+type accum struct {
+	lat  []time.Duration
+	wall time.Duration
+	cpu  time.Duration
+}
+
+func (a *accum) add(t workload.Timed, cpu time.Duration) *accum {
+	if a == nil {
+		a = &accum{}
+	}
+	a.lat = append(a.lat, t.Latencies...)
+	a.wall += t.Wall
+	a.cpu += cpu
+	return a
+}
+
+func (a *accum) throughput(clients int) report.Throughput {
+	if a == nil || len(a.lat) == 0 {
+		return report.Throughput{Clients: clients}
+	}
+	n := len(a.lat)
+	return report.Throughput{
+		N: n, Clients: clients,
+		Seconds:    a.wall.Seconds(),
+		PerSec:     float64(n) / a.wall.Seconds(),
+		Lat:        stats.SummarizeCurve(a.lat),
+		CPUMsPerOp: stats.Ms(a.cpu) / float64(n),
+	}
+}
+
+// watch runs a watch fan-out on every server.
+func (b *bench) watch(ctx context.Context, ns string, watchers, updates int, settle time.Duration, required bool, dst func(*report.Server, *report.Watch)) {
+	logf("phase: watch fan-out, %d watchers × %d updates", watchers, updates)
+	for _, s := range b.order(0) {
+		w, err := s.target.WatchFanout(ctx, fanoutCRD, ns, watchers, updates, settle)
+		out := &report.Watch{
+			Watchers: watchers, Updates: updates,
+			Delivered: w.Delivered, Missed: w.Missed, OutOfOrder: w.OutOfOrder,
+			WatchErrors: w.WatchErrors, FirstError: w.FirstError,
+			Lat:      stats.SummarizeCurve(w.Latencies),
+			WriteLat: stats.Summarize(w.WriteLatencies),
+		}
+		if w.Span > 0 {
+			out.EventsPerSec = float64(w.Delivered) / w.Span.Seconds()
+		}
+		switch {
+		case err != nil:
+			out.Failed = err.Error()
+			if required || s.res.Name == report.Crdlab || ctx.Err() != nil {
+				s.fail(ns, err)
+			} else {
+				logf("  %-9s did not cope: %v", s.res.Name, err)
+			}
+		case w.Missed > 0 || w.OutOfOrder > 0 || w.WatchErrors > 0:
+			msg := fmt.Errorf("%d events missed, %d out of order, %d watch errors (first: %s)", w.Missed, w.OutOfOrder, w.WatchErrors, w.FirstError)
+			if required || s.res.Name == report.Crdlab {
+				s.fail(ns, msg)
+			} else {
+				out.Failed = msg.Error()
+				logf("  %-9s did not cope: %v", s.res.Name, msg)
+			}
+		}
+		dst(s.res, out)
+		logf("  %-9s %.0f events/s, delivery p50 %.2f ms p99 %.2f ms, missed %d, writer p50 %.2f ms",
+			s.res.Name, out.EventsPerSec, out.Lat.P50, out.Lat.P99, out.Missed, out.WriteLat.P50)
+	}
+}

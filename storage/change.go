@@ -1,0 +1,166 @@
+package storage
+
+import (
+	"fmt"
+	"strconv"
+
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/watch"
+)
+
+// change is one write as one store's watchers see it, with the objects
+// decoded from it at most once.
+type change struct {
+	st   *store
+	rec  *record
+	prev *record // the state before an update; may be nil if not needed
+
+	obj, prevObj Object
+	deletedPrev  Object // prevObj at rec's revision, for watchers it stops matching
+	attrs        [2]attrsMemo
+}
+
+type attrsMemo struct {
+	done          bool
+	labels, field map[string]string
+	err           error
+}
+
+func newChange(st *store, rec, prev *record) *change {
+	return &change{st: st, rec: rec, prev: prev}
+}
+
+func (c *change) object() (Object, error) {
+	if c.obj == nil {
+		obj, err := c.st.decode(c.rec)
+		if err != nil {
+			return nil, err
+		}
+		c.obj = obj
+	}
+	return c.obj, nil
+}
+
+func (c *change) previous() (Object, error) {
+	if c.prevObj == nil {
+		if c.prev == nil {
+			return nil, NewInternalError(c.rec.key, fmt.Errorf("no previous state for revision %d", c.rec.rev))
+		}
+		obj, err := c.st.decode(c.prev)
+		if err != nil {
+			return nil, err
+		}
+		c.prevObj = obj
+	}
+	return c.prevObj, nil
+}
+
+// matches evaluates p on the object (which=0) or the previous one
+// (which=1), computing their labels and fields once for all watchers.
+func (c *change) matches(p SelectionPredicate, obj Object, which int) (bool, error) {
+	if p.Empty() {
+		return true, nil
+	}
+	ok, err := p.Matches(obj, func(o Object) (map[string]string, map[string]string, error) {
+		a := &c.attrs[which]
+		if !a.done {
+			a.labels, a.field, a.err = c.st.attrs(o)
+			a.done = true
+		}
+		return a.labels, a.field, a.err
+	})
+	if err != nil {
+		return false, NewInternalError(c.rec.key, err)
+	}
+	return ok, nil
+}
+
+// eventFor returns the event a watcher with predicate p sees of c, if
+// any: an object that starts matching is ADDED, one that stops matching is
+// DELETED (with its previous content at the new revision).
+//
+// Mirrors cacheWatcher.convertToWatchEvent in cacher/cache_watcher.go.
+func (c *change) eventFor(p SelectionPredicate) (watch.Event, bool, error) {
+	obj, err := c.object()
+	if err != nil {
+		return watch.Event{}, false, err
+	}
+	cur, err := c.matches(p, obj, 0)
+	if err != nil {
+		return watch.Event{}, false, err
+	}
+	switch {
+	case c.rec.deleted: // obj is the deleted state, at the delete's revision
+		return watch.Event{Type: watch.Deleted, Object: obj}, cur, nil
+	case c.rec.prevRev == 0:
+		return watch.Event{Type: watch.Added, Object: obj}, cur, nil
+	case p.Empty():
+		return watch.Event{Type: watch.Modified, Object: obj}, true, nil
+	}
+	prev, err := c.previous()
+	if err != nil {
+		return watch.Event{}, false, err
+	}
+	old, err := c.matches(p, prev, 1)
+	if err != nil {
+		return watch.Event{}, false, err
+	}
+	switch {
+	case cur && old:
+		return watch.Event{Type: watch.Modified, Object: obj}, true, nil
+	case cur:
+		return watch.Event{Type: watch.Added, Object: obj}, true, nil
+	case old:
+		if c.deletedPrev == nil {
+			d := prev.DeepCopyObject().(Object)
+			d.SetResourceVersion(strconv.FormatInt(c.rec.rev, 10))
+			c.deletedPrev = d
+		}
+		return watch.Event{Type: watch.Deleted, Object: c.deletedPrev}, true, nil
+	}
+	return watch.Event{}, false, nil
+}
+
+// covers reports whether key is under the store's prefix.
+func (s *store) covers(key string) bool {
+	return len(key) > len(s.prefix) && key[:len(s.prefix)] == s.prefix
+}
+
+// bookmark returns an object of the store's type with only its
+// resourceVersion set; initialEnd adds the annotation that ends the
+// initial events of a watch-list.
+func (s *store) bookmark(rev int64, initialEnd bool) Object {
+	obj := s.newFunc()
+	obj.SetResourceVersion(strconv.FormatInt(rev, 10))
+	if initialEnd {
+		obj.SetAnnotations(map[string]string{metav1.InitialEventsAnnotationKey: "true"})
+	}
+	return obj
+}
+
+// errorStatus is the Status of an ERROR event ending a watch.
+func errorStatus(err error) *metav1.Status {
+	st := &metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusFailure,
+		Message:  err.Error(),
+		Code:     500,
+		Reason:   metav1.StatusReasonInternalError,
+	}
+	if IsExpired(err) {
+		st.Code, st.Reason = 410, metav1.StatusReasonExpired
+	}
+	return st
+}
+
+// tooSlowStatus is the Status that ends a watcher that fell behind: 410
+// Expired, so the client lists again (as after a too-old resourceVersion).
+func tooSlowStatus(why string) *metav1.Status {
+	return &metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusFailure,
+		Code:     410,
+		Reason:   metav1.StatusReasonExpired,
+		Message:  "watch closed: " + why + "; list again and watch from the list's resourceVersion",
+	}
+}

@@ -1,0 +1,287 @@
+package storage
+
+import (
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/watch"
+)
+
+// event is one committed write on its way to the watchers.
+type event struct {
+	rec  *record
+	prev *record // the key's state before the write; nil for a create
+}
+
+// batch is the events of one commit.
+type batch struct {
+	events []event
+	rev    int64 // the last revision of the commit
+}
+
+// fanout turns committed writes into watch events and hands them to the
+// live watchers, each committed event decoded once per store.
+//
+// Mirrors etcd's watchableStore (server/storage/mvcc/watchable_store.go:
+// synced/unsynced watcher groups, notify) and the dispatch side of
+// upstream's cacher (k8s.io/apiserver/pkg/storage/cacher/cacher.go:
+// dispatchEvents, cacheWatcher, bookmarks).
+type fanout struct {
+	db  *DB
+	log *slog.Logger
+
+	qmu      sync.Mutex // guards queue, queued and overflow
+	queue    []batch    // committed batches not yet dispatched, in order
+	queued   int        // events in queue
+	overflow bool       // queue passed maxQueued and was dropped
+	dropRev  int64      // with overflow: the last revision dropped
+	wake     chan struct{}
+
+	// maxQueued bounds the events waiting for dispatch: past it, the
+	// fan-out cannot keep up with the writers, and every live watcher is
+	// closed rather than letting memory grow.
+	maxQueued int
+
+	// mu guards rev, groups, closed, and the state, skip, group and pos
+	// fields of every watcher. The dispatcher holds it while it hands a
+	// batch to the live watchers; catching-up watchers take it to join.
+	mu     sync.Mutex
+	rev    int64         // every event up to rev has been handed to the live watchers
+	groups []*watchGroup // live watchers, by store
+	closed bool          // the DB is closing: no new watcher
+}
+
+// watchGroup is the live watchers of one store: an event under the
+// store's prefix is decoded once for all of them.
+type watchGroup struct {
+	st       *store
+	watchers []*watcher
+}
+
+func newFanout(db *DB) *fanout {
+	return &fanout{
+		db:        db,
+		log:       db.log,
+		wake:      make(chan struct{}, 1),
+		maxQueued: max(64*db.opts.WatchBufferSize, 65536),
+		rev:       db.rev,
+	}
+}
+
+// enqueue hands a committed batch to the dispatcher. It never waits: the
+// committer must not be slowed by watchers.
+func (f *fanout) enqueue(events []event, rev int64) {
+	f.qmu.Lock()
+	if f.queued+len(events) > f.maxQueued {
+		f.overflow, f.dropRev = true, rev
+		f.queue, f.queued = nil, 0
+	} else {
+		f.queue = append(f.queue, batch{events: events, rev: rev})
+		f.queued += len(events)
+	}
+	f.qmu.Unlock()
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run is the dispatcher goroutine.
+func (f *fanout) run() {
+	defer f.db.wg.Done()
+	tick := time.NewTicker(f.db.opts.BookmarkInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-f.wake:
+			f.qmu.Lock()
+			queue, overflow, dropRev := f.queue, f.overflow, f.dropRev
+			f.queue, f.queued, f.overflow = nil, 0, false
+			f.qmu.Unlock()
+			if overflow {
+				f.mu.Lock()
+				f.terminateAll(tooSlowStatus("the watch fan-out fell behind the writers"))
+				f.rev = dropRev
+				f.mu.Unlock()
+			}
+			for _, b := range queue {
+				f.mu.Lock()
+				if b.rev > f.rev {
+					f.dispatch(b)
+				}
+				f.mu.Unlock()
+			}
+		case <-tick.C:
+			f.mu.Lock()
+			f.sendBookmarks()
+			f.mu.Unlock()
+		case <-f.db.closing:
+			f.mu.Lock()
+			f.closed = true
+			for _, g := range f.groups {
+				for _, w := range g.watchers {
+					w.state = watcherDone
+					close(w.ch)
+					w.release()
+				}
+			}
+			f.groups = nil
+			f.mu.Unlock()
+			return
+		}
+	}
+}
+
+// dispatch hands one batch to the live watchers. Caller holds f.mu.
+func (f *fanout) dispatch(b batch) {
+	for _, e := range b.events {
+		for gi := 0; gi < len(f.groups); gi++ {
+			g := f.groups[gi]
+			if !g.st.covers(e.rec.key) {
+				continue
+			}
+			c := newChange(g.st, e.rec, e.prev)
+			for i := 0; i < len(g.watchers); {
+				w := g.watchers[i]
+				if e.rec.rev <= w.skip || !w.rng.contains(e.rec.key) {
+					i++
+					continue
+				}
+				ev, ok, err := c.eventFor(w.pred)
+				if err != nil {
+					f.terminate(w, errorStatus(err))
+					continue // w's slot now holds another watcher
+				}
+				if ok {
+					select {
+					case w.ch <- ev:
+					default:
+						f.log.Warn("closing a watcher that fell behind", "prefix", g.st.prefix,
+							"key", w.rng.key, "buffer", cap(w.ch), "revision", e.rec.rev)
+						f.terminate(w, tooSlowStatus(fmt.Sprintf("the watcher fell more than %d events behind", cap(w.ch))))
+						continue
+					}
+				}
+				i++
+			}
+			if len(g.watchers) == 0 {
+				gi-- // the group was removed
+			}
+		}
+	}
+	f.rev = b.rev
+}
+
+// sendBookmarks sends a BOOKMARK to every live watcher that allows them,
+// unless its buffer is full (a bookmark is only a hint). Caller holds f.mu.
+//
+// Mirrors the cacher's bookmark timer (cacher.go: dispatchEvents,
+// bookmarkWatchers).
+func (f *fanout) sendBookmarks() {
+	for _, g := range f.groups {
+		var shared Object
+		for _, w := range g.watchers {
+			if !w.bookmarks {
+				continue
+			}
+			var obj Object
+			if w.skip > f.rev {
+				obj = w.st.bookmark(w.skip, false)
+			} else {
+				if shared == nil {
+					shared = g.st.bookmark(f.rev, false)
+				}
+				obj = shared
+			}
+			select {
+			case w.ch <- watch.Event{Type: watch.Bookmark, Object: obj}:
+			default:
+			}
+		}
+	}
+}
+
+// add makes w live. Caller holds f.mu.
+func (f *fanout) add(w *watcher) {
+	var g *watchGroup
+	for _, x := range f.groups {
+		if x.st == w.st {
+			g = x
+			break
+		}
+	}
+	if g == nil {
+		g = &watchGroup{st: w.st}
+		f.groups = append(f.groups, g)
+	}
+	w.state, w.group, w.pos = watcherLive, g, len(g.watchers)
+	g.watchers = append(g.watchers, w)
+}
+
+// remove takes the live watcher w out of its group (moving the group's
+// last watcher into its slot) and drops the group if it is left empty.
+// Caller holds f.mu.
+func (f *fanout) remove(w *watcher) {
+	g := w.group
+	last := g.watchers[len(g.watchers)-1]
+	g.watchers[w.pos], last.pos = last, w.pos
+	g.watchers[len(g.watchers)-1] = nil
+	g.watchers = g.watchers[:len(g.watchers)-1]
+	w.group = nil
+	if len(g.watchers) == 0 {
+		for i, x := range f.groups {
+			if x == g {
+				f.groups = append(f.groups[:i], f.groups[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// terminate ends the live watcher w with an ERROR event carrying status.
+// Its buffer may be full, so a goroutine waits to send the error, until
+// the reader takes it, stops the watch, or the DB closes; the fan-out
+// does not wait. Caller holds f.mu.
+func (f *fanout) terminate(w *watcher, status *metav1.Status) {
+	f.remove(w)
+	w.state = watcherDone
+	f.db.wg.Add(1) // f.mu is held and f.closed is false: the dispatcher is running
+	go func() {
+		defer f.db.wg.Done()
+		w.send(watch.Event{Type: watch.Error, Object: status})
+		close(w.ch)
+		w.release()
+	}()
+}
+
+// terminateAll ends every live watcher. Caller holds f.mu.
+func (f *fanout) terminateAll(status *metav1.Status) {
+	for len(f.groups) > 0 {
+		g := f.groups[0]
+		f.terminate(g.watchers[len(g.watchers)-1], status)
+	}
+}
+
+// join makes w live if it has caught up with the dispatcher: every event
+// up to pos was sent by w itself, and the dispatcher sends it the events
+// after pos. It reports whether w is done (live, or ended because it was
+// stopped or the DB is closing).
+func (f *fanout) join(w *watcher, pos int64) (done bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed || w.stopped() || f.db.usable() != nil {
+		w.state = watcherDone
+		close(w.ch)
+		w.release()
+		return true
+	}
+	if pos < f.rev {
+		return false
+	}
+	w.skip = pos
+	f.add(w)
+	return true
+}
