@@ -4,7 +4,7 @@ GO ?= go
 # Two cores: run test binaries two at a time.
 GOTEST_FLAGS ?= -race -p 2 -timeout 20m
 
-.PHONY: test check unit e2e serve bench-storage notebooks-setup notebooks notebooks-update
+.PHONY: test check unit e2e serve bench bench-short bench-test bench-storage notebooks-setup notebooks notebooks-update
 
 # test runs everything: formatting and vet checks, the main module's tests
 # (with -race, fuzz seed corpora included) and the end-to-end module that
@@ -25,6 +25,22 @@ e2e:
 
 serve:
 	$(GO) run ./cmd/crdlab serve
+
+# bench measures crdlab next to the upstream apiextensions-apiserver (etcd
+# installed from Debian if missing, both servers built and started here) and
+# rewrites docs/perf.md, docs/perf.json and docs/perf/*.png. About 10 minutes;
+# run it on a quiet machine and commit its output.
+bench:
+	nice $(GO) -C bench run ./cmd/crdbench
+
+# bench-short is the same harness with small sizes (under 2 minutes with a
+# warm build cache): it fails if anything breaks or a watch misses an event,
+# and asserts nothing about speed. Output goes to a temporary directory.
+bench-short: bench-test
+	$(GO) -C bench run ./cmd/crdbench -short
+
+bench-test:
+	cd bench && $(GO) vet ./... && $(GO) test ./...
 
 bench-storage:
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./storage/

@@ -51,7 +51,6 @@
 //     poststarthook/crd-informer-synced and shutdown; informers start in
 //     the controllers' hook (upstream has a separate
 //     start-apiextensions-informers hook).
-//   - The loopback client is plain HTTP to the listen address, with no
-//     client-side rate limit (upstream's has a token and QPS 50 by
-//     default for loopback).
+//   - The controllers' loopback client has no client-side rate limit
+//     (upstream's loopback config allows QPS 50, burst 100).
 package apiserver

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
@@ -80,4 +81,56 @@ func (o Options) WithDefaults(name string) Options {
 func NewQueue[T comparable](name string, o Options) workqueue.RateLimitingInterface[T] {
 	return workqueue.NewRateLimiting(workqueue.DefaultControllerRateLimiter[T](),
 		workqueue.Config{Name: name, Clock: o.Clock})
+}
+
+// RunWorkers runs workers goroutines of processNextWorkItem (at least
+// one) until ctx ends, then shuts queue down — which wakes the workers
+// blocked in Get and makes processNextWorkItem return false — and returns
+// once every worker has returned. Call it from Run after the informer
+// caches have synced.
+//
+// Mirrors the end of every upstream controller's Run: a
+// `go wait.Until(c.runWorker, time.Second, stopCh)` per worker, then
+// <-stopCh. The workers are not restarted: processNextWorkItem returns
+// false only when the queue is shut down.
+func RunWorkers(ctx context.Context, queue interface{ ShutDown() }, workers int, processNextWorkItem func(context.Context) bool) {
+	stop := context.AfterFunc(ctx, queue.ShutDown)
+	defer stop()
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Go(func() {
+			for processNextWorkItem(ctx) {
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// ProcessNextWorkItem is one step of a controller's worker: take a key off
+// the queue, sync it, and tell the queue how it went. It returns false
+// when the queue is shut down.
+//
+// Mirrors processNextWorkItem of kubernetes/sample-controller and of each
+// upstream CRD controller.
+func ProcessNextWorkItem[T comparable](ctx context.Context, queue workqueue.RateLimitingInterface[T], sync func(context.Context, T) error, log *slog.Logger) bool {
+	key, quit := queue.Get()
+	if quit {
+		return false
+	}
+	// Done, always: until then the queue holds back new Adds of key (they
+	// wait in its dirty set), so no two workers ever sync one key at once,
+	// and a key changed during the sync is synced again after it.
+	defer queue.Done(key)
+
+	if err := sync(ctx, key); err != nil {
+		// Retry later, backing off per key (5ms, 10ms, … up to the
+		// limiter's maximum).
+		queue.AddRateLimited(key)
+		log.Warn("sync failed; requeued with backoff", "key", key, "err", err, "requeues", queue.NumRequeues(key))
+		return true
+	}
+	// Success: forget the key's failures, so that its next failure starts
+	// again from the shortest wait.
+	queue.Forget(key)
+	return true
 }

@@ -34,6 +34,12 @@
 //	            UpdateStatus through the client ──▶ the server ──▶ watch
 //	                                                   ──▶ informer again
 //
+// Each controller's Run waits for the informer cache and hands over to
+// RunWorkers, and its processNextWorkItem is ProcessNextWorkItem (Get,
+// sync, AddRateLimited or Forget, Done): the loop is written once, here,
+// with its comments; examples/10-your-controller spells it out in one
+// file, as kubernetes/sample-controller does.
+//
 // A controller never writes its cache: it writes the server and waits for
 // the change to come back through the informer. That is why a
 // controller's sync must be level-based (look at the object, not at the
@@ -61,5 +67,10 @@
 //   - sync functions take ctx first (upstream's take only the key and use
 //     context.TODO()); Run takes ctx and a worker count and returns when
 //     ctx ends and its workers have stopped.
-//   - Logging is log/slog, not klog.
+//   - Logging is log/slog, not klog; a failed sync is logged at Warn with
+//     its key and requeue count (upstream: utilruntime.HandleError).
+//   - The worker loop is shared (RunWorkers, ProcessNextWorkItem) rather
+//     than repeated in every controller; workers are not restarted after
+//     a return (upstream's wait.Until restarts them every second), since
+//     they return only at shutdown.
 package controller

@@ -27,6 +27,7 @@ import (
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 )
 
@@ -87,6 +88,15 @@ func TestClientGo(t *testing.T) {
 		}
 		if !seen[apiextensionsv1.NamesAccepted] {
 			t.Errorf("Established without NamesAccepted")
+		}
+		// An update through the clientset (protobuf too) keeps the CRD.
+		crd, err := crds.Get(ctx, crdName, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		crd.Labels = map[string]string{"owner": "e2e"}
+		if crd, err = crds.Update(ctx, crd, metav1.UpdateOptions{}); err != nil || crd.Labels["owner"] != "e2e" {
+			t.Fatalf("Update CRD: %v, %v", crd, err)
 		}
 		if rec.saw(func(r recordedRequest) bool {
 			return r.method == http.MethodPost && r.status == http.StatusCreated && strings.HasPrefix(r.sentType, "application/vnd.kubernetes.protobuf")
@@ -482,11 +492,46 @@ func TestClientGo(t *testing.T) {
 		}) {
 			t.Errorf("the informer sent no watch-list request (sendInitialEvents=true)")
 		}
-		if rec.saw(func(r recordedRequest) bool { return r.method == http.MethodGet && r.path == path && r.query.Get("watch") == "" }) {
+		if rec.saw(func(r recordedRequest) bool {
+			return r.method == http.MethodGet && r.path == path && r.query.Get("watch") == ""
+		}) {
 			t.Errorf("the informer listed: its watch-list request failed and it fell back to list+watch")
 		} else {
 			row.notef("synced through a watch-list request (sendInitialEvents=true), no fallback to list")
 		}
+	})
+
+	t.Run("CRDClientsetDelete", func(t *testing.T) {
+		feature(t, "client-go", "typed apiextensions clientset: delete the CRD, its instances go", "apiextensions clientset: CustomResourceDefinitions().Delete")
+		cs, err := apiextensionsclientset.NewForConfig(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crds := cs.ApiextensionsV1().CustomResourceDefinitions()
+		if err := crds.Delete(ctx, crdName, metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationForeground)}); err != nil {
+			t.Fatalf("Delete CRD: %v", err)
+		}
+		eventually(t, "CRD gone", func() error {
+			_, err := crds.Get(ctx, crdName, metav1.GetOptions{})
+			if apierrors.IsNotFound(err) {
+				return nil
+			}
+			return fmt.Errorf("still there: %v", err)
+		})
+		// Made again, it has no instances.
+		if _, err := crds.Create(ctx, loadCRD(t), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "instances gone", func() error {
+			list, err := dyn.Resource(cronTabs).List(ctx, metav1.ListOptions{})
+			if err != nil {
+				return err
+			}
+			if len(list.Items) > 0 {
+				return fmt.Errorf("%d instances left", len(list.Items))
+			}
+			return nil
+		})
 	})
 }
 

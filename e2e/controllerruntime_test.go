@@ -9,7 +9,10 @@ import (
 
 	"github.com/go-logr/logr/funcr"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -229,6 +232,45 @@ func TestControllerRuntime(t *testing.T) {
 				return errors.New("not yet")
 			}
 		})
+	})
+}
+
+// TestControllerRuntimeCoreAPIs checks what operators use besides their
+// own CRDs: Leases for leader election and Events for their recorders,
+// both in groups crdlab does not serve.
+func TestControllerRuntimeCoreAPIs(t *testing.T) {
+	s := startServer(t)
+	ctx := t.Context()
+	scheme := runtime.NewScheme()
+	if err := coordinationv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := corev1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(s.restConfig(t), client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("LeaderElection", func(t *testing.T) {
+		row := feature(t, "controller-runtime", "leader election (ctrl.Options{LeaderElection: true})", "coordination.k8s.io/v1 Lease")
+		err := c.Create(ctx, &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "operator", Namespace: "default"}})
+		if !meta.IsNoMatchError(err) {
+			t.Fatalf("create Lease: %v, want a no-match error (crdlab serves no coordination.k8s.io)", err)
+		}
+		row.notSupported("crdlab serves no coordination.k8s.io Leases (it is not a whole kube-apiserver): " +
+			"run managers with leader election off, the default of kubebuilder's scaffold")
+	})
+
+	t.Run("Events", func(t *testing.T) {
+		row := feature(t, "controller-runtime", "event recorder (mgr.GetEventRecorderFor)", "core/v1 Event")
+		err := c.Create(ctx, &corev1.Event{ObjectMeta: metav1.ObjectMeta{GenerateName: "operator-", Namespace: "default"}})
+		if !meta.IsNoMatchError(err) {
+			t.Fatalf("create Event: %v, want a no-match error (crdlab serves no core group)", err)
+		}
+		row.notSupported("crdlab serves no core group (/api answers 404): recorded events are dropped, " +
+			"and the recorder logs the failure; reconciling is not affected")
 	})
 }
 

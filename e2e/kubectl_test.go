@@ -55,6 +55,15 @@ func TestKubectl(t *testing.T) {
 		t.Fatal("the CRD is not established; every other step needs it")
 	}
 
+	t.Run("GetRightAfterCRD", func(t *testing.T) {
+		feature(t, "kubectl", "get the new resource at once (kubectl's stale discovery cache refreshes on a miss)", "kubectl get crontabs")
+		// kubectl apply cached discovery before the CRD existed.
+		r := s.kubectl(t, "get", "crontabs")
+		if r.err != nil || !strings.Contains(r.stderr, "No resources found in default namespace.") {
+			t.Errorf("kubectl get crontabs right after the CRD: %s", r)
+		}
+	})
+
 	t.Run("GetCRD", func(t *testing.T) {
 		feature(t, "kubectl", "list CRDs", "kubectl get crd")
 		rows := tableOf(t, s.kubectlOK(t, "get", "crd"))
@@ -100,6 +109,13 @@ func TestKubectl(t *testing.T) {
 		out = s.kubectlOK(t, "explain", "crontabs.spec.replicas", "--api-version="+crdGroup+"/v1beta1")
 		wantContains(t, out, "VERSION:    v1beta1")
 		wantContains(t, out, "Replicas is how many copies to run.")
+		// The fields every kind has, as upstream adds them to a CRD's schema.
+		out = s.kubectlOK(t, "explain", "crontab")
+		for _, want := range []string{"apiVersion\t<string>", "kind\t<string>", "metadata\t<ObjectMeta>", "spec\t<Object>"} {
+			wantContains(t, out, want)
+		}
+		out = s.kubectlOK(t, "explain", "crontab.metadata.labels")
+		wantContains(t, out, "FIELD: labels <map[string]string>")
 	})
 
 	t.Run("ApplyCustomResource", func(t *testing.T) {

@@ -178,14 +178,13 @@ func (s *server) stop(t *testing.T) {
 	case <-s.exited:
 		if s.waitErr != nil {
 			t.Errorf("crdlab serve exited with %v after SIGTERM", s.waitErr)
-			s.dumpLog(t)
 		}
 	case <-time.After(stopTimeout):
 		t.Errorf("crdlab serve still running %v after SIGTERM; killing it", stopTimeout)
 		s.kill()
-		s.dumpLog(t)
 	}
-	if t.Failed() {
+	// CRDLAB_E2E_LOGS=1 shows every request the server saw, even on success.
+	if t.Failed() || os.Getenv("CRDLAB_E2E_LOGS") == "1" {
 		s.dumpLog(t)
 	}
 }
@@ -202,7 +201,7 @@ func (s *server) dumpLog(t *testing.T) {
 	if err != nil {
 		return
 	}
-	const max = 20000
+	const max = 200000
 	if len(b) > max {
 		b = b[len(b)-max:]
 	}

@@ -99,6 +99,7 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 				namespaced:  conv.namespaced,
 				decode:      conv.decode,
 				encode:      conv.encode,
+				encodeOwned: conv.encodeOwned,
 				table:       table,
 				warnings:    warnings,
 			}
@@ -178,7 +179,18 @@ func (c *crCodec) encode(obj scheme.Object) (scheme.Object, error) {
 	if !ok {
 		return nil, fmt.Errorf("expected a custom resource, got %T", obj)
 	}
-	out := u.DeepCopy()
+	return c.encodeOwned(u.DeepCopy())
+}
+
+// encodeOwned is encode for an object the caller owns, which it changes in
+// place instead of copying: the objects the registry returns (storage hands
+// out copies of what it shares). For a list of thousands, the copy it saves
+// was a third of the time and most of the garbage.
+func (c *crCodec) encodeOwned(obj scheme.Object) (scheme.Object, error) {
+	out, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("expected a custom resource, got %T", obj)
+	}
 	out.SetAPIVersion(c.kind.GroupVersion().String())
 	if out.GetKind() == "" {
 		out.SetKind(c.kind.Kind)

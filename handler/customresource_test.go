@@ -369,6 +369,15 @@ func TestHandler_OpenAPI(t *testing.T) {
 	}
 	check.True(t, found)
 	check.True(t, get(r.body, "components", "schemas", "com.example.stable.v1.CronTab") != nil)
+	// apiVersion, kind and metadata are added to the CRD's schema, as
+	// upstream does, so that kubectl explain lists them.
+	props := get(r.body, "components", "schemas", "com.example.stable.v1.CronTab", "properties").(map[string]any)
+	check.Equal(t, "string", get(props, "apiVersion", "type"))
+	check.Equal(t, "string", get(props, "kind", "type"))
+	check.Equal(t, []any{map[string]any{"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}}, get(props, "metadata", "allOf"))
+	check.True(t, get(props, "spec", "properties", "cronSpec") != nil)
+	check.Equal(t, "object", get(r.body, "components", "schemas", "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "properties", "labels", "type"))
+	check.Equal(t, "date-time", get(r.body, "components", "schemas", "io.k8s.apimachinery.pkg.apis.meta.v1.Time", "format"))
 	r = ts.do(t, "GET", "/openapi/v3/apis/nope.example.com/v1", "")
 	r.status(t, 404, "NotFound")
 	r = ts.do(t, "GET", "/openapi/v2", "")

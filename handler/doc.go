@@ -70,7 +70,10 @@
 //     PUT of the main resource the body's status is validated too.
 //   - The OpenAPI v3 documents are minimal: paths with the verbs, the
 //     fieldValidation parameter and x-kubernetes-group-version-kind, and the
-//     CRD's schema as is; the CRD kind's own schema is a free-form object.
+//     CRD's schema with apiVersion, kind and metadata (ObjectMeta) added, as
+//     upstream's builder adds them; no List kinds. The CRD kind's own schema
+//     is a free-form object with those three fields (upstream documents
+//     every field of it), so `kubectl explain crd.spec` finds nothing.
 //   - Watches of a Table send column definitions with every event; upstream
 //     sends them with the first only.
 //   - Errors are always JSON; no gzip; no authentication or authorization.

@@ -106,6 +106,8 @@ type Handler struct {
 	// crdScopes serves apiextensions.k8s.io per enabled version: main and
 	// status scope.
 	crdScopes map[string][2]*requestScope
+	// watchLines shares encoded watch events between watchers.
+	watchLines watchLines
 }
 
 // New builds the handler. It returns an error if cfg lacks a required

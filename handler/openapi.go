@@ -175,16 +175,12 @@ func (o *openAPIService) build(gv scheme.GroupVersion) []byte {
 		return nil
 	}
 	paths := map[string]any{}
-	schemas := map[string]any{}
+	schemas := metaSchemas()
 	for _, res := range resources {
 		gvk := map[string]string{"group": gv.Group, "version": gv.Version, "kind": res.kind}
 		name := schemaName(gv, res.kind)
-		sch := map[string]any{}
-		if m, ok := res.schema.(map[string]any); ok {
-			for k, v := range m {
-				sch[k] = v
-			}
-		}
+		m, _ := res.schema.(map[string]any)
+		sch := withTypeMeta(m)
 		sch["x-kubernetes-group-version-kind"] = []any{gvk}
 		schemas[name] = sch
 		ref := map[string]any{"$ref": "#/components/schemas/" + name}

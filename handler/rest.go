@@ -165,7 +165,7 @@ func negotiateObject(r *http.Request, s *requestScope, list bool) (negotiation.O
 // writeEncoded answers one object from storage: encoded for the wire, and
 // turned into a Table or PartialObjectMetadata if negotiated.
 func (h *Handler) writeEncoded(w http.ResponseWriter, r *http.Request, s *requestScope, opts negotiation.Options, code int, obj scheme.Object) {
-	out, err := s.encode(obj)
+	out, err := s.encodeResult(obj)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return

@@ -15,6 +15,7 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/protobuf"
+	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -49,6 +50,10 @@ type requestScope struct {
 	// encode turns an object from storage into the object on the wire
 	// (apiVersion/kind of this version, read-time defaulting).
 	encode func(obj scheme.Object) (scheme.Object, error)
+	// encodeOwned, if set, is encode for an object the caller owns and
+	// lets it be changed: what a registry call returned. Watch events are
+	// shared between watchers and always go through encode.
+	encodeOwned func(obj scheme.Object) (scheme.Object, error)
 	// table prints objects already encoded for the wire; nil uses the
 	// default Name / Created At table.
 	table tableConvertor
@@ -232,6 +237,54 @@ type wireList struct {
 	Items           []scheme.Object `json:"items"`
 }
 
+// AppendJSON writes the list as json.Marshal would, without its second
+// pass over every item's JSON: the list's own fields through encoding/json,
+// then the items, each through its own AppendJSON when it has one (custom
+// resources do).
+func (l *wireList) AppendJSON(dst []byte) ([]byte, error) {
+	head, err := json.Marshal(struct {
+		metav1.TypeMeta `json:",inline"`
+		Metadata        metav1.ListMeta `json:"metadata"`
+	}{l.TypeMeta, l.Metadata})
+	if err != nil {
+		return dst, err
+	}
+	if dst == nil {
+		dst = make([]byte, 0, len(head)+len(l.Items)*1024)
+	}
+	dst = append(dst, head[:len(head)-1]...) // without its closing brace
+	if l.Items == nil {
+		return append(dst, `,"items":null}`...), nil
+	}
+	dst = append(dst, `,"items":[`...)
+	for i, it := range l.Items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if a, ok := it.(responsewriters.JSONAppender); ok {
+			if dst, err = a.AppendJSON(dst); err != nil {
+				return dst, err
+			}
+			continue
+		}
+		b, err := json.Marshal(it)
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, b...)
+	}
+	return append(dst, "]}"...), nil
+}
+
+// encodeResult encodes an object a registry call returned, which the
+// handler owns: in place when the scope can, else through a copy.
+func (s *requestScope) encodeResult(obj scheme.Object) (scheme.Object, error) {
+	if s.encodeOwned != nil {
+		return s.encodeOwned(obj)
+	}
+	return s.encode(obj)
+}
+
 // encodeList turns a list from storage into the list on the wire.
 func (s *requestScope) encodeList(list scheme.Object) (*wireList, []scheme.Object, error) {
 	items, err := listItems(list)
@@ -244,7 +297,7 @@ func (s *requestScope) encodeList(list scheme.Object) (*wireList, []scheme.Objec
 		Items:    make([]scheme.Object, 0, len(items)),
 	}
 	for _, it := range items {
-		e, err := s.encode(it)
+		e, err := s.encodeResult(it)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -82,6 +82,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 
 	ctx := r.Context()
 	events := wi.ResultChan()
+	table := opts.Convert != nil && opts.Convert.IsTable()
 	for {
 		select {
 		case <-ctx.Done():
@@ -92,22 +93,66 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 			if !ok {
 				return
 			}
-			line, err := h.encodeWatchEvent(r, s, opts, ev)
-			if err != nil {
-				// The stream is open: report the failure as an ERROR event.
-				st := responsewriters.ErrorToStatus(err).ErrStatus
-				raw, _ := json.Marshal(&st)
-				line, _ = json.Marshal(metav1.WatchEvent{Type: string(watch.Error), Object: raw})
-			}
-			if _, err := w.Write(append(line, '\n')); err != nil {
-				return
+			// Write this event and whatever else is already queued, then
+			// flush once: a watcher that fell behind catches up with one
+			// write per batch instead of one per event.
+			for n := 0; ; n++ {
+				line, err := h.watchLine(r, s, opts, ev, table)
+				if err != nil {
+					// The stream is open: report the failure as an ERROR event.
+					st := responsewriters.ErrorToStatus(err).ErrStatus
+					raw, _ := json.Marshal(&st)
+					line, _ = json.Marshal(metav1.WatchEvent{Type: string(watch.Error), Object: raw})
+					line = append(line, '\n')
+					ev.Type = watch.Error
+				}
+				if _, err := w.Write(line); err != nil {
+					return
+				}
+				if ev.Type == watch.Error {
+					flusher.Flush()
+					return
+				}
+				if n == maxUnflushedEvents {
+					break
+				}
+				var more bool
+				select {
+				case ev, more = <-events:
+					if !more {
+						flusher.Flush()
+						return
+					}
+				default:
+				}
+				if !more {
+					break
+				}
 			}
 			flusher.Flush()
-			if ev.Type == watch.Error {
-				return
-			}
 		}
 	}
+}
+
+// maxUnflushedEvents bounds the events written before a flush, so that a
+// watcher behind a fast writer still sees events as they come.
+const maxUnflushedEvents = 64
+
+// watchLine is the line (JSON and a newline) of one event. A custom
+// resource event in plain JSON is encoded once for every watcher of the
+// same scope (watchLines); the line is shared and must not be changed.
+func (h *Handler) watchLine(r *http.Request, s *requestScope, opts negotiation.Options, ev watch.Event, table bool) ([]byte, error) {
+	encode := func() ([]byte, error) {
+		b, err := h.encodeWatchEvent(r, s, opts, ev)
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '\n'), nil
+	}
+	if key, ok := cacheable(ev, s, table); ok {
+		return h.watchLines.get(key, encode)
+	}
+	return encode()
 }
 
 type watchError string
@@ -145,11 +190,28 @@ func (h *Handler) encodeWatchEvent(r *http.Request, s *requestScope, opts negoti
 			obj = t
 		}
 	}
-	raw, err := json.Marshal(obj)
+	// {"type":…,"object":…} written by hand: json.Marshal of a WatchEvent
+	// would scan the object's JSON a second time to validate it.
+	line := make([]byte, 0, 1024)
+	line = append(line, `{"type":`...)
+	typ, err := json.Marshal(string(ev.Type))
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(metav1.WatchEvent{Type: string(ev.Type), Object: raw})
+	line = append(line, typ...)
+	line = append(line, `,"object":`...)
+	if a, ok := obj.(responsewriters.JSONAppender); ok {
+		if line, err = a.AppendJSON(line); err != nil {
+			return nil, err
+		}
+	} else {
+		raw, err := json.Marshal(obj)
+		if err != nil {
+			return nil, err
+		}
+		line = append(line, raw...)
+	}
+	return append(line, '}'), nil
 }
 
 // watchTable turns one watch event's object into a Table: one row, or none

@@ -22,6 +22,9 @@ import (
 // a 410 ERROR and neither the writers nor the other watchers wait for it.
 func TestDB_WatchFanOut(t *testing.T) {
 	watchers, writes, writers := 1000, 10000, 4
+	if raceEnabled {
+		writes = 2000
+	}
 	if testing.Short() {
 		watchers, writes = 100, 1000
 	}

@@ -2,15 +2,20 @@ package main
 
 import (
 	"context"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/crdlab/crdlab/apiserver"
+	"github.com/crdlab/crdlab/apiserver/authz"
+	"github.com/crdlab/crdlab/apiserver/limits"
+	"github.com/crdlab/crdlab/apiserver/tlsutil"
 )
 
 // serveOptions are the flags of `crdlab serve`.
@@ -21,6 +26,19 @@ type serveOptions struct {
 	listen        string
 	runtimeConfig string
 	logLevel      string
+
+	// Access (apiserver/access.go): authentication, authorization, TLS.
+	tokenFile               string
+	authorizationMode       string
+	authorizationPolicyFile string
+	tlsCertFile             string
+	tlsPrivateKeyFile       string
+	selfSignedCertDir       string
+	// Overload (apiserver/limits): 0 means no limit, as upstream.
+	maxRequestsInFlight         int
+	maxMutatingRequestsInFlight int
+	maxWatches                  int
+	profiling                   bool
 }
 
 // newServeCommand is `crdlab serve`: run the API server until SIGINT or
@@ -28,7 +46,14 @@ type serveOptions struct {
 //
 // Mirrors NewAPIServerCommand in cmd/kube-apiserver/app/server.go.
 func newServeCommand() *cobra.Command {
-	o := serveOptions{dataDir: apiserver.DefaultDataDir, listen: apiserver.DefaultListen, logLevel: "info"}
+	o := serveOptions{
+		dataDir: apiserver.DefaultDataDir, listen: apiserver.DefaultListen, logLevel: "info",
+		authorizationMode:           authz.ModeAlwaysAllow,
+		maxRequestsInFlight:         limits.DefaultMaxRequestsInFlight,
+		maxMutatingRequestsInFlight: limits.DefaultMaxMutatingRequestsInFlight,
+		maxWatches:                  limits.DefaultMaxWatches,
+		profiling:                   true,
+	}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the crdlab API server",
@@ -37,7 +62,16 @@ resources over the Kubernetes API, kept in a bbolt file in --data-dir.
 Point kubectl at it with
   kubectl --server http://127.0.0.1:8080 get crd
 or
-  KUBECONFIG=<(crdlab kubeconfig) kubectl get crd`,
+  KUBECONFIG=<(crdlab kubeconfig) kubectl get crd
+
+It serves plain HTTP on loopback unless told otherwise. To serve other
+machines, turn authentication on (a non-loopback --listen without
+--token-file is refused), and preferably TLS:
+  crdlab serve --listen 0.0.0.0:8443 --token-file tokens.csv \
+    --self-signed-cert-dir certs --authorization-mode Static \
+    --authorization-policy-file policy.yaml
+  KUBECONFIG=certs/kubeconfig kubectl get crd
+docs/access.md explains the token file, the modes and the policy file.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), cmd.ErrOrStderr(), o)
@@ -48,6 +82,17 @@ or
 	f.StringVar(&o.listen, "listen", o.listen, "address to serve HTTP on (port 0 picks a free port)")
 	f.StringVar(&o.runtimeConfig, "runtime-config", "", `group versions to turn on or off, as kube-apiserver's: "apiextensions.k8s.io/v1beta1=true" (api/all, api/ga, api/beta, api/alpha also work)`)
 	f.StringVar(&o.logLevel, "log-level", o.logLevel, "log level: debug, info, warn or error")
+
+	f.StringVar(&o.tokenFile, "token-file", "", `bearer tokens: a CSV file of token,user,uid[,"group1,group2"] lines; turns authentication on (requests with other tokens get 401)`)
+	f.StringVar(&o.authorizationMode, "authorization-mode", o.authorizationMode, "who may do what: "+strings.Join(authz.Modes, ", ")+" (Static reads --authorization-policy-file)")
+	f.StringVar(&o.authorizationPolicyFile, "authorization-policy-file", "", "the YAML rules of --authorization-mode=Static, a simplified RBAC (docs/access.md)")
+	f.StringVar(&o.tlsCertFile, "tls-cert-file", "", "serve HTTPS with this PEM certificate (chain); needs --tls-private-key-file")
+	f.StringVar(&o.tlsPrivateKeyFile, "tls-private-key-file", "", "the PEM private key of --tls-cert-file")
+	f.StringVar(&o.selfSignedCertDir, "self-signed-cert-dir", "", "serve HTTPS with a CA and a serving certificate made in this directory on first start (and kept), and write DIR/kubeconfig that trusts the CA")
+	f.IntVar(&o.maxRequestsInFlight, "max-requests-inflight", o.maxRequestsInFlight, "most read-only requests served at once; more get 429 with Retry-After (0: no limit)")
+	f.IntVar(&o.maxMutatingRequestsInFlight, "max-mutating-requests-inflight", o.maxMutatingRequestsInFlight, "most mutating requests served at once; more get 429 with Retry-After (0: no limit)")
+	f.IntVar(&o.maxWatches, "max-watches", o.maxWatches, "most watches open at once; more get 429 with Retry-After (0: no limit)")
+	f.BoolVar(&o.profiling, "profiling", o.profiling, "serve Go's profiles under /debug/pprof/ (to those authorized)")
 	return cmd
 }
 
@@ -79,69 +124,103 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 		return fmt.Errorf("invalid --runtime-config: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// Upstream's flags say 0 for "no limit"; Config says so with -1.
+	noLimit := func(n int) int {
+		if n <= 0 {
+			return -1
+		}
+		return n
+	}
 	cfg := &apiserver.Config{
-		DataDir:       o.dataDir,
-		Listen:        o.listen,
-		RuntimeConfig: runtimeConfig,
-		Logger:        log,
+		DataDir:        o.dataDir,
+		Listen:         o.listen,
+		RuntimeConfig:  runtimeConfig,
+		Logger:         log,
+		Authentication: apiserver.AuthenticationConfig{TokenFile: o.tokenFile},
+		Authorization:  apiserver.AuthorizationConfig{Mode: o.authorizationMode, PolicyFile: o.authorizationPolicyFile},
+		SecureServing: apiserver.SecureServingConfig{
+			CertFile: o.tlsCertFile, KeyFile: o.tlsPrivateKeyFile, SelfSignedCertDir: o.selfSignedCertDir,
+		},
+		Limits: limits.Config{
+			MaxRequestsInFlight:         noLimit(o.maxRequestsInFlight),
+			MaxMutatingRequestsInFlight: noLimit(o.maxMutatingRequestsInFlight),
+			MaxWatches:                  noLimit(o.maxWatches),
+		},
+		Profiling: o.profiling,
 	}
 	completed := cfg.Complete()
 	srv, err := completed.New()
 	if err != nil {
 		return err
 	}
-	server := "http://" + srv.Addr()
-	log.Info("crdlab is ready to serve",
+	server := srv.URL()
+	attrs := []any{
 		"addr", srv.Addr(),
 		"dataDir", o.dataDir,
 		"apis", strings.Join(completed.EnabledVersions(), ","),
-		"try", "kubectl --server "+server+" get crd",
-		"or", "KUBECONFIG=<(crdlab kubeconfig --server "+server+") kubectl get crd")
+	}
+	switch {
+	case srv.KubeconfigPath() != "":
+		attrs = append(attrs, "try", "KUBECONFIG="+srv.KubeconfigPath()+" kubectl get crd")
+	case strings.HasPrefix(server, "https://"):
+		attrs = append(attrs, "try", "KUBECONFIG=<(crdlab kubeconfig --server "+server+" --certificate-authority CA.crt --token TOKEN) kubectl get crd")
+	case o.tokenFile != "":
+		attrs = append(attrs, "try", "KUBECONFIG=<(crdlab kubeconfig --server "+server+" --token TOKEN) kubectl get crd")
+	default:
+		attrs = append(attrs,
+			"try", "kubectl --server "+server+" get crd",
+			"or", "KUBECONFIG=<(crdlab kubeconfig --server "+server+") kubectl get crd")
+	}
+	log.Info("crdlab is ready to serve", attrs...)
 	return srv.Run(ctx)
 }
 
-// kubeconfigTemplate is a kubeconfig with one cluster, user and context,
-// all named crdlab. The dummy token keeps kubectl from asking for
-// credentials; crdlab over plain HTTP checks none.
-const kubeconfigTemplate = `apiVersion: v1
-kind: Config
-clusters:
-- name: crdlab
-  cluster:
-    server: %s
-users:
-- name: crdlab
-  user:
-    token: crdlab
-contexts:
-- name: crdlab
-  context:
-    cluster: crdlab
-    user: crdlab
-current-context: crdlab
-preferences: {}
-`
-
-// newKubeconfigCommand is `crdlab kubeconfig [--server URL]`: print a
-// kubeconfig that points kubectl at a crdlab server.
+// newKubeconfigCommand is `crdlab kubeconfig [--server URL] [--token T]
+// [--certificate-authority FILE]`: print a kubeconfig that points kubectl
+// at a crdlab server.
 func newKubeconfigCommand() *cobra.Command {
 	server := "http://" + apiserver.DefaultListen
+	var token, caFile string
 	cmd := &cobra.Command{
 		Use:   "kubeconfig",
 		Short: "Print a kubeconfig that points kubectl at crdlab",
 		Long: `Print a kubeconfig that points kubectl at a crdlab server, e.g.
   crdlab kubeconfig > crdlab.kubeconfig && kubectl --kubeconfig crdlab.kubeconfig get crd
-  KUBECONFIG=<(crdlab kubeconfig --server http://127.0.0.1:9090) kubectl get crd`,
+  KUBECONFIG=<(crdlab kubeconfig --server http://127.0.0.1:9090) kubectl get crd
+For a server with --token-file and TLS:
+  crdlab kubeconfig --server https://10.0.0.5:8443 --token s3cret \
+    --certificate-authority certs/ca.crt > crdlab.kubeconfig
+(crdlab serve --self-signed-cert-dir DIR also writes DIR/kubeconfig.)
+Without --token the kubeconfig carries a dummy token, which a server
+without --token-file ignores.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			u, err := url.Parse(server)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return fmt.Errorf("invalid --server %q: want a URL such as http://127.0.0.1:8080", server)
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), kubeconfigTemplate, server)
+			if strings.ContainsAny(token, " \t\r\n") {
+				return fmt.Errorf("invalid --token: a token has no spaces")
+			}
+			o := tlsutil.KubeconfigOptions{Server: server, Token: token}
+			if caFile != "" {
+				if u.Scheme != "https" {
+					return fmt.Errorf("--certificate-authority needs an https:// --server, not %q", server)
+				}
+				o.CAData, err = os.ReadFile(caFile)
+				if err != nil {
+					return fmt.Errorf("--certificate-authority: %w", err)
+				}
+				if block, _ := pem.Decode(o.CAData); block == nil || block.Type != "CERTIFICATE" {
+					return fmt.Errorf("--certificate-authority %s: not a PEM certificate", caFile)
+				}
+			}
+			_, err = cmd.OutOrStdout().Write(tlsutil.Kubeconfig(o))
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&server, "server", server, "URL of the crdlab server")
+	cmd.Flags().StringVar(&token, "token", "", "bearer token (one of --token-file's); empty: a dummy token")
+	cmd.Flags().StringVar(&caFile, "certificate-authority", "", "PEM file of the CA that signed the server's certificate, embedded as certificate-authority-data")
 	return cmd
 }

@@ -214,36 +214,13 @@ func (c *KubernetesAPIApprovalPolicyConformantConditionController) Run(ctx conte
 	if !informer.WaitForCacheSync(ctx, c.crdSynced) {
 		return
 	}
-	stop := context.AfterFunc(ctx, c.queue.ShutDown) // wakes workers blocked in Get
-	defer stop()
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Go(func() { c.runWorker(ctx) })
-	}
-	wg.Wait()
-}
-
-func (c *KubernetesAPIApprovalPolicyConformantConditionController) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
-	}
+	controller.RunWorkers(ctx, c.queue, workers, c.processNextWorkItem)
 }
 
 // processNextWorkItem handles one key off the queue. It returns false
 // when the queue is shut down.
 func (c *KubernetesAPIApprovalPolicyConformantConditionController) processNextWorkItem(ctx context.Context) bool {
-	key, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	defer c.queue.Done(key)
-
-	if err := c.syncFn(ctx, key); err != nil {
-		c.log.Error("sync failed; retrying with backoff", "crd", key, "err", err)
-		c.queue.AddRateLimited(key)
-		return true
-	}
-	c.queue.Forget(key)
-	return true
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
 }
 
 func (c *KubernetesAPIApprovalPolicyConformantConditionController) enqueue(obj any) {

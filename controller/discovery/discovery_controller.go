@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -111,13 +110,7 @@ func (c *DiscoveryController) Run(ctx context.Context, workers int) {
 	}
 	c.synced.Store(true)
 
-	stop := context.AfterFunc(ctx, c.queue.ShutDown) // wakes workers blocked in Get
-	defer stop()
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Go(func() { c.runWorker(ctx) })
-	}
-	wg.Wait()
+	controller.RunWorkers(ctx, c.queue, workers, c.processNextWorkItem)
 }
 
 // initialSync syncs every group version of every CRD; false means try
@@ -140,31 +133,12 @@ func (c *DiscoveryController) initialSync(ctx context.Context) bool {
 	return true
 }
 
-func (c *DiscoveryController) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
-	}
-}
-
 // processNextWorkItem handles one group version off the queue. It returns
 // false when the queue is shut down.
 //
 // Mirrors (*DiscoveryController).processNextWorkItem.
 func (c *DiscoveryController) processNextWorkItem(ctx context.Context) bool {
-	gv, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	// Done lets the queue hand gv out again.
-	defer c.queue.Done(gv)
-
-	if err := c.syncFn(ctx, gv); err != nil {
-		c.log.Error("sync failed; retrying with backoff", "groupVersion", gv, "err", err)
-		c.queue.AddRateLimited(gv)
-		return true
-	}
-	// Success: forget the key's failures.
-	c.queue.Forget(gv)
-	return true
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
 }
 
 // sync rebuilds the discovery of one group version from the Established

@@ -3,7 +3,6 @@ package establish
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
@@ -83,18 +82,7 @@ func (c *EstablishingController) Run(ctx context.Context, workers int) {
 	if !informer.WaitForCacheSync(ctx, c.crdSynced) {
 		return
 	}
-	stop := context.AfterFunc(ctx, c.queue.ShutDown) // wakes workers blocked in Get
-	defer stop()
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Go(func() { c.runWorker(ctx) })
-	}
-	wg.Wait()
-}
-
-func (c *EstablishingController) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
-	}
+	controller.RunWorkers(ctx, c.queue, workers, c.processNextWorkItem)
 }
 
 // processNextWorkItem handles one key off the queue. It returns false
@@ -102,21 +90,7 @@ func (c *EstablishingController) runWorker(ctx context.Context) {
 //
 // Mirrors (*EstablishingController).processNextWorkItem.
 func (c *EstablishingController) processNextWorkItem(ctx context.Context) bool {
-	key, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	// Done lets the queue hand key out again.
-	defer c.queue.Done(key)
-
-	if err := c.syncFn(ctx, key); err != nil {
-		c.log.Error("sync failed; retrying with backoff", "crd", key, "err", err)
-		c.queue.AddRateLimited(key)
-		return true
-	}
-	// Success: forget the key's failures.
-	c.queue.Forget(key)
-	return true
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
 }
 
 // sync turns a CRD whose names are accepted into an Established one.

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
@@ -125,18 +124,7 @@ func (c *CRDFinalizer) Run(ctx context.Context, workers int) {
 	if !informer.WaitForCacheSync(ctx, c.crdSynced) {
 		return
 	}
-	stop := context.AfterFunc(ctx, c.queue.ShutDown) // wakes workers blocked in Get
-	defer stop()
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Go(func() { c.runWorker(ctx) })
-	}
-	wg.Wait()
-}
-
-func (c *CRDFinalizer) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
-	}
+	controller.RunWorkers(ctx, c.queue, workers, c.processNextWorkItem)
 }
 
 // processNextWorkItem handles one key off the queue. It returns false
@@ -144,25 +132,7 @@ func (c *CRDFinalizer) runWorker(ctx context.Context) {
 //
 // Mirrors (*CRDFinalizer).processNextWorkItem.
 func (c *CRDFinalizer) processNextWorkItem(ctx context.Context) bool {
-	key, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	// Done lets the queue hand key out again.
-	defer c.queue.Done(key)
-
-	if err := c.syncFn(ctx, key); err != nil {
-		if errors.Is(err, ErrInstancesRemain) {
-			c.log.Info("waiting for custom resources to go", "crd", key, "err", err)
-		} else {
-			c.log.Error("sync failed; retrying with backoff", "crd", key, "err", err)
-		}
-		c.queue.AddRateLimited(key)
-		return true
-	}
-	// Success: forget the key's failures.
-	c.queue.Forget(key)
-	return true
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
 }
 
 // sync finalizes one deleted CRD: Terminating, instances deleted,

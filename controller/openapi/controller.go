@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
-	"sync"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
@@ -85,36 +84,13 @@ func (c *Controller) Run(ctx context.Context, workers int) {
 	if !informer.WaitForCacheSync(ctx, c.crdsSynced) {
 		return
 	}
-	stop := context.AfterFunc(ctx, c.queue.ShutDown) // wakes workers blocked in Get
-	defer stop()
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Go(func() { c.runWorker(ctx) })
-	}
-	wg.Wait()
-}
-
-func (c *Controller) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
-	}
+	controller.RunWorkers(ctx, c.queue, workers, c.processNextWorkItem)
 }
 
 // processNextWorkItem handles one group version off the queue. It returns
 // false when the queue is shut down.
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	gv, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	defer c.queue.Done(gv)
-
-	if err := c.syncFn(ctx, gv); err != nil {
-		c.log.Error("sync failed; retrying with backoff", "groupVersion", gv, "err", err)
-		c.queue.AddRateLimited(gv)
-		return true
-	}
-	c.queue.Forget(gv)
-	return true
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
 }
 
 // sync hands the service the Established CRDs that serve gv.

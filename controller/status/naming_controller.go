@@ -85,15 +85,8 @@ func (c *NamingConditionController) Run(ctx context.Context, workers int) {
 	if !informer.WaitForCacheSync(ctx, c.crdSynced) {
 		return
 	}
-	_ = workers                                      // always one, see above
-	stop := context.AfterFunc(ctx, c.queue.ShutDown) // wakes a worker blocked in Get
-	defer stop()
-	c.runWorker(ctx)
-}
-
-func (c *NamingConditionController) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
-	}
+	// One worker, whatever workers says (see above).
+	controller.RunWorkers(ctx, c.queue, 1, c.processNextWorkItem)
 }
 
 // processNextWorkItem handles one key off the queue. It returns false
@@ -101,22 +94,7 @@ func (c *NamingConditionController) runWorker(ctx context.Context) {
 //
 // Mirrors (*NamingConditionController).processNextWorkItem.
 func (c *NamingConditionController) processNextWorkItem(ctx context.Context) bool {
-	key, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	// Done lets the queue hand key out again; an Add of key while we sync
-	// waits for it rather than running beside us.
-	defer c.queue.Done(key)
-
-	if err := c.syncFn(ctx, key); err != nil {
-		c.log.Error("sync failed; retrying with backoff", "crd", key, "err", err)
-		c.queue.AddRateLimited(key)
-		return true
-	}
-	// Success: the next failure of key starts again from the base delay.
-	c.queue.Forget(key)
-	return true
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
 }
 
 // sync brings one CRD's accepted names and NamesAccepted condition up to

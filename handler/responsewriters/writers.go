@@ -52,12 +52,24 @@ func WriteJSON(w http.ResponseWriter, code int, obj any) {
 	WriteObject(w, negotiation.Options{MediaType: negotiation.MediaTypeJSON}, code, obj)
 }
 
+// JSONAppender is an object that writes its own JSON: AppendJSON appends
+// exactly what encoding/json's Marshal would write for it (compact, valid)
+// to dst. Marshal uses it instead of encoding/json, which would reflect
+// over the object and then scan the output of its MarshalJSON method again
+// to validate and compact it; for a list of thousands of custom resources
+// that second pass alone is a quarter of the encoding time.
+type JSONAppender interface {
+	AppendJSON(dst []byte) ([]byte, error)
+}
+
 // Marshal encodes obj as opts asks: JSON (indented if Pretty) followed by
 // a newline, or YAML.
 func Marshal(opts negotiation.Options, obj any) ([]byte, error) {
 	var body []byte
 	var err error
-	if opts.Pretty {
+	if a, ok := obj.(JSONAppender); ok && !opts.Pretty {
+		body, err = a.AppendJSON(nil)
+	} else if opts.Pretty {
 		body, err = json.MarshalIndent(obj, "", "  ")
 	} else {
 		body, err = json.Marshal(obj)

@@ -9,7 +9,8 @@
 //     `path/file.go:Type.Member` (a method, an interface method or a struct
 //     field), a file `path/file.go`, a notebook cell
 //     `notebooks/NN-name.ipynb#cell-id`, or a directory `examples/NN-topic/`.
-//     Paths are relative to the repository root.
+//     Paths are relative to the repository root and have at least one
+//     slash: a bare `doc.go` is prose about some package, not a reference.
 //   - An upstream reference has the same shape but starts with a module path
 //     (its first element has a dot: `k8s.io/…`, `sigs.k8s.io/…`,
 //     `go.etcd.io/…`). It is documentation, not checked: upstream's source
@@ -81,7 +82,9 @@ func Refs(md []byte) []Ref {
 		for _, m := range codeSpan.FindAllStringSubmatch(line, -1) {
 			text := m[1]
 			s := refShape.FindStringSubmatch(text)
-			if s == nil {
+			if s == nil || !strings.Contains(text, "/") {
+				// A bare file name (`doc.go`) names a file of the
+				// package being discussed, not a path: not checked.
 				continue
 			}
 			r := Ref{Line: i + 1, Text: text, Path: s[1], Name: s[2], Cell: s[3]}

@@ -36,6 +36,10 @@ func main() {
 	flag.StringVar(&o.refBin, "refserver-bin", "", "use this refserver binary instead of building one")
 	flag.StringVar(&o.crdlabArgs, "crdlab-args", "", "extra arguments for `crdlab serve`, space-separated")
 	flag.IntVar(&o.rounds, "rounds", 0, "rounds each interleaved workload is split into (default 4, 2 with -short)")
+	flag.IntVar(&o.create1N, "create1-n", 0, "override: objects created by 1 client")
+	flag.IntVar(&o.create16N, "create16-n", 0, "override: objects created by 16 clients")
+	flag.IntVar(&o.getN, "get-n", 0, "override: gets")
+	flag.IntVar(&o.watchUpdates, "watch-updates", 0, "override: updates in each watch fan-out")
 	flag.Parse()
 
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -28,6 +28,8 @@ type options struct {
 	crdlabBin, refBin string
 	crdlabArgs        string
 	rounds            int
+	// Size overrides, for profiling; 0 keeps the default.
+	create1N, create16N, getN, watchUpdates int
 }
 
 // sizes are the workload's sizes for a full or a short run.
@@ -103,6 +105,14 @@ func run(ctx context.Context, o options) error {
 	p := sizes(o.short)
 	if o.rounds > 0 {
 		p.Rounds = o.rounds
+	}
+	for _, o := range []struct {
+		dst *int
+		v   int
+	}{{&p.Create1N, o.create1N}, {&p.Create16N, o.create16N}, {&p.GetN, o.getN}, {&p.WatchUpdates, o.watchUpdates}} {
+		if o.v > 0 {
+			*o.dst = o.v
+		}
 	}
 	p.ListObjects = p.Create1N + p.Create16N
 	b := &bench{o: o, p: p, phases: map[string]bool{}}

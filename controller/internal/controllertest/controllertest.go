@@ -1,10 +1,3 @@
-// Package controllertest holds the fakes the CRD controllers' unit tests
-// share: an informer whose events a test fires by hand, and a CRD client
-// that keeps CRDs in memory with the server's optimistic concurrency.
-//
-// These test one sync function at a time; the whole loop (client, watch,
-// informer, every controller) is tested against a real server in package
-// apiserver.
 package controllertest
 
 import (

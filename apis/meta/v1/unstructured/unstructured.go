@@ -66,7 +66,10 @@ func (u *Unstructured) GetKind() string        { return getString(u.Object, "kin
 func (u *Unstructured) SetKind(v string)       { u.setField(v, "kind") }
 
 // MarshalJSON writes the map.
-func (u *Unstructured) MarshalJSON() ([]byte, error) { return json.Marshal(u.Object) }
+func (u *Unstructured) MarshalJSON() ([]byte, error) { return AppendJSON(nil, u.Object) }
+
+// AppendJSON appends the object's JSON (what MarshalJSON returns) to dst.
+func (u *Unstructured) AppendJSON(dst []byte) ([]byte, error) { return AppendJSON(dst, u.Object) }
 
 // UnmarshalJSON reads a JSON object; whole numbers become int64.
 func (u *Unstructured) UnmarshalJSON(b []byte) error {
@@ -405,7 +408,7 @@ func (l *UnstructuredList) MarshalJSON() ([]byte, error) {
 		items[i] = l.Items[i].Object
 	}
 	m["items"] = items
-	return json.Marshal(m)
+	return AppendJSON(nil, m)
 }
 
 // UnmarshalJSON reads a list document.

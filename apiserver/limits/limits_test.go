@@ -1,0 +1,187 @@
+package limits_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/crdlab/crdlab/apiserver/authn"
+	"github.com/crdlab/crdlab/apiserver/limits"
+	"github.com/crdlab/crdlab/handler/request"
+)
+
+// blocking is a handler that holds every request until release is closed,
+// and says on entered when one has started.
+type blocking struct {
+	entered chan string
+	release chan struct{}
+}
+
+func newBlocking() *blocking {
+	return &blocking{entered: make(chan string, 100), release: make(chan struct{})}
+}
+
+func (b *blocking) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.entered <- r.Method + " " + r.URL.String()
+	<-b.release
+}
+
+// request builds a request with its RequestInfo (and user) in the
+// context, as the filters before the limiter leave it.
+func request_(method, target string, u *authn.User) *http.Request {
+	r := httptest.NewRequest(method, target, nil)
+	ctx := request.WithRequestInfo(r.Context(), request.NewRequestInfoFactory().NewRequestInfo(r))
+	if u != nil {
+		ctx = authn.WithUser(ctx, u)
+	}
+	return r.WithContext(ctx)
+}
+
+const crontabs = "/apis/stable.example.com/v1/namespaces/default/crontabs"
+
+func TestLimiter_Handler(t *testing.T) {
+	l := limits.New(limits.Config{MaxRequestsInFlight: 1, MaxMutatingRequestsInFlight: 1, MaxWatches: 1}, nil)
+	b := newBlocking()
+	h := l.Handler(b)
+	alice := &authn.User{Name: "alice"}
+
+	// Fill each kind: one list, one create, one watch are held.
+	var wg sync.WaitGroup
+	for _, r := range []*http.Request{
+		request_("GET", crontabs, alice),
+		request_("POST", crontabs, alice),
+		request_("GET", crontabs+"?watch=1", alice),
+	} {
+		wg.Add(1)
+		go func() { defer wg.Done(); h.ServeHTTP(httptest.NewRecorder(), r) }()
+		<-b.entered
+	}
+	if st := l.Stats(); st.InFlight != [3]int{1, 1, 1} || st.Limit != [3]int{1, 1, 1} {
+		t.Errorf("Stats %+v", st)
+	}
+
+	for _, tt := range []struct {
+		name, method, target string
+		u                    *authn.User
+		want                 int
+		message              string
+	}{
+		{"ErrReadOnly", "GET", crontabs + "/x", alice, 429, "Too many requests, please try again later."},
+		{"ErrReadOnlyPath", "GET", "/apis", alice, 429, "Too many requests, please try again later."},
+		{"ErrMutating", "DELETE", crontabs + "/x", alice, 429, "Too many requests, please try again later."},
+		{"ErrWatch", "GET", "/apis/stable.example.com/v1/watch/crontabs", alice, 429, "Too many watches (the limit is 1, --max-watches), please try again later."},
+		{"HealthExempt", "GET", "/readyz", alice, 0, ""},
+		{"HealthCheckExempt", "GET", "/livez/ping", nil, 0, ""},
+		{"MastersExempt", "PUT", crontabs + "/x", &authn.User{Name: "system:apiserver", Groups: []string{authn.SystemPrivilegedGroup}}, 0, ""},
+		{"MastersWatchExempt", "GET", crontabs + "?watch=true", &authn.User{Name: "system:apiserver", Groups: []string{authn.SystemPrivilegedGroup}}, 0, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := httptest.NewRecorder()
+			r := request_(tt.method, tt.target, tt.u)
+			if tt.want == 0 {
+				// Exempt: it reaches the handler although all is full.
+				done := make(chan struct{})
+				go func() { h.ServeHTTP(w, r); close(done) }()
+				<-b.entered
+				t.Cleanup(func() { <-done })
+				return
+			}
+			h.ServeHTTP(w, r)
+			var st struct {
+				Reason, Message string
+				Code            int
+				Details         struct{ RetryAfterSeconds int }
+			}
+			_ = json.Unmarshal(w.Body.Bytes(), &st)
+			if w.Code != tt.want || w.Header().Get("Retry-After") != "1" || st.Reason != "TooManyRequests" || st.Code != 429 ||
+				st.Message != tt.message || st.Details.RetryAfterSeconds != 1 {
+				t.Errorf("%d Retry-After %q %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+			}
+		})
+	}
+	if st := l.Stats(); st.Rejected != [3]int64{2, 1, 1} {
+		t.Errorf("Rejected %v, want [2 1 1]", st.Rejected)
+	}
+	close(b.release)
+	wg.Wait()
+	if st := l.Stats(); st.InFlight != [3]int{0, 0, 0} {
+		t.Errorf("after: InFlight %v", st.InFlight)
+	}
+}
+
+func TestLimiter_NoLimit(t *testing.T) {
+	l := limits.New(limits.Config{MaxRequestsInFlight: -1, MaxMutatingRequestsInFlight: -1, MaxWatches: -1}, nil)
+	b := newBlocking()
+	h := l.Handler(b)
+	var wg sync.WaitGroup
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); h.ServeHTTP(httptest.NewRecorder(), request_("GET", crontabs+"?watch=1", nil)) }()
+		<-b.entered
+	}
+	if st := l.Stats(); st.InFlight[limits.KindWatch] != 50 || st.Limit != [3]int{0, 0, 0} {
+		t.Errorf("Stats %+v", st)
+	}
+	close(b.release)
+	wg.Wait()
+}
+
+func TestLimiter_Defaults(t *testing.T) {
+	if st := limits.New(limits.Config{}, nil).Stats(); st.Limit != [3]int{400, 200, 1000} {
+		t.Errorf("Limit %v, want upstream's 400 and 200, and 1000 watches", st.Limit)
+	}
+}
+
+// TestLimiter_Concurrent hammers a small limiter from many goroutines
+// (run with -race): no more than the limit are ever in the handler, and
+// every request is either served or answered 429.
+func TestLimiter_Concurrent(t *testing.T) {
+	const limit = 3
+	l := limits.New(limits.Config{MaxRequestsInFlight: limit}, nil)
+	var mu sync.Mutex
+	in, peak := 0, 0
+	h := l.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		in++
+		peak = max(peak, in)
+		mu.Unlock()
+		for i := 0; i < 100; i++ {
+			_ = i * i
+		}
+		mu.Lock()
+		in--
+		mu.Unlock()
+	}))
+	var wg sync.WaitGroup
+	var served, rejected sync.Map
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, request_("GET", crontabs, nil))
+				switch w.Code {
+				case 200:
+					served.Store([2]int{g, i}, true)
+				case 429:
+					rejected.Store([2]int{g, i}, true)
+				default:
+					t.Errorf("code %d", w.Code)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if peak > limit {
+		t.Errorf("peak %d in flight, limit %d", peak, limit)
+	}
+	n := 0
+	served.Range(func(any, any) bool { n++; return true })
+	rejected.Range(func(any, any) bool { n++; return true })
+	if n != 16*200 {
+		t.Errorf("%d answers, want %d", n, 16*200)
+	}
+}

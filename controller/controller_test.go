@@ -1,0 +1,107 @@
+package controller_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/controller"
+	"github.com/crdlab/crdlab/informer"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func TestProcessNextWorkItem(t *testing.T) {
+	ctx := context.Background()
+	q := controller.NewQueue[string]("test", controller.Options{})
+	defer q.ShutDown()
+	fail := errors.New("boom")
+	syncFn := func(context.Context, string) error { return fail }
+
+	t.Run("ErrRequeuedWithBackoff", func(t *testing.T) {
+		q.Add("a")
+		require.True(t, controller.ProcessNextWorkItem(ctx, q, syncFn, quiet))
+		assert.Equal(t, 1, q.NumRequeues("a"))
+	})
+	t.Run("OKForgets", func(t *testing.T) {
+		fail = nil
+		q.Add("a")
+		require.Eventually(t, func() bool { return q.Len() == 1 }, 5*time.Second, time.Millisecond)
+		require.True(t, controller.ProcessNextWorkItem(ctx, q, syncFn, quiet))
+		assert.Equal(t, 0, q.NumRequeues("a"))
+	})
+	t.Run("ShutDown", func(t *testing.T) {
+		q.ShutDown()
+		assert.False(t, controller.ProcessNextWorkItem(ctx, q, syncFn, quiet))
+	})
+}
+
+func TestRunWorkers(t *testing.T) {
+	q := controller.NewQueue[int]("test", controller.Options{})
+	var running, maxRunning atomic.Int32
+	var mu sync.Mutex
+	seen := map[int]bool{}
+	syncFn := func(_ context.Context, k int) error {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for {
+			m := maxRunning.Load()
+			if n <= m || maxRunning.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+		mu.Lock()
+		seen[k] = true
+		mu.Unlock()
+		return nil
+	}
+	for k := range 20 {
+		q.Add(k)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		controller.RunWorkers(ctx, q, 4, func(ctx context.Context) bool {
+			return controller.ProcessNextWorkItem(ctx, q, syncFn, quiet)
+		})
+		close(done)
+	}()
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(seen) == 20 }, 5*time.Second, time.Millisecond)
+	assert.LessOrEqual(t, maxRunning.Load(), int32(4))
+	assert.Greater(t, maxRunning.Load(), int32(1), "workers run in parallel")
+
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("RunWorkers did not return after ctx ended")
+	}
+	assert.True(t, q.ShuttingDown())
+}
+
+func TestCRDFromObject(t *testing.T) {
+	crd := &apiextensionsv1.CustomResourceDefinition{ObjectMeta: metav1.ObjectMeta{Name: "a.g"}}
+	for name, obj := range map[string]any{
+		"CRD":       crd,
+		"Tombstone": informer.DeletedFinalStateUnknown{Key: "a.g", Obj: crd},
+	} {
+		got, ok := controller.CRDFromObject(obj)
+		assert.True(t, ok, name)
+		assert.Same(t, crd, got, name)
+	}
+	_, ok := controller.CRDFromObject("not a CRD")
+	assert.False(t, ok)
+	_, ok = controller.CRDFromObject((*apiextensionsv1.CustomResourceDefinition)(nil))
+	assert.False(t, ok)
+}

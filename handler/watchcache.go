@@ -1,0 +1,83 @@
+package handler
+
+import (
+	"sync"
+
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/watch"
+)
+
+// watchLines remembers the encoded line of recent watch events, so that an
+// event sent to a thousand watchers of the same resource is encoded once,
+// not a thousand times.
+//
+// It works because storage's fan-out decodes each committed write once per
+// store and hands the same object to every watcher of that store: the
+// object's identity, the event type and the request scope (which fixes the
+// version it is written in) determine the line. Only plain JSON events of
+// custom resources are remembered; Tables depend on the request, and
+// initial events (decoded per watcher) simply miss.
+//
+// Mirrors the role of upstream's cachingObject (k8s.io/apiserver/pkg/
+// storage/cacher/caching_object.go), which caches an object's serialization
+// per encoder for the same reason.
+//
+// The zero value is ready to use.
+type watchLines struct {
+	mu      sync.Mutex               // guards entries, ring and next
+	entries map[lineKey]*encodedLine // at most watchLinesSize entries
+	ring    [watchLinesSize]lineKey  // the keys in entries, oldest at next
+	next    int
+}
+
+// watchLinesSize bounds the events remembered: enough for every watcher
+// to find the last few thousand events, small enough (≈ 1 KiB each) to
+// ignore.
+const watchLinesSize = 4096
+
+type lineKey struct {
+	obj   *unstructured.Unstructured // holding it keeps its address from being reused
+	typ   watch.EventType
+	scope *requestScope
+}
+
+// encodedLine is one event's line, encoded by the first watcher to ask.
+type encodedLine struct {
+	once sync.Once
+	line []byte // read-only once once is done
+	err  error
+}
+
+// cacheable reports whether an event's line can be shared, and its key.
+func cacheable(ev watch.Event, s *requestScope, table bool) (lineKey, bool) {
+	if table || ev.Type == watch.Error || ev.Type == watch.Bookmark {
+		return lineKey{}, false
+	}
+	u, ok := ev.Object.(*unstructured.Unstructured)
+	if !ok {
+		return lineKey{}, false
+	}
+	return lineKey{obj: u, typ: ev.Type, scope: s}, true
+}
+
+// get returns the line of key, calling encode for the first caller only;
+// the others wait for it and share its result.
+func (c *watchLines) get(key lineKey, encode func() ([]byte, error)) ([]byte, error) {
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	if !ok {
+		if c.entries == nil {
+			c.entries = make(map[lineKey]*encodedLine, watchLinesSize)
+		}
+		if old := c.ring[c.next]; old.obj != nil {
+			delete(c.entries, old)
+		}
+		e = &encodedLine{}
+		c.entries[key] = e
+		c.ring[c.next] = key
+		c.next = (c.next + 1) % watchLinesSize
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.line, e.err = encode() })
+	return e.line, e.err
+}

@@ -1,0 +1,177 @@
+package docmap
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRefs(t *testing.T) {
+	md := "Intro `scheme/scheme.go:Scheme.ConvertToVersion` and `go test ./...`.\n" +
+		"```\n`not/inside.go:Fence`\n```\n" +
+		"- `k8s.io/apiserver/pkg/server/config.go:completedConfig.New`, `examples/07-server-startup/`\n" +
+		"- `notebooks/01-x.ipynb#intro`, `docs/map.md`, `OnAdd`, `apps/v1`, `doc.go`\n"
+	want := []Ref{
+		{Line: 1, Text: "scheme/scheme.go:Scheme.ConvertToVersion", Path: "scheme/scheme.go", Name: "Scheme.ConvertToVersion"},
+		{Line: 5, Text: "k8s.io/apiserver/pkg/server/config.go:completedConfig.New", Path: "k8s.io/apiserver/pkg/server/config.go", Name: "completedConfig.New", Upstream: true},
+		{Line: 5, Text: "examples/07-server-startup/", Path: "examples/07-server-startup/"},
+		{Line: 6, Text: "notebooks/01-x.ipynb#intro", Path: "notebooks/01-x.ipynb", Cell: "intro"},
+		{Line: 6, Text: "docs/map.md", Path: "docs/map.md"},
+	}
+	got := Refs([]byte(md))
+	if len(got) != len(want) {
+		t.Fatalf("Refs found %d references, want %d:\n%+v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("ref %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestLinks(t *testing.T) {
+	md := "[a](questions.md) [b](../notebooks/01-x.ipynb#cell) [c](https://example.com/x) [d](#section)\n"
+	got := Links([]byte(md))
+	if len(got) != 2 || got[0].Target != "questions.md" || got[1].Target != "../notebooks/01-x.ipynb" {
+		t.Fatalf("Links = %+v", got)
+	}
+}
+
+func TestRef_Check(t *testing.T) {
+	root := filepath.Join("testdata", "repo")
+	for _, tc := range []struct {
+		ref  string
+		want string // "" = passes
+	}{
+		{"pkg/thing.go", ""},
+		{"pkg/thing.go:Thing", ""},
+		{"pkg/thing.go:New", ""},
+		{"pkg/thing.go:Max", ""},
+		{"pkg/thing.go:defaultThing", ""},
+		{"pkg/thing.go:Thing.Run", ""},
+		{"pkg/thing.go:Thing.Name", ""},
+		{"pkg/thing.go:Thing.Embedded", ""},
+		{"pkg/thing.go:Doer.Do", ""},
+		{"pkg/thing.go:List.Len", ""},
+		{"examples/01-x/", ""},
+		{"notebooks/01-x.ipynb#intro", ""},
+		{"k8s.io/nowhere/file.go:Anything", ""},
+		{"pkg/thing.go:Missing", "declares no Missing"},
+		{"pkg/thing.go:Thing.Stop", "declares no Thing.Stop"},
+		{"pkg/gone.go:New", "no such file"},
+		{"examples/02-y/", "no such file"},
+		{"examples/01-x/main.go/", "final /"},
+		{"pkg/", ""},
+		{"notebooks/01-x.ipynb#outro", `no cell with id "outro"`},
+	} {
+		t.Run(tc.ref, func(t *testing.T) {
+			refs := Refs([]byte("`" + tc.ref + "`"))
+			if len(refs) != 1 {
+				t.Fatalf("%q is not a reference", tc.ref)
+			}
+			err := refs[0].Check(root)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("Check: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("Check error = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+	t.Run("ErrDirectoryWithoutSlash", func(t *testing.T) {
+		r := Ref{Text: "pkg.go", Path: "examples/01-x"} // a directory named as a file
+		if err := r.Check(root); err == nil || !strings.Contains(err.Error(), "final /") {
+			t.Fatalf("Check = %v", err)
+		}
+	})
+}
+
+func TestSections(t *testing.T) {
+	md := "# Top\nintro\n## A\na text\n### A1\na1 text\n## B\n```\n## not a heading\n```\nb text\n"
+	var got []string
+	for _, s := range Sections([]byte(md)) {
+		got = append(got, s.Heading+"="+strings.Join(strings.Fields(string(s.Body)), " "))
+	}
+	want := []string{
+		"Top=intro ## A a text ### A1 a1 text ## B ``` ## not a heading ``` b text",
+		"A=a text ### A1 a1 text",
+		"A1=a1 text",
+		"B=``` ## not a heading ``` b text",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("Sections:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// repoRoot is the repository root, two levels up.
+var repoRoot = filepath.Join("..", "..")
+
+// TestRepoDocs checks every reference and relative link in docs/: a
+// renamed function, a moved file or a notebook cell that lost its id
+// fails here.
+func TestRepoDocs(t *testing.T) {
+	docs, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no docs/*.md found: %v", err)
+	}
+	for _, p := range docs {
+		rel, _ := filepath.Rel(repoRoot, p)
+		t.Run(rel, func(t *testing.T) {
+			for _, err := range CheckFile(repoRoot, rel) {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// seedHeadings are the section headings of the two seed articles that
+// docs/map.md must cover (issue 7).
+var seedHeadings = []string{
+	// seed 002
+	"startup flow", "APIExtensions server creation", "scheme", "conversion",
+	// seed 000
+	"ResourceConfig", "Default Configuration", "Extend", "Runtime Support", "Storage",
+	"State Transition", "Landscape", "Clientset", "SharedInformerFactory", "Relationship",
+	"Add Informers", "Management", "EstablishingController", "CRD Handler", "CRD Controller",
+}
+
+// TestMap_CoversSeedHeadings checks that docs/map.md has a section for
+// every seed heading, and that each names all four things: crdlab code,
+// upstream code, an example and a notebook.
+func TestMap_CoversSeedHeadings(t *testing.T) {
+	md, err := os.ReadFile(filepath.Join(repoRoot, "docs", "map.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]Section{}
+	for _, s := range Sections(md) {
+		sections[strings.ToLower(s.Heading)] = s
+	}
+	for _, h := range seedHeadings {
+		t.Run(h, func(t *testing.T) {
+			s, ok := sections[strings.ToLower(h)]
+			if !ok {
+				t.Fatalf("docs/map.md has no section %q", h)
+			}
+			var code, upstream, example, notebook bool
+			for _, r := range Refs(s.Body) {
+				switch {
+				case r.Upstream:
+					upstream = true
+				case strings.HasPrefix(r.Path, "examples/"):
+					example = true
+				case strings.HasPrefix(r.Path, "notebooks/") && strings.HasSuffix(r.Path, ".ipynb"):
+					notebook = true
+				case strings.HasSuffix(r.Path, ".go") && r.Name != "":
+					code = true
+				}
+			}
+			for what, ok := range map[string]bool{"crdlab file:function": code, "upstream file:function": upstream, "example": example, "notebook": notebook} {
+				if !ok {
+					t.Errorf("section %q names no %s", h, what)
+				}
+			}
+		})
+	}
+}
