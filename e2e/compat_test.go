@@ -103,7 +103,7 @@ func (c *compatRecorder) counts() map[string]int {
 // compatAreas are the sections of the document, in order.
 var compatAreas = []struct{ area, title, intro string }{
 	{"kubectl", "kubectl", "The real kubectl, built from k8s.io/kubectl/pkg/cmd, with default flags " +
-		"(client-side validation on, no --validate=false) and an empty discovery cache."},
+		"(--validate=strict, never --validate=false) and a discovery cache that starts empty."},
 	{"client-go", "client-go", "k8s.io/client-go and the typed apiextensions clientset, with client-go's " +
 		"defaults (aggregated discovery, watch-list informers)."},
 	{"controller-runtime", "controller-runtime", "A controller-runtime manager running a tiny " +

@@ -12,19 +12,28 @@
 // Vocabulary:
 //   - server: one `crdlab serve` process with its own data dir, kubeconfig
 //     and HOME (so kubectl's discovery cache starts empty); one per test
-//     group (TestKubectl, TestClientGo, TestControllerRuntime).
+//     (TestKubectl, TestClientGo, TestControllerRuntime …), whose subtests
+//     run in order and build on each other. CRDLAB_E2E_LOGS=1 prints each
+//     server's request log even when its test passes.
 //   - feature: one row of docs/compatibility.md — a kubectl command or
 //     client-go feature a subtest tries. The row passes iff the subtest
 //     passes; a subtest that checks a documented gap (crdlab answers with a
 //     clear error, as upstream does when a feature is off) marks its row
 //     "not supported" and says why.
 //
-// Run it with `make e2e` (or `cd e2e && go test ./...`). To regenerate
-// docs/compatibility.md from a full run:
+// Run it with `make e2e`, or `cd e2e && go test -count=1 ./...` (go test
+// cannot see that the binaries depend on the parent module, so a cached
+// result would be stale). To regenerate docs/compatibility.md from a full
+// run:
 //
 //	cd e2e && CRDLAB_WRITE_COMPAT=1 go test -count=1 ./...
 //
 // (or `go test -count=1 . -args -update-compat`). CI runs without writing.
+//
+// TestProtobufFixtures keeps the fixtures of crdlab's protobuf decoder
+// (handler/protobuf/testdata) equal to what upstream's serializer writes;
+// `go test -run TestProtobufFixtures . -args -update-protobuf-fixtures`
+// rewrites them.
 //
 // Upstream: test/e2e and test/integration/apiextensions in kubernetes, which
 // run the same clients against a real apiserver.

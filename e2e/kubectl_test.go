@@ -31,8 +31,8 @@ func TestKubectl(t *testing.T) {
 	t.Run("Version", func(t *testing.T) {
 		feature(t, "kubectl", "version (client and server)", "kubectl version -o json")
 		var v struct {
-			ClientVersion struct{ GitVersion string } `json:"clientVersion"`
-			ServerVersion struct{ GitVersion, Major, Minor string }
+			ClientVersion struct{ GitVersion string }               `json:"clientVersion"`
+			ServerVersion struct{ GitVersion, Major, Minor string } `json:"serverVersion"`
 		}
 		if err := json.Unmarshal([]byte(s.kubectlOK(t, "version", "-o", "json")), &v); err != nil {
 			t.Fatal(err)

@@ -279,5 +279,8 @@ func newScaleScope(s *requestScope, storage interface {
 		}
 		return out, nil
 	}
+	// The main scope's in-place encoder is for custom resources; a Scale
+	// goes through encode.
+	s.encodeOwned = nil
 	return s
 }

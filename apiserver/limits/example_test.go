@@ -22,14 +22,14 @@ func ExampleLimiter_Handler() {
 		close(started)
 		<-release // a slow list
 	}))
-	go h.ServeHTTP(httptest.NewRecorder(), request_("GET", crontabs, nil))
+	go h.ServeHTTP(httptest.NewRecorder(), newRequest("GET", crontabs, nil))
 	<-started
 
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, request_("GET", crontabs, nil))
+	h.ServeHTTP(w, newRequest("GET", crontabs, nil))
 	fmt.Println(w.Code, "Retry-After:", w.Header().Get("Retry-After"))
 	w = httptest.NewRecorder()
-	h.ServeHTTP(w, request_("GET", "/readyz", nil))
+	h.ServeHTTP(w, newRequest("GET", "/readyz", nil))
 	fmt.Println(w.Code, w.Body)
 	close(release)
 	// Output:

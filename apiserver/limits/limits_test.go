@@ -28,9 +28,9 @@ func (b *blocking) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	<-b.release
 }
 
-// request builds a request with its RequestInfo (and user) in the
+// newRequest builds a request with its RequestInfo (and user) in the
 // context, as the filters before the limiter leave it.
-func request_(method, target string, u *authn.User) *http.Request {
+func newRequest(method, target string, u *authn.User) *http.Request {
 	r := httptest.NewRequest(method, target, nil)
 	ctx := request.WithRequestInfo(r.Context(), request.NewRequestInfoFactory().NewRequestInfo(r))
 	if u != nil {
@@ -50,9 +50,9 @@ func TestLimiter_Handler(t *testing.T) {
 	// Fill each kind: one list, one create, one watch are held.
 	var wg sync.WaitGroup
 	for _, r := range []*http.Request{
-		request_("GET", crontabs, alice),
-		request_("POST", crontabs, alice),
-		request_("GET", crontabs+"?watch=1", alice),
+		newRequest("GET", crontabs, alice),
+		newRequest("POST", crontabs, alice),
+		newRequest("GET", crontabs+"?watch=1", alice),
 	} {
 		wg.Add(1)
 		go func() { defer wg.Done(); h.ServeHTTP(httptest.NewRecorder(), r) }()
@@ -62,6 +62,7 @@ func TestLimiter_Handler(t *testing.T) {
 		t.Errorf("Stats %+v", st)
 	}
 
+	var exempt sync.WaitGroup // exempt requests, held until release
 	for _, tt := range []struct {
 		name, method, target string
 		u                    *authn.User
@@ -79,13 +80,12 @@ func TestLimiter_Handler(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w := httptest.NewRecorder()
-			r := request_(tt.method, tt.target, tt.u)
+			r := newRequest(tt.method, tt.target, tt.u)
 			if tt.want == 0 {
 				// Exempt: it reaches the handler although all is full.
-				done := make(chan struct{})
-				go func() { h.ServeHTTP(w, r); close(done) }()
+				exempt.Add(1)
+				go func() { defer exempt.Done(); h.ServeHTTP(w, r) }()
 				<-b.entered
-				t.Cleanup(func() { <-done })
 				return
 			}
 			h.ServeHTTP(w, r)
@@ -106,6 +106,7 @@ func TestLimiter_Handler(t *testing.T) {
 	}
 	close(b.release)
 	wg.Wait()
+	exempt.Wait()
 	if st := l.Stats(); st.InFlight != [3]int{0, 0, 0} {
 		t.Errorf("after: InFlight %v", st.InFlight)
 	}
@@ -118,7 +119,10 @@ func TestLimiter_NoLimit(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := 0; i < 50; i++ {
 		wg.Add(1)
-		go func() { defer wg.Done(); h.ServeHTTP(httptest.NewRecorder(), request_("GET", crontabs+"?watch=1", nil)) }()
+		go func() {
+			defer wg.Done()
+			h.ServeHTTP(httptest.NewRecorder(), newRequest("GET", crontabs+"?watch=1", nil))
+		}()
 		<-b.entered
 	}
 	if st := l.Stats(); st.InFlight[limits.KindWatch] != 50 || st.Limit != [3]int{0, 0, 0} {
@@ -129,8 +133,8 @@ func TestLimiter_NoLimit(t *testing.T) {
 }
 
 func TestLimiter_Defaults(t *testing.T) {
-	if st := limits.New(limits.Config{}, nil).Stats(); st.Limit != [3]int{400, 200, 1000} {
-		t.Errorf("Limit %v, want upstream's 400 and 200, and 1000 watches", st.Limit)
+	if st := limits.New(limits.Config{}, nil).Stats(); st.Limit != [3]int{400, 200, 10000} {
+		t.Errorf("Limit %v, want upstream's 400 and 200, and 10000 watches", st.Limit)
 	}
 }
 
@@ -162,7 +166,7 @@ func TestLimiter_Concurrent(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 200; i++ {
 				w := httptest.NewRecorder()
-				h.ServeHTTP(w, request_("GET", crontabs, nil))
+				h.ServeHTTP(w, newRequest("GET", crontabs, nil))
 				switch w.Code {
 				case 200:
 					served.Store([2]int{g, i}, true)

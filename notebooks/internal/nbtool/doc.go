@@ -1,0 +1,32 @@
+// Command nbtool checks crdlab's Go notebooks and their exercises. It reads
+// and writes Jupyter notebooks as JSON and uses only the standard library;
+// executing them is Jupyter's job (scripts/notebooks.sh runs
+// `jupyter nbconvert --execute` with the GoNB kernel between nbtool's
+// steps).
+//
+// An exercise is a pair of cells: a cell tagged "exercise" that the
+// student completes (committed as a stub that compiles but is wrong) and,
+// next after it, a cell tagged "check" that tests it. The reference
+// solution of exercise cell ID in notebook NAME.ipynb is the Go file
+// solutions/NAME/ID.go beside the notebook, marked `//go:build ignore` so
+// that the go command leaves it alone; everything after its package clause
+// replaces the stub.
+//
+// Usage:
+//
+//	nbtool lint NB.ipynb...            structure, ids, exercise pairs, solutions
+//	nbtool solve NB.ipynb OUT.ipynb    NB with every stub replaced by its solution
+//	nbtool verify -mode stub EXECUTED.ipynb...
+//	                                   only check cells failed, each at run time
+//	nbtool verify -mode solution EXECUTED.ipynb...
+//	                                   no cell failed
+//	nbtool publish EXECUTED.ipynb DEST.ipynb
+//	                                   EXECUTED without timings or colour codes
+//
+// Every cell of an executed notebook must have run. Exit status 1 means
+// the notebooks did not pass; 2 is a usage error.
+//
+// Upstream: none; this is crdlab's own tooling (see notebooks/README.md).
+// It does what nbconvert's --execute cannot: swap solutions in and judge
+// which cells must fail.
+package main
