@@ -196,7 +196,7 @@ func (c CompletedConfig) New() (*Server, error) {
 	db, err := storage.Open(filepath.Join(c.DataDir, DataFileName), c.Storage)
 	if err != nil {
 		ln.Close()
-		return nil, err
+		return nil, dataFileError(err)
 	}
 	s := &Server{cfg: c.completedConfig, log: log, db: db, listener: ln, access: acc}
 	s.watchCtx, s.cancelWatch = context.WithCancel(context.Background())
@@ -234,10 +234,9 @@ func (c CompletedConfig) New() (*Server, error) {
 	s.controllers = newCRDControllers(s.handler, log.With("component", "apiextensions-controllers"))
 
 	ping := HealthChecker{Name: "ping", Check: func(*http.Request) error { return nil }}
-	store := HealthChecker{Name: "storage", Check: func(r *http.Request) error {
-		_, err := db.CurrentRevision(r.Context())
-		return err
-	}}
+	// storage fails once a commit has failed: the data file then takes
+	// no writes until the process restarts and reopens it.
+	store := HealthChecker{Name: "storage", Check: func(*http.Request) error { return db.Healthy() }}
 	for _, h := range []*healthChecks{&s.healthz, &s.livez, &s.readyz} {
 		h.add(ping)
 		h.add(store)
@@ -279,6 +278,18 @@ func (c CompletedConfig) New() (*Server, error) {
 		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return s, nil
+}
+
+// dataFileError adds to an error of storage.Open what the operator can do
+// about it. crdlab never re-initialises a file it cannot read.
+func dataFileError(err error) error {
+	switch {
+	case errors.Is(err, storage.ErrForeignFile), errors.Is(err, storage.ErrCorrupt):
+		return fmt.Errorf("%w; crdlab will not overwrite it: restore a backup, or move the file away to start with an empty store", err)
+	case errors.Is(err, storage.ErrLocked):
+		return fmt.Errorf("%w: is another crdlab serve using the same --data-dir?", err)
+	}
+	return err
 }
 
 // Addr is the address the server listens on, e.g. 127.0.0.1:43117.

@@ -16,9 +16,10 @@ package apiserver
 //	                                  │            └─ NamesAccepted && !Established ─▶ establishing queue
 //	                                  ├──▶ naming controller      (acceptedNames, NamesAccepted)
 //	                                  ├──▶ finalizer              (Terminating, instances, finalizer)
-//	                                  ├──▶ discovery controller   (/apis/<g>[/<v>])
+//	                                  ├──▶ discovery controller   (/apis/<g>[/<v>]; its only writer)
 //	                                  ├──▶ nonstructural schema, API approval conditions
-//	                                  └──▶ openapi controller     (/openapi/v3, if the handler takes it)
+//	                                  └──▶ openapi controller     (/openapi/v3/apis/<g>/<v>, through
+//	                                                               (*handler.Handler).UpdateGroupVersion)
 //	controllers ──UpdateStatus over HTTP──▶ storage ──▶ … the informer again
 
 import (
@@ -46,6 +47,9 @@ import (
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/watch"
 )
+
+// The handler renders the OpenAPI documents the OpenAPI controller asks for.
+var _ openapi.Service = (*handler.Handler)(nil)
 
 // crdInformerResync is the CRD informer's resync period, as upstream's
 // apiextensions informer factory (5 minutes): every handler sees every CRD
@@ -152,13 +156,15 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 	if err != nil {
 		return err
 	}
+	// The discovery controller is the only writer of CRD groups'
+	// discovery (the crdHandler's hooks decide serving only).
 	discoveryController, err := discovery.NewDiscoveryController(crdInformer, c.handler.Discovery(), opts)
 	if err != nil {
 		return err
 	}
 	runners := []func(context.Context){
 		// Workers as upstream: one for the slow-moving naming,
-		// establishing and discovery, five for the others.
+		// establishing, discovery and OpenAPI, five for the others.
 		func(ctx context.Context) { naming.Run(ctx, 1) },
 		func(ctx context.Context) { establishing.Run(ctx, 1) },
 		func(ctx context.Context) { nonStructural.Run(ctx, 5) },
@@ -166,13 +172,11 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 		func(ctx context.Context) { finalizing.Run(ctx, 5) },
 		func(ctx context.Context) { discoveryController.Run(ctx, 1) },
 	}
-	if svc, ok := any(c.handler).(openapi.Service); ok {
-		openAPIController, err := openapi.NewController(crdInformer, svc, opts)
-		if err != nil {
-			return err
-		}
-		runners = append(runners, func(ctx context.Context) { openAPIController.Run(ctx, 1) })
+	openAPIController, err := openapi.NewController(crdInformer, c.handler, opts)
+	if err != nil {
+		return err
 	}
+	runners = append(runners, func(ctx context.Context) { openAPIController.Run(ctx, 1) })
 
 	// Informers first (upstream's start-apiextensions-informers), then
 	// the controllers, which wait for the informer to sync.

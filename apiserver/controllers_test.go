@@ -122,6 +122,39 @@ func discoveryResources(t *testing.T, ts *testServer, gv string) []string {
 	return names
 }
 
+// discoveryVerbs returns the verbs /apis/<group>/v1 lists for crontabs,
+// or nil if it does not list them.
+func discoveryVerbs(t *testing.T, ts *testServer) []string {
+	t.Helper()
+	code, body := get(t, ts.url+"/apis/"+group+"/v1")
+	if code != 200 {
+		return nil
+	}
+	var list metav1.APIResourceList
+	require.NoError(t, json.Unmarshal([]byte(body), &list))
+	for _, r := range list.APIResources {
+		if r.Name == "crontabs" {
+			return r.Verbs
+		}
+	}
+	return nil
+}
+
+// openAPIDocumented reports whether /openapi/v3 lists <group>/v1.
+func openAPIDocumented(t *testing.T, ts *testServer) bool {
+	t.Helper()
+	code, body := get(t, ts.url+"/openapi/v3")
+	require.Equal(t, 200, code, body)
+	var root struct {
+		Paths map[string]struct {
+			ServerRelativeURL string `json:"serverRelativeURL"`
+		} `json:"paths"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &root))
+	_, ok := root.Paths["apis/"+group+"/v1"]
+	return ok
+}
+
 func groupAdvertised(t *testing.T, ts *testServer) bool {
 	t.Helper()
 	code, _ := get(t, ts.url+"/apis/"+group)
@@ -156,14 +189,22 @@ func TestCRDLifecycle_Established(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "CronTab", got.GetKind())
 
-	// In discovery: the group, its version and the resource.
+	// In discovery: the group, its version and the resource, with every
+	// verb.
 	eventually(t, "discovery lists crontabs", func() bool {
 		rs := discoveryResources(t, ts, group+"/v1")
 		return len(rs) == 1 && rs[0] == "crontabs"
 	})
+	assert.Equal(t, []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}, discoveryVerbs(t, ts))
 	code, body := get(t, ts.url+"/apis")
 	require.Equal(t, 200, code)
 	assert.Contains(t, body, `"name":"`+group+`"`)
+
+	// In OpenAPI: the OpenAPI controller hands the CRD to the handler.
+	eventually(t, "OpenAPI documents "+group+"/v1", func() bool { return openAPIDocumented(t, ts) })
+	code, body = get(t, ts.url+"/openapi/v3/apis/"+group+"/v1")
+	require.Equal(t, 200, code)
+	assert.Contains(t, body, `"com.example.stable.v1.CronTab"`)
 }
 
 // TestCRDLifecycle_PluralConflict: a CRD whose plural is another CRD's
@@ -294,6 +335,7 @@ func TestCRDLifecycle_DeleteWithInstances(t *testing.T) {
 		return code == 404
 	})
 	eventually(t, "discovery forgets the group", func() bool { return !groupAdvertised(t, ts) })
+	eventually(t, "OpenAPI forgets the group", func() bool { return !openAPIDocumented(t, ts) })
 
 	// The instances are gone from storage too: a CRD of the same name
 	// starts empty.
@@ -335,8 +377,12 @@ func TestCRDLifecycle_TerminatingWaitsForInstances(t *testing.T) {
 		return errors.As(err, &se) && se.ErrStatus.Code == 405 &&
 			se.ErrStatus.Message == "create not allowed while custom resource definition is terminating"
 	})
-	// Discovery still lists the resource, with the verbs that still work.
+	// Discovery still lists the resource, with the verbs that still work:
+	// no create, update or patch (the DiscoveryController is discovery's
+	// only writer, so nothing puts them back).
 	assert.Equal(t, []string{"crontabs"}, discoveryResources(t, ts, group+"/v1"))
+	eventually(t, "discovery drops create, update and patch", func() bool { return len(discoveryVerbs(t, ts)) == 5 })
+	assert.Equal(t, []string{"delete", "deletecollection", "get", "list", "watch"}, discoveryVerbs(t, ts))
 
 	// Still there a while later: the instance holds it.
 	time.Sleep(300 * time.Millisecond)

@@ -13,9 +13,10 @@
 // post-start hook runs once the server listens (controllers, informers)
 // and /readyz waits for it. One such hook (controllers.go) builds the
 // loopback client, the shared CRD informer that feeds the handler's
-// OnAdd/OnUpdate/OnDelete hooks, and the CRD controllers (naming,
-// establishing, finalizer, discovery, non-structural schema, API
-// approval).
+// OnAdd/OnUpdate/OnDelete hooks (what is served), and the CRD controllers
+// (naming, establishing, finalizer, discovery, OpenAPI, non-structural
+// schema, API approval); discovery and OpenAPI of CRD groups are written by
+// their controllers alone.
 //
 // Shutdown order (Run): /readyz turns unhealthy ("shutdown"), post-start
 // hooks and the controllers they started are told to stop (they are

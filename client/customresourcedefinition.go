@@ -13,6 +13,11 @@ import (
 // the server is an *apierrors.StatusError: test it with apierrors.IsNotFound,
 // IsAlreadyExists, IsConflict, IsInvalid ….
 //
+// Create, Update and UpdateStatus send apiextensions.k8s.io/v1
+// CustomResourceDefinition as the body's apiVersion and kind whatever the
+// CRD's TypeMeta says (an empty one included), and leave the CRD passed in
+// unchanged, as client-go does.
+//
 // Mirrors typed/apiextensions/v1.CustomResourceDefinitionInterface.
 type CustomResourceDefinitionInterface interface {
 	Create(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, opts metav1.CreateOptions) (*apiextensionsv1.CustomResourceDefinition, error)
@@ -47,21 +52,44 @@ func decodeCRD(data []byte) (scheme.Object, error) {
 	return JSONDecoder(func() scheme.Object { return &apiextensionsv1.CustomResourceDefinition{} })(data)
 }
 
+// crdTypeMeta is what every CRD request body says it is.
+var crdTypeMeta = metav1.TypeMeta{
+	APIVersion: apiextensionsv1.SchemeGroupVersion.String(),
+	Kind:       "CustomResourceDefinition",
+}
+
+// withTypeMeta returns a shallow copy of crd whose apiVersion and kind are
+// apiextensions.k8s.io/v1 CustomResourceDefinition, so that a CRD built in
+// Go without TypeMeta is still a valid body (the server answers "Object
+// 'Kind' is missing" otherwise). crd itself is left as it is.
+//
+// Mirrors what client-go's versioning encoder does to a typed object when
+// it encodes a request body: it sets the GroupVersionKind from the scheme
+// for the encoding and restores the caller's afterwards.
+func withTypeMeta(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+	if crd == nil {
+		return nil
+	}
+	cp := *crd
+	cp.TypeMeta = crdTypeMeta
+	return &cp
+}
+
 func (c *customResourceDefinitions) Create(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, opts metav1.CreateOptions) (*apiextensionsv1.CustomResourceDefinition, error) {
 	result := &apiextensionsv1.CustomResourceDefinition{}
-	err := c.client.Post().Resource(crdResource).VersionedParams(&opts).Body(crd).Do(ctx).Into(result)
+	err := c.client.Post().Resource(crdResource).VersionedParams(&opts).Body(withTypeMeta(crd)).Do(ctx).Into(result)
 	return result, err
 }
 
 func (c *customResourceDefinitions) Update(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, opts metav1.UpdateOptions) (*apiextensionsv1.CustomResourceDefinition, error) {
 	result := &apiextensionsv1.CustomResourceDefinition{}
-	err := c.client.Put().Resource(crdResource).Name(crd.Name).VersionedParams(&opts).Body(crd).Do(ctx).Into(result)
+	err := c.client.Put().Resource(crdResource).Name(crd.Name).VersionedParams(&opts).Body(withTypeMeta(crd)).Do(ctx).Into(result)
 	return result, err
 }
 
 func (c *customResourceDefinitions) UpdateStatus(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, opts metav1.UpdateOptions) (*apiextensionsv1.CustomResourceDefinition, error) {
 	result := &apiextensionsv1.CustomResourceDefinition{}
-	err := c.client.Put().Resource(crdResource).Name(crd.Name).SubResource("status").VersionedParams(&opts).Body(crd).Do(ctx).Into(result)
+	err := c.client.Put().Resource(crdResource).Name(crd.Name).SubResource("status").VersionedParams(&opts).Body(withTypeMeta(crd)).Do(ctx).Into(result)
 	return result, err
 }
 

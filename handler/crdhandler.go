@@ -12,7 +12,6 @@ import (
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/handler/discovery"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -21,11 +20,12 @@ import (
 // /apis/<group>/<version>/[namespaces/<ns>/]<plural>[/<name>[/status|/scale]].
 //
 // It follows the CRDs through its hooks (OnAdd, OnUpdate, OnDelete), which
-// the CRD informer — for now the apiserver's list+watch bridge — calls for
-// every change; it keeps the latest CRDs (a lister: Get, List) and, per CRD
-// UID, a crdInfo with what serving the CRD needs, built on first use and
-// dropped when the CRD's spec or accepted names change or the CRD goes.
-// Every hook also brings discovery and OpenAPI up to date.
+// the CRD informer calls for every change; it keeps the latest CRDs (a
+// lister: Get, List) and, per CRD UID, a crdInfo with what serving the CRD
+// needs, built on first use and dropped when the CRD's spec or accepted
+// names change or the CRD goes. The hooks touch neither discovery nor
+// OpenAPI: the DiscoveryController and the OpenAPI controller, fed by the
+// same informer, own those, as upstream.
 //
 // A request for a CRD that does not exist, does not serve the version, is
 // of the other scope, or whose names are neither accepted nor established
@@ -84,7 +84,6 @@ func (c *CRDHandler) OnUpdate(crd *apiextensionsv1.CustomResourceDefinition) {
 	if dropped != nil {
 		dropped.release()
 	}
-	c.syncDiscovery(old, crd)
 }
 
 // OnDelete forgets a CRD and drops its serving info.
@@ -112,7 +111,6 @@ func (c *CRDHandler) OnDelete(crd *apiextensionsv1.CustomResourceDefinition) {
 	for _, info := range dropped {
 		info.release()
 	}
-	c.syncDiscovery(crd, nil)
 }
 
 func uidOf(crd *apiextensionsv1.CustomResourceDefinition) metav1.UID {
@@ -328,77 +326,4 @@ func (i *crdInfo) release() {
 		}
 		i.destroy()
 	}()
-}
-
-// syncDiscovery brings discovery (and OpenAPI) up to date for the group
-// versions old and new CRD touch.
-//
-// Mirrors (*DiscoveryController).sync in customresource_discovery_controller.go.
-func (c *CRDHandler) syncDiscovery(old, new *apiextensionsv1.CustomResourceDefinition) {
-	touched := map[scheme.GroupVersion]bool{}
-	for _, crd := range []*apiextensionsv1.CustomResourceDefinition{old, new} {
-		if crd == nil {
-			continue
-		}
-		for _, v := range crd.Spec.Versions {
-			touched[scheme.GroupVersion{Group: crd.Spec.Group, Version: v.Name}] = true
-		}
-	}
-	crds := c.List()
-	for gv := range touched {
-		if gv.Group == "apiextensions.k8s.io" {
-			continue // never let a CRD replace the built-in group's document
-		}
-		c.h.discovery.SetGroupVersion(gv, discoveryResourcesFor(crds, gv))
-	}
-	c.h.openapi.invalidate()
-}
-
-// discoveryResourcesFor lists the resources of gv: one per Established
-// CRD of the group that serves the version, named by its accepted names.
-func discoveryResourcesFor(crds []*apiextensionsv1.CustomResourceDefinition, gv scheme.GroupVersion) []discovery.Resource {
-	var out []discovery.Resource
-	for _, crd := range crds {
-		if crd.Spec.Group != gv.Group || !helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
-			continue
-		}
-		var ver *apiextensionsv1.CustomResourceDefinitionVersion
-		for i := range crd.Spec.Versions {
-			if crd.Spec.Versions[i].Name == gv.Version && crd.Spec.Versions[i].Served {
-				ver = &crd.Spec.Versions[i]
-			}
-		}
-		if ver == nil {
-			continue
-		}
-		names := crd.Status.AcceptedNames
-		if names.Plural == "" {
-			names = crd.Spec.Names
-		}
-		storageVersion, _ := helpers.GetCRDStorageVersion(crd)
-		res := discovery.Resource{
-			Name:               names.Plural,
-			SingularName:       names.Singular,
-			Namespaced:         crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
-			Kind:               names.Kind,
-			Verbs:              []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
-			ShortNames:         names.ShortNames,
-			Categories:         names.Categories,
-			StorageVersionHash: discovery.StorageVersionHash(crd.Spec.Group, storageVersion, names.Kind),
-		}
-		if sub := ver.Subresources; sub != nil {
-			if sub.Status != nil {
-				res.Subresources = append(res.Subresources, discovery.Subresource{
-					Name: "status", Kind: gv.WithKind(names.Kind), Verbs: []string{"get", "patch", "update"}})
-			}
-			if sub.Scale != nil {
-				res.Subresources = append(res.Subresources, discovery.Subresource{
-					Name:  "scale",
-					Kind:  scheme.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"},
-					Verbs: []string{"get", "patch", "update"}})
-			}
-		}
-		out = append(out, res)
-	}
-	return out
 }

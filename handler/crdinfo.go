@@ -233,6 +233,24 @@ func validateCustomResourceMetadata(u *unstructured.Unstructured) []metav1.Statu
 				}
 			}
 		}
+		// Lists the accessors would read as empty: refuse them rather
+		// than store them malformed.
+		for _, key := range []string{"finalizers", "ownerReferences"} {
+			if v, ok := md[key]; ok && v != nil {
+				list, isList := v.([]any)
+				if !isList {
+					errs = append(errs, field.Invalid(fp.Child(key), v, "must be a list"))
+					continue
+				}
+				for i, e := range list {
+					_, isString := e.(string)
+					_, isMap := e.(map[string]any)
+					if key == "finalizers" && !isString || key == "ownerReferences" && !isMap {
+						errs = append(errs, field.Invalid(fp.Child(key).Index(i), e, map[string]string{"finalizers": "must be a string", "ownerReferences": "must be an object"}[key]))
+					}
+				}
+			}
+		}
 	}
 	errs = append(errs, validation.ValidateLabels(u.GetLabels(), fp.Child("labels"))...)
 	errs = append(errs, validation.ValidateAnnotations(u.GetAnnotations(), fp.Child("annotations"))...)

@@ -11,6 +11,7 @@ import (
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/handler/internal/check"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 const crontabCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
@@ -35,6 +36,18 @@ const establishedStatus = `{"status":{"conditions":[
 // Established through /status and handed to the crdHandler's hook.
 func crServer(t *testing.T) (*testServer, **memCRDB) {
 	t.Helper()
+	ts, db := newCRTestServer(t)
+	check.Equal(t, 201, ts.do(t, "POST", crdPath, crontabCRD).code)
+	r := ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com/status", establishedStatus, "Content-Type", "application/merge-patch+json")
+	check.Equal(t, 200, r.code, string(r.raw))
+	ts.h.CRDs().OnAdd(decodeCRD(t, r.raw))
+	return ts, db
+}
+
+// newCRTestServer is a test server that can serve custom resources (in
+// memory; *db is the storage of the last CRD served).
+func newCRTestServer(t *testing.T) (*testServer, **memCRDB) {
+	t.Helper()
 	db := new(*memCRDB)
 	ts := newTestServer(t, func(c *handler.Config) {
 		c.CustomResourceStorage = func(crd *apiextensionsv1.CustomResourceDefinition) (*handler.CustomResourceStorage, error) {
@@ -44,10 +57,6 @@ func crServer(t *testing.T) (*testServer, **memCRDB) {
 		}
 		c.SchemaFor = func(*apiextensionsv1.JSONSchemaProps) (handler.Schema, error) { return testSchema{}, nil }
 	})
-	check.Equal(t, 201, ts.do(t, "POST", crdPath, crontabCRD).code)
-	r := ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com/status", establishedStatus, "Content-Type", "application/merge-patch+json")
-	check.Equal(t, 200, r.code, string(r.raw))
-	ts.h.CRDs().OnAdd(decodeCRD(t, r.raw))
 	return ts, db
 }
 
@@ -290,23 +299,16 @@ func TestCRDHandler_Watch(t *testing.T) {
 	})
 }
 
+// TestCRDHandler_Hooks checks what the hooks decide: what is served. They
+// do not touch discovery or OpenAPI (TestHandler_DiscoveryAndOpenAPI).
 func TestCRDHandler_Hooks(t *testing.T) {
 	ts, db := crServer(t)
-	t.Run("Discovery", func(t *testing.T) {
+	t.Run("NoDiscovery", func(t *testing.T) {
+		check.Equal(t, 200, ts.do(t, "GET", ctPath, "").code)
 		r := ts.do(t, "GET", "/apis/stable.example.com/v1", "")
-		check.Equal(t, 200, r.code, string(r.raw))
-		res := r.body["resources"].([]any)
-		check.Len(t, res, 2)
-		check.Equal(t, "crontabs", res[0].(map[string]any)["name"])
-		check.Equal(t, []any{"all"}, res[0].(map[string]any)["categories"])
-		check.Equal(t, "crontabs/status", res[1].(map[string]any)["name"])
-		r = ts.do(t, "GET", "/apis", "", "Accept", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json")
-		items := r.body["items"].([]any)
-		check.Len(t, items, 2)
-		check.Equal(t, "stable.example.com", get(items[1].(map[string]any), "metadata", "name"))
-		vs := items[1].(map[string]any)["versions"].([]any)
-		check.Len(t, vs, 2)
-		check.Equal(t, "v2", vs[0].(map[string]any)["version"])
+		r.status(t, 404, "NotFound")
+		r = ts.do(t, "GET", "/openapi/v3/apis/stable.example.com/v1", "")
+		r.status(t, 404, "NotFound")
 	})
 	t.Run("NotEstablishedFallsThrough", func(t *testing.T) {
 		crd, ok := ts.h.CRDs().Get("crontabs.stable.example.com")
@@ -314,8 +316,6 @@ func TestCRDHandler_Hooks(t *testing.T) {
 		crd.Status.Conditions = nil
 		ts.h.CRDs().OnUpdate(crd)
 		r := ts.do(t, "GET", ctPath, "")
-		r.status(t, 404, "NotFound")
-		r = ts.do(t, "GET", "/apis/stable.example.com/v1", "")
 		r.status(t, 404, "NotFound")
 	})
 	t.Run("SpecChangeRebuilds", func(t *testing.T) {
@@ -345,22 +345,126 @@ func TestCRDHandler_Hooks(t *testing.T) {
 		check.False(t, ok)
 		r := ts.do(t, "GET", ctPath, "")
 		r.status(t, 404, "NotFound")
-		r = ts.do(t, "GET", "/apis/stable.example.com", "")
+	})
+}
+
+const aggregatedDiscovery = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"
+
+// discoveryVerbs returns the verbs /apis/stable.example.com/v1 lists for
+// crontabs, or nil if the document is not there.
+func discoveryVerbs(t *testing.T, ts *testServer) []any {
+	t.Helper()
+	r := ts.do(t, "GET", "/apis/stable.example.com/v1", "")
+	if r.code != 200 {
+		return nil
+	}
+	res, _ := r.body["resources"].([]any)
+	if len(res) == 0 {
+		return nil
+	}
+	verbs, _ := res[0].(map[string]any)["verbs"].([]any)
+	return verbs
+}
+
+// TestHandler_DiscoveryAndOpenAPI drives a CRD through its states over the
+// API, with the controllers the server runs (startControllers): discovery
+// and OpenAPI list it once it is Established, discovery keeps only the
+// verbs that still work while it is Terminating, and both forget it once it
+// is deleted.
+func TestHandler_DiscoveryAndOpenAPI(t *testing.T) {
+	ts, _ := newCRTestServer(t)
+	startControllers(t, ts)
+	const name = "crontabs.stable.example.com"
+
+	t.Run("NotEstablished", func(t *testing.T) {
+		check.Equal(t, 201, ts.do(t, "POST", crdPath, crontabCRD).code)
+		eventually(t, "the hook sees the CRD", func() bool { _, ok := ts.h.CRDs().Get(name); return ok })
+		r := ts.do(t, "GET", "/apis/stable.example.com/v1", "")
+		r.status(t, 404, "NotFound")
+		r = ts.do(t, "GET", "/openapi/v3/apis/stable.example.com/v1", "")
+		r.status(t, 404, "NotFound")
+	})
+
+	t.Run("Established", func(t *testing.T) {
+		ts.patchCRDStatus(t, name, establishedStatus)
+		eventually(t, "discovery lists crontabs", func() bool { return discoveryVerbs(t, ts) != nil })
+		r := ts.do(t, "GET", "/apis/stable.example.com/v1", "")
+		res := r.body["resources"].([]any)
+		check.Len(t, res, 2)
+		check.Equal(t, "crontabs", res[0].(map[string]any)["name"])
+		check.Equal(t, []any{"all"}, res[0].(map[string]any)["categories"])
+		check.Equal(t, []any{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}, res[0].(map[string]any)["verbs"])
+		check.Equal(t, "crontabs/status", res[1].(map[string]any)["name"])
+		eventually(t, "aggregated discovery lists both served versions", func() bool {
+			r := ts.do(t, "GET", "/apis", "", "Accept", aggregatedDiscovery)
+			items, _ := r.body["items"].([]any)
+			return len(items) == 2 && len(items[1].(map[string]any)["versions"].([]any)) == 2
+		})
+		r = ts.do(t, "GET", "/apis", "", "Accept", aggregatedDiscovery)
+		items := r.body["items"].([]any)
+		check.Equal(t, "stable.example.com", get(items[1].(map[string]any), "metadata", "name"))
+		check.Equal(t, "v2", items[1].(map[string]any)["versions"].([]any)[0].(map[string]any)["version"])
+
+		eventually(t, "OpenAPI documents both served versions", func() bool {
+			r := ts.do(t, "GET", "/openapi/v3", "")
+			return get(r.body, "paths", "apis/stable.example.com/v1") != nil && get(r.body, "paths", "apis/stable.example.com/v2") != nil
+		})
+		r = ts.do(t, "GET", "/openapi/v3", "")
+		check.True(t, get(r.body, "paths", "apis/stable.example.com/v3") == nil, "v3 is not served")
+	})
+
+	t.Run("Terminating", func(t *testing.T) {
+		ts.patchCRDStatus(t, name, `{"status":{"conditions":[
+ {"type":"NamesAccepted","status":"True","reason":"NoConflicts","message":"no conflicts found"},
+ {"type":"Established","status":"True","reason":"InitialNamesAccepted","message":"the initial names have been accepted"},
+ {"type":"Terminating","status":"True","reason":"InstanceDeletionInProgress","message":"CustomResource deletion is in progress"}]}}`)
+		eventually(t, "discovery drops create, update and patch", func() bool {
+			v := discoveryVerbs(t, ts)
+			return len(v) == 5
+		})
+		check.Equal(t, []any{"delete", "deletecollection", "get", "list", "watch"}, discoveryVerbs(t, ts))
+		r := ts.do(t, "POST", ctPath, crontab("z", ""))
+		r.status(t, 405, "MethodNotAllowed")
+	})
+
+	t.Run("Deleted", func(t *testing.T) {
+		check.Equal(t, 200, ts.do(t, "DELETE", crdPath+"/"+name, "").code)
+		eventually(t, "discovery forgets the group", func() bool {
+			return ts.do(t, "GET", "/apis/stable.example.com", "").code == 404
+		})
+		eventually(t, "OpenAPI forgets the group", func() bool {
+			return ts.do(t, "GET", "/openapi/v3/apis/stable.example.com/v1", "").code == 404
+		})
+		r := ts.do(t, "GET", "/openapi/v3", "")
+		check.True(t, get(r.body, "paths", "apis/stable.example.com/v2") == nil, string(r.raw))
+		r = ts.do(t, "GET", ctPath, "")
 		r.status(t, 404, "NotFound")
 	})
 }
 
+// TestHandler_OpenAPI checks the documents UpdateGroupVersion makes, as
+// the OpenAPI controller calls it.
 func TestHandler_OpenAPI(t *testing.T) {
 	ts, _ := crServer(t)
+	crd, ok := ts.h.CRDs().Get("crontabs.stable.example.com")
+	check.True(t, ok)
+	v1 := scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}
+	ts.h.UpdateGroupVersion(v1, []*apiextensionsv1.CustomResourceDefinition{crd})
+
 	r := ts.do(t, "GET", "/openapi/v3", "")
 	check.Equal(t, 200, r.code)
 	entry, ok := get(r.body, "paths", "apis/stable.example.com/v1").(map[string]any)
 	check.True(t, ok, string(r.raw))
+	check.True(t, get(r.body, "paths", "apis/stable.example.com/v2") == nil, "only the group versions handed over")
 	url := entry["serverRelativeURL"].(string)
 	check.Contains(t, url, "/openapi/v3/apis/stable.example.com/v1?hash=")
 	check.True(t, get(r.body, "paths", "apis/apiextensions.k8s.io/v1") != nil)
 	r = ts.do(t, "GET", url, "")
 	check.Equal(t, 200, r.code)
+	check.Equal(t, "public, immutable", r.header.Get("Cache-Control"))
+	etag := r.header.Get("ETag")
+	check.Equal(t, 304, ts.do(t, "GET", url, "", "If-None-Match", etag).code)
+
 	patch := get(r.body, "paths", "/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}", "patch").(map[string]any)
 	check.Equal(t, map[string]any{"group": "stable.example.com", "version": "v1", "kind": "CronTab"}, patch["x-kubernetes-group-version-kind"])
 	found := false
@@ -368,7 +472,9 @@ func TestHandler_OpenAPI(t *testing.T) {
 		found = found || p.(map[string]any)["name"] == "fieldValidation"
 	}
 	check.True(t, found)
+	check.True(t, get(r.body, "paths", "/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}/status") != nil)
 	check.True(t, get(r.body, "components", "schemas", "com.example.stable.v1.CronTab") != nil)
+	check.True(t, get(r.body, "components", "schemas", "com.example.stable.v1.CronTabList") != nil)
 	// apiVersion, kind and metadata are added to the CRD's schema, as
 	// upstream does, so that kubectl explain lists them.
 	props := get(r.body, "components", "schemas", "com.example.stable.v1.CronTab", "properties").(map[string]any)
@@ -378,8 +484,93 @@ func TestHandler_OpenAPI(t *testing.T) {
 	check.True(t, get(props, "spec", "properties", "cronSpec") != nil)
 	check.Equal(t, "object", get(r.body, "components", "schemas", "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "properties", "labels", "type"))
 	check.Equal(t, "date-time", get(r.body, "components", "schemas", "io.k8s.apimachinery.pkg.apis.meta.v1.Time", "format"))
-	r = ts.do(t, "GET", "/openapi/v3/apis/nope.example.com/v1", "")
-	r.status(t, 404, "NotFound")
-	r = ts.do(t, "GET", "/openapi/v2", "")
-	check.Equal(t, 404, r.code)
+
+	t.Run("ChangeNewHash", func(t *testing.T) {
+		changed := crd.DeepCopy()
+		changed.Spec.Versions[0].Schema.OpenAPIV3Schema.Description = "changed"
+		ts.h.UpdateGroupVersion(v1, []*apiextensionsv1.CustomResourceDefinition{changed})
+		r := ts.do(t, "GET", "/openapi/v3", "")
+		check.NotEqual(t, url, get(r.body, "paths", "apis/stable.example.com/v1", "serverRelativeURL"))
+		r = ts.do(t, "GET", url, "")
+		check.Equal(t, "", r.header.Get("Cache-Control"))
+		check.Equal(t, "changed", get(r.body, "components", "schemas", "com.example.stable.v1.CronTab", "description"))
+	})
+	t.Run("ErrNotFound", func(t *testing.T) {
+		ts.h.UpdateGroupVersion(v1, nil)
+		r := ts.do(t, "GET", "/openapi/v3/apis/stable.example.com/v1", "")
+		r.status(t, 404, "NotFound")
+		r = ts.do(t, "GET", "/openapi/v3/apis/nope.example.com/v1", "")
+		r.status(t, 404, "NotFound")
+		r = ts.do(t, "GET", "/openapi/v2", "")
+		check.Equal(t, 404, r.code)
+	})
+	t.Run("BuiltInGroupUntouched", func(t *testing.T) {
+		ts.h.UpdateGroupVersion(scheme.GroupVersion{Group: "apiextensions.k8s.io", Version: "v1"}, nil)
+		check.Equal(t, 200, ts.do(t, "GET", "/openapi/v3/apis/apiextensions.k8s.io/v1", "").code)
+	})
+}
+
+// TestHandler_OpenAPI_CRDKind checks the schema of the
+// CustomResourceDefinition kind itself, which `kubectl explain crd.spec`
+// reads: real fields, with descriptions, through $refs.
+func TestHandler_OpenAPI_CRDKind(t *testing.T) {
+	ts := newTestServer(t)
+	for _, version := range []string{"v1", "v1beta1"} {
+		t.Run(version, func(t *testing.T) {
+			r := ts.do(t, "GET", "/openapi/v3/apis/apiextensions.k8s.io/"+version, "")
+			check.Equal(t, 200, r.code, string(r.raw))
+			schemas := get(r.body, "components", "schemas").(map[string]any)
+			// The kind's schema is the one tagged with its GVK.
+			var crd map[string]any
+			for _, s := range schemas {
+				gvks, _ := get(s.(map[string]any), "x-kubernetes-group-version-kind").([]any)
+				for _, g := range gvks {
+					if g.(map[string]any)["kind"] == "CustomResourceDefinition" && g.(map[string]any)["version"] == version {
+						crd = s.(map[string]any)
+					}
+				}
+			}
+			check.True(t, crd != nil, "no schema tagged apiextensions.k8s.io/"+version+" CustomResourceDefinition")
+			resolve := func(s any) map[string]any {
+				m := s.(map[string]any)
+				if all, ok := m["allOf"].([]any); ok {
+					m = all[0].(map[string]any)
+				}
+				if ref, ok := m["$ref"].(string); ok {
+					return schemas[strings.TrimPrefix(ref, "#/components/schemas/")].(map[string]any)
+				}
+				return m
+			}
+			props := crd["properties"].(map[string]any)
+			for _, f := range []string{"apiVersion", "kind", "metadata", "spec", "status"} {
+				check.True(t, props[f] != nil, f)
+			}
+			check.Equal(t, []any{"spec"}, crd["required"])
+			spec := resolve(props["spec"])
+			names := resolve(get(spec, "properties", "names"))
+			check.Equal(t, "string", get(names, "properties", "plural", "type"))
+			check.Equal(t, "array", get(names, "properties", "shortNames", "type"))
+			versions := get(spec, "properties", "versions")
+			if versions == nil { // v1beta1 has spec.version and spec.versions
+				versions = get(spec, "properties", "version")
+			}
+			check.True(t, versions != nil)
+			if version == "v1" {
+				check.Contains(t, crd["description"].(string), "CustomResourceDefinition represents a resource")
+				check.Contains(t, get(props, "spec", "description").(string), "spec describes how the user wants the resources to appear")
+				check.Contains(t, get(spec, "properties", "group", "description").(string), "group is the API group of the defined custom resource")
+				check.Contains(t, get(spec, "properties", "names", "description").(string), "names specify the resource and kind names")
+				check.Contains(t, get(names, "properties", "plural", "description").(string), "plural is the plural name of the resource to serve")
+				check.Equal(t, []any{"group", "names", "scope", "versions"}, spec["required"])
+				// A version's schema is JSONSchemaProps, which refers to itself.
+				version := resolve(get(spec, "properties", "versions", "items"))
+				schema := resolve(get(resolve(get(version, "properties", "schema")), "properties", "openAPIV3Schema"))
+				check.True(t, get(resolve(get(schema, "properties", "properties", "additionalProperties")), "properties", "x-kubernetes-preserve-unknown-fields") != nil)
+				check.Equal(t, "date-time", get(resolve(get(resolve(get(resolve(get(props, "status")), "properties", "conditions", "items")), "properties", "lastTransitionTime")), "format"))
+			}
+			// The paths kubectl needs for --validate=strict.
+			patch := get(r.body, "paths", "/apis/apiextensions.k8s.io/"+version+"/customresourcedefinitions/{name}", "patch")
+			check.True(t, patch != nil)
+		})
+	}
 }

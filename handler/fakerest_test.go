@@ -111,6 +111,13 @@ func (m *memCRDREST) Watch(ctx context.Context, opts *metav1.ListOptions) (watch
 	return w, nil
 }
 
+// watchers counts the watches ever opened.
+func (m *memCRDREST) watchers() int {
+	m.db.mu.Lock()
+	defer m.db.mu.Unlock()
+	return len(m.db.watchers)
+}
+
 func (m *memCRDREST) notify(t watch.EventType, o *apiextensions.CustomResourceDefinition) {
 	for _, w := range m.db.watchers {
 		if !w.IsStopped() {

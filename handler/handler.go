@@ -3,6 +3,7 @@ package handler
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/internal/version"
+	"github.com/crdlab/crdlab/openapi"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
@@ -145,7 +147,7 @@ func New(cfg Config) (*Handler, error) {
 		discovery: discovery.NewManager(),
 		crdScopes: map[string][2]*requestScope{},
 	}
-	h.openapi = newOpenAPIService(h)
+	h.openapi = newOpenAPIService(cfg.Logger)
 	h.crds = newCRDHandler(h)
 	for _, v := range cfg.EnabledVersions {
 		gv := scheme.GroupVersion{Group: apiextensions.GroupName, Version: v}
@@ -153,7 +155,15 @@ func New(cfg Config) (*Handler, error) {
 			return nil, errors.New("handler: apiextensions.k8s.io/" + v + " is not registered in the scheme")
 		}
 		h.crdScopes[v] = [2]*requestScope{h.newCRDScope(gv, ""), h.newCRDScope(gv, "status")}
+		// The built-in group's discovery and OpenAPI are the server's
+		// own, set once; those of CRD groups are the controllers'
+		// (DiscoveryController, the OpenAPI controller).
 		h.discovery.SetGroupVersion(gv, []discovery.Resource{crdDiscoveryResource()})
+		res, err := crdKindOpenAPIResource(cfg.Scheme, gv)
+		if err != nil {
+			return nil, fmt.Errorf("handler: OpenAPI schema of %s: %w", gv, err)
+		}
+		h.openapi.setGroupVersion(gv, []openapi.Resource{res})
 	}
 	// Built-in groups come before CRD groups in /apis, as upstream.
 	h.discovery.SetGroupPriority(apiextensions.GroupName, 1000)
@@ -165,11 +175,14 @@ func New(cfg Config) (*Handler, error) {
 // ServeHTTP serves every request through the filter chain.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.chain.ServeHTTP(w, r) }
 
-// Discovery returns the discovery state, for the discovery controller.
+// Discovery returns the discovery state. The DiscoveryController
+// (controller/discovery) is the only writer of CRD groups' discovery; the
+// handler writes only apiextensions.k8s.io's, in New.
 func (h *Handler) Discovery() *discovery.Manager { return h.discovery }
 
 // CRDs returns the crdHandler, whose OnAdd/OnUpdate/OnDelete hooks the CRD
-// informer (or the apiserver's list+watch bridge) calls.
+// informer calls. They decide what is served, not what discovery or
+// OpenAPI say.
 func (h *Handler) CRDs() *CRDHandler { return h.crds }
 
 // buildChain wraps the router in the filters, outermost first.

@@ -1,122 +1,148 @@
 package handler
 
 import (
-	"crypto/sha512"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"path"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
-	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/openapi"
 	"github.com/crdlab/crdlab/scheme"
 )
 
 // openAPIService serves /openapi/v3 (the root: one entry per group
-// version) and /openapi/v3/apis/<group>/<version> (paths and schemas of
-// one group version), built from the Established CRDs. Documents are
-// cached until a CRD changes.
+// version, with its document's hash) and /openapi/v3/apis/<group>/<version>
+// (paths and schemas of one group version). Package openapi writes the
+// documents; this holds what each describes and the built document.
 //
-// What kubectl needs from them: for `kubectl create/apply` with the default
-// --validate=strict, a PATCH operation on the resource's path tagged with
-// x-kubernetes-group-version-kind and a fieldValidation query parameter
-// (then kubectl leaves validation to the server); for `kubectl explain`,
-// components.schemas keyed by a dotted name.
+// Its group versions are the enabled apiextensions.k8s.io versions, whose
+// CustomResourceDefinition kind is described by reflection over its Go
+// type (set once, by New), and the CRD group versions the OpenAPI
+// controller hands over through (*Handler).UpdateGroupVersion.
 //
-// Mirrors k8s.io/kube-openapi/pkg/handler3 (root and per-group-version
-// documents with ?hash=) and apiextensions-apiserver's
-// controller/openapi/builder (paths and schemas per CRD version).
+// What kubectl needs from the documents: for `kubectl create/apply` with
+// the default --validate=strict, a PATCH operation on the resource's path
+// tagged with x-kubernetes-group-version-kind and a fieldValidation query
+// parameter (then kubectl leaves validation to the server); for `kubectl
+// explain`, components.schemas tagged with the kind.
+//
+// Mirrors k8s.io/kube-openapi/pkg/handler3.OpenAPIService (root and
+// per-group-version documents with ?hash=, UpdateGroupVersion,
+// DeleteGroupVersion).
 type openAPIService struct {
-	h *Handler
+	log *slog.Logger
 
-	mu sync.Mutex // guards cache
-	// cache holds built group-version documents by "group/version"; it is
-	// emptied by invalidate.
-	cache map[string][]byte
+	mu sync.Mutex // guards groups and the doc and hash of each group
+	// groups holds every documented group version: the document exists
+	// iff the group version is here.
+	groups map[scheme.GroupVersion]*openAPIGroup
 }
 
-func newOpenAPIService(h *Handler) *openAPIService {
-	return &openAPIService{h: h, cache: map[string][]byte{}}
+// openAPIGroup is one group version's document.
+type openAPIGroup struct {
+	// resources are what the document describes (never empty).
+	resources []openapi.Resource
+	// doc is the document built from resources, nil until first asked
+	// for; hash is openapi.Hash(doc).
+	doc  []byte
+	hash string
 }
 
-// invalidate drops every cached document (a CRD changed).
-func (o *openAPIService) invalidate() {
+func newOpenAPIService(log *slog.Logger) *openAPIService {
+	return &openAPIService{log: log, groups: map[scheme.GroupVersion]*openAPIGroup{}}
+}
+
+// setGroupVersion makes gv's document describe resources (none removes
+// it); it is built on its next request.
+func (o *openAPIService) setGroupVersion(gv scheme.GroupVersion, resources []openapi.Resource) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.cache = map[string][]byte{}
+	if len(resources) == 0 {
+		delete(o.groups, gv)
+		return
+	}
+	o.groups[gv] = &openAPIGroup{resources: resources}
 }
 
-// groupVersions lists the documented group versions: apiextensions.k8s.io's
-// enabled versions and every version served by an Established CRD.
+// errNoDocument is document's error for a group version with no document.
+var errNoDocument = errors.New("no OpenAPI document")
+
+// document returns gv's document and hash, building it if needed. It builds
+// under the lock: two requests never build one document twice.
+func (o *openAPIService) document(gv scheme.GroupVersion) (doc []byte, hash string, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	g, ok := o.groups[gv]
+	if !ok {
+		return nil, "", errNoDocument
+	}
+	if g.doc == nil {
+		doc, err := openapi.BuildGroupVersion(gv.Group, gv.Version, g.resources)
+		if err != nil {
+			return nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
+		}
+		g.doc, g.hash = doc, openapi.Hash(doc)
+	}
+	return g.doc, g.hash, nil
+}
+
+// groupVersions lists the documented group versions, sorted.
 func (o *openAPIService) groupVersions() []scheme.GroupVersion {
-	set := map[scheme.GroupVersion]bool{}
-	for v := range o.h.crdScopes {
-		set[scheme.GroupVersion{Group: apiextensions.GroupName, Version: v}] = true
-	}
-	for _, crd := range o.h.crds.List() {
-		if !helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
-			continue
-		}
-		for _, v := range crd.Spec.Versions {
-			if v.Served {
-				set[scheme.GroupVersion{Group: crd.Spec.Group, Version: v.Name}] = true
-			}
-		}
-	}
-	out := make([]scheme.GroupVersion, 0, len(set))
-	for gv := range set {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := make([]scheme.GroupVersion, 0, len(o.groups))
+	for gv := range o.groups {
 		out = append(out, gv)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
 }
 
-func (o *openAPIService) document(gv scheme.GroupVersion) ([]byte, bool) {
-	key := gv.String()
-	o.mu.Lock()
-	doc, ok := o.cache[key]
-	o.mu.Unlock()
-	if ok {
-		return doc, doc != nil
-	}
-	doc = o.build(gv)
-	o.mu.Lock()
-	o.cache[key] = doc
-	o.mu.Unlock()
-	return doc, doc != nil
-}
-
-func hashOf(doc []byte) string {
-	sum := sha512.Sum512(doc)
-	return fmt.Sprintf("%X", sum[:])
-}
-
-func (o *openAPIService) serveRoot(w http.ResponseWriter, r *http.Request) {
-	paths := map[string]any{}
+func (o *openAPIService) serveRoot(w http.ResponseWriter, _ *http.Request) {
+	hashes := map[string]string{}
 	for _, gv := range o.groupVersions() {
-		doc, ok := o.document(gv)
-		if !ok {
+		_, hash, err := o.document(gv)
+		if err != nil {
+			if !errors.Is(err, errNoDocument) { // else removed meanwhile
+				o.log.Error("cannot build OpenAPI document", "groupVersion", gv.String(), "err", err)
+			}
 			continue
 		}
-		p := "apis/" + gv.Group + "/" + gv.Version
-		paths[p] = map[string]string{"serverRelativeURL": "/openapi/v3/" + p + "?hash=" + hashOf(doc)}
+		hashes["apis/"+gv.Group+"/"+gv.Version] = hash
 	}
-	responsewriters.WriteJSON(w, http.StatusOK, map[string]any{"paths": paths})
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(openapi.RootDocument(hashes))
 }
 
+// serveGroupVersion answers one group version's document, with its hash as
+// ETag; a URL whose ?hash= is the current one may be cached for good.
+//
+// Mirrors (*handler3.OpenAPIService).HandleGroupVersion.
 func (o *openAPIService) serveGroupVersion(w http.ResponseWriter, r *http.Request, gv scheme.GroupVersion) {
-	doc, ok := o.document(gv)
-	if !ok {
+	doc, hash, err := o.document(gv)
+	if errors.Is(err, errNoDocument) {
 		notFoundHandler(w, r)
 		return
 	}
-	etag := `"` + hashOf(doc) + `"`
+	if err != nil {
+		o.log.Error("cannot build OpenAPI document", "groupVersion", gv.String(), "err", err)
+		responsewriters.WriteError(w, apierrors.NewInternalError(err))
+		return
+	}
+	etag := `"` + hash + `"`
 	w.Header().Set("ETag", etag)
-	if r.URL.Query().Get("hash") != "" {
+	if r.URL.Query().Get("hash") == hash {
 		w.Header().Set("Cache-Control", "public, immutable")
 	}
 	if r.Header.Get("If-None-Match") == etag {
@@ -127,138 +153,125 @@ func (o *openAPIService) serveGroupVersion(w http.ResponseWriter, r *http.Reques
 	_, _ = w.Write(doc)
 }
 
-// openAPIResource is one resource in a group-version document.
-type openAPIResource struct {
-	plural, kind string
-	namespaced   bool
-	schema       any
-	status       bool
-	scale        bool
+// UpdateGroupVersion makes /openapi/v3/apis/<group>/<version> describe
+// exactly crds: the Established CRDs that serve gv, as the OpenAPI
+// controller (package controller/openapi) hands them over. An empty crds
+// removes the document. The document is built on its next request, from
+// these CRDs only, never from the crdHandler's own (possibly older) view.
+// apiextensions.k8s.io belongs to the server and is left as it is.
+//
+// Mirrors (*handler3.OpenAPIService).UpdateGroupVersion and
+// DeleteGroupVersion, which upstream's openapiv3 controller calls with
+// the specs it built with controller/openapi/builder.
+func (h *Handler) UpdateGroupVersion(gv scheme.GroupVersion, crds []*apiextensionsv1.CustomResourceDefinition) {
+	if gv.Group == apiextensions.GroupName {
+		return
+	}
+	h.openapi.setGroupVersion(gv, h.crdOpenAPIResources(gv, crds))
 }
 
-// build makes the document of gv, or nil if nothing serves gv.
-func (o *openAPIService) build(gv scheme.GroupVersion) []byte {
-	var resources []openAPIResource
-	if gv.Group == apiextensions.GroupName {
-		if _, ok := o.h.crdScopes[gv.Version]; !ok {
-			return nil
+// crdOpenAPIResources describes the version gv.Version of each CRD that
+// serves it, named by its accepted names (those it is served under). A CRD
+// whose plural another of the list already has is left out: the naming
+// controller never accepts both.
+func (h *Handler) crdOpenAPIResources(gv scheme.GroupVersion, crds []*apiextensionsv1.CustomResourceDefinition) []openapi.Resource {
+	var out []openapi.Resource
+	plurals := map[string]string{}
+	for _, crd := range crds {
+		if crd.Spec.Group != gv.Group {
+			continue
 		}
-		resources = append(resources, openAPIResource{plural: "customresourcedefinitions", kind: "CustomResourceDefinition",
-			schema: map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}, status: true})
-	} else {
-		for _, crd := range o.h.crds.List() {
-			if crd.Spec.Group != gv.Group || !helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
+		names := crd.Status.AcceptedNames
+		if names.Plural == "" || names.Kind == "" {
+			names = crd.Spec.Names
+		}
+		for _, v := range crd.Spec.Versions {
+			if v.Name != gv.Version || !v.Served {
 				continue
 			}
-			for _, v := range crd.Spec.Versions {
-				if v.Name != gv.Version || !v.Served {
-					continue
+			if other, ok := plurals[names.Plural]; ok {
+				h.logger.Warn("OpenAPI: two CRDs with one plural; describing the first", "groupVersion", gv.String(), "plural", names.Plural, "first", other, "second", crd.Name)
+				continue
+			}
+			plurals[names.Plural] = crd.Name
+			r := openapi.Resource{
+				Group: gv.Group, Version: gv.Version, Kind: names.Kind, ListKind: names.ListKind,
+				Plural: names.Plural, Singular: names.Singular,
+				Namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+			}
+			if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
+				b, err := json.Marshal(v.Schema.OpenAPIV3Schema)
+				if err != nil {
+					h.logger.Error("OpenAPI: cannot encode a CRD's schema", "crd", crd.Name, "version", v.Name, "err", err)
 				}
-				res := openAPIResource{plural: crd.Spec.Names.Plural, kind: crd.Spec.Names.Kind,
-					namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
-					schema:     map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}
-				if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
-					var sch map[string]any
-					if b, err := json.Marshal(v.Schema.OpenAPIV3Schema); err == nil && json.Unmarshal(b, &sch) == nil {
-						res.schema = sch
+				r.SchemaJSON = b
+			}
+			if sub := v.Subresources; sub != nil {
+				r.HasStatus = sub.Status != nil
+				if sc := sub.Scale; sc != nil {
+					r.Scale = &openapi.ScaleInfo{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
+					if sc.LabelSelectorPath != nil {
+						r.Scale.LabelSelectorPath = *sc.LabelSelectorPath
 					}
 				}
-				if v.Subresources != nil {
-					res.status = v.Subresources.Status != nil
-					res.scale = v.Subresources.Scale != nil
-				}
-				resources = append(resources, res)
 			}
+			out = append(out, r)
 		}
 	}
-	if len(resources) == 0 {
-		return nil
-	}
-	paths := map[string]any{}
-	schemas := metaSchemas()
-	for _, res := range resources {
-		gvk := map[string]string{"group": gv.Group, "version": gv.Version, "kind": res.kind}
-		name := schemaName(gv, res.kind)
-		m, _ := res.schema.(map[string]any)
-		sch := withTypeMeta(m)
-		sch["x-kubernetes-group-version-kind"] = []any{gvk}
-		schemas[name] = sch
-		ref := map[string]any{"$ref": "#/components/schemas/" + name}
-		body := map[string]any{"content": map[string]any{"application/json": map[string]any{"schema": ref}}}
-		okResp := map[string]any{"200": map[string]any{"description": "OK", "content": map[string]any{"application/json": map[string]any{"schema": ref}}}}
-		op := func(action string, params ...string) map[string]any {
-			m := map[string]any{
-				"operationId":                     action + res.kind,
-				"x-kubernetes-action":             action,
-				"x-kubernetes-group-version-kind": gvk,
-				"responses":                       okResp,
-			}
-			var ps []any
-			for _, p := range params {
-				ps = append(ps, map[string]any{"name": p, "in": "query", "schema": map[string]any{"type": "string", "uniqueItems": true}})
-			}
-			if ps != nil {
-				m["parameters"] = ps
-			}
-			return m
-		}
-		write := []string{"dryRun", "fieldManager", "fieldValidation"}
-		base := "/apis/" + gv.Group + "/" + gv.Version
-		if res.namespaced {
-			base += "/namespaces/{namespace}"
-		}
-		collection := base + "/" + res.plural
-		post := op("post", write...)
-		post["requestBody"] = body
-		paths[collection] = map[string]any{
-			"get":    op("list", "labelSelector", "fieldSelector", "limit", "continue", "resourceVersion", "resourceVersionMatch", "watch", "timeoutSeconds", "allowWatchBookmarks", "sendInitialEvents"),
-			"post":   post,
-			"delete": op("deletecollection"),
-		}
-		item := func() map[string]any {
-			put := op("put", write...)
-			put["requestBody"] = body
-			patch := op("patch", append(write, "force")...)
-			patch["requestBody"] = map[string]any{"content": map[string]any{
-				"application/json-patch+json":  map[string]any{"schema": map[string]any{"type": "object"}},
-				"application/merge-patch+json": map[string]any{"schema": map[string]any{"type": "object"}},
-			}}
-			return map[string]any{"get": op("get"), "put": put, "patch": patch, "delete": op("delete", "dryRun", "propagationPolicy")}
-		}
-		paths[collection+"/{name}"] = item()
-		if res.status {
-			st := item()
-			delete(st, "delete")
-			paths[collection+"/{name}/status"] = st
-		}
-		if res.scale {
-			sc := item()
-			delete(sc, "delete")
-			scaleGVK := map[string]string{"group": "autoscaling", "version": "v1", "kind": "Scale"}
-			for _, k := range []string{"get", "put", "patch"} {
-				sc[k].(map[string]any)["x-kubernetes-group-version-kind"] = scaleGVK
-			}
-			paths[collection+"/{name}/scale"] = sc
-		}
-	}
-	doc, err := json.Marshal(map[string]any{
-		"openapi":    "3.0.0",
-		"info":       map[string]any{"title": "crdlab", "version": "unversioned"},
-		"paths":      paths,
-		"components": map[string]any{"schemas": schemas},
-	})
-	if err != nil {
-		return nil
-	}
-	return doc
+	return out
 }
 
-// schemaName is the dotted name of a kind's schema, reversed group first,
-// as upstream names CRD schemas ("com.example.stable.v1.CronTab").
-func schemaName(gv scheme.GroupVersion, kind string) string {
-	parts := strings.Split(gv.Group, ".")
-	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
-		parts[i], parts[j] = parts[j], parts[i]
+// crdKindOpenAPIResource describes the customresourcedefinitions resource
+// of one apiextensions.k8s.io version: its schema is read from the Go type
+// the scheme holds for the version's CustomResourceDefinition kind, with
+// the descriptions of its SwaggerDoc methods, so that `kubectl explain
+// crd.spec` works and cannot drift from the types.
+//
+// Mirrors the definitions upstream's openapi-gen generates for
+// k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1 and the paths
+// the endpoints installer adds for customresourcedefinitions.
+func crdKindOpenAPIResource(s *scheme.Scheme, gv scheme.GroupVersion) (openapi.Resource, error) {
+	t, ok := s.KnownTypes(gv)["CustomResourceDefinition"]
+	if !ok {
+		return openapi.Resource{}, fmt.Errorf("%s/CustomResourceDefinition is not in the scheme", gv)
 	}
-	return strings.Join(parts, ".") + "." + gv.Version + "." + kind
+	schema, defs, err := openapi.GoTypes{Name: openAPITypeName}.SchemaOf(t)
+	if err != nil {
+		return openapi.Resource{}, err
+	}
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return openapi.Resource{}, err
+	}
+	return openapi.Resource{
+		Group: gv.Group, Version: gv.Version,
+		Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList",
+		Plural: "customresourcedefinitions", Singular: "customresourcedefinition",
+		SchemaJSON: b, Definitions: defs, HasStatus: true,
+	}, nil
+}
+
+// apisPackage is the Go package path under which crdlab's API types live
+// ("github.com/crdlab/crdlab/apis").
+var apisPackage = path.Dir(path.Dir(reflect.TypeFor[metav1.ObjectMeta]().PkgPath()))
+
+// openAPITypeName names a Go type's schema the way upstream names the same
+// type's: crdlab's apis/meta/v1 is k8s.io/apimachinery/pkg/apis/meta/v1,
+// apis/apiextensions/<version> is
+// k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/<version>, and
+// kube-openapi writes "k8s.io/x/y" as "io.k8s.x.y". So ObjectMeta is
+// "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", as in every upstream
+// document.
+func openAPITypeName(t reflect.Type) string {
+	rel, ok := strings.CutPrefix(t.PkgPath(), apisPackage+"/")
+	if !ok {
+		return strings.ReplaceAll(t.PkgPath(), "/", ".") + "." + t.Name()
+	}
+	switch {
+	case rel == "meta/v1":
+		return "io.k8s.apimachinery.pkg.apis.meta.v1." + t.Name()
+	case strings.HasPrefix(rel, "apiextensions/"):
+		return "io.k8s.apiextensions-apiserver.pkg.apis." + strings.ReplaceAll(rel, "/", ".") + "." + t.Name()
+	}
+	return "io.k8s.api." + strings.ReplaceAll(rel, "/", ".") + "." + t.Name()
 }

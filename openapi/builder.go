@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode"
@@ -18,6 +19,11 @@ type Resource struct {
 	// SchemaJSON is the version's openAPIV3Schema; nil for none (the
 	// document then says "an object with any fields").
 	SchemaJSON []byte
+	// Definitions are the schemas SchemaJSON refers to
+	// ("#/components/schemas/<name>"), by name: they go into the
+	// document's components as they are. A CRD's schema has none (it
+	// may not use $ref); a built-in kind's, from GoTypes.SchemaOf, has.
+	Definitions map[string]any
 	// HasStatus adds the /status paths.
 	HasStatus bool
 	// Scale adds the /scale paths; nil if the CRD has no scale
@@ -54,9 +60,10 @@ func SchemaName(group, version, kind string) string {
 // BuildGroupVersion returns the OpenAPI v3 document of one group-version,
 // served at /openapi/v3/apis/{group}/{version}: for each resource its
 // collection and item paths (and /status, /scale), the schema of its kind
-// with apiVersion, kind and metadata added, its List schema, and the meta
-// schemas they refer to. Every POST, PUT and PATCH declares the
-// fieldValidation query parameter, which kubectl looks for.
+// with apiVersion, kind and metadata added (this is the one place that
+// adds them), its List schema, its Definitions, and the meta schemas they
+// refer to. Every POST, PUT and PATCH declares the fieldValidation query
+// parameter, which kubectl looks for.
 //
 // Mirrors builder.BuildOpenAPIV3, merged over the CRDs of one
 // group-version as the OpenAPI v3 controller does.
@@ -89,6 +96,12 @@ func BuildGroupVersion(group, version string, resources []Resource) ([]byte, err
 		s, err := crSchema(r)
 		if err != nil {
 			return nil, err
+		}
+		for name, def := range r.Definitions {
+			if other, ok := doc.Components.Schemas[name]; ok && !reflect.DeepEqual(other, def) {
+				return nil, invalidResource("resource %q: a different schema %q is already in the document", r.Plural, name)
+			}
+			doc.Components.Schemas[name] = def
 		}
 		doc.Components.Schemas[SchemaName(group, version, r.Kind)] = s
 		doc.Components.Schemas[SchemaName(group, version, r.ListKind)] = listSchema(r)

@@ -56,6 +56,10 @@
 //     DryRunnableStorage): writes end just before storage is changed.
 //   - A strategy may also answer in ready StatusCauses (CauseValidator),
 //     because the handler's schema validator produces causes.
+//   - A create whose object has a resourceVersion is a 400 BadRequest
+//     (upstream: a 500 with no reason); an object larger than storage's
+//     MaxObjectSize is a 413 RequestEntityTooLarge (upstream: etcd's
+//     "request is too large", also 413).
 //   - Strategies set metadata.generation on create (both of crdlab's set 1,
 //     as upstream's CRD and custom resource strategies do); Store does not.
 package registry

@@ -27,7 +27,7 @@ const (
 		"retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - " +
 		"objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
 	// resourceVersionSetOnCreateMsg: a create whose object carries a
-	// resourceVersion. Upstream answers it as a plain 500.
+	// resourceVersion (upstream answers it as a plain 500; crdlab, 400).
 	resourceVersionSetOnCreateMsg = "resourceVersion should not be set on objects to be created"
 )
 
@@ -69,6 +69,10 @@ func interpretStorageError(op operation, err error, gr scheme.GroupResource, nam
 	var se *storage.Error
 	if !errors.As(err, &se) {
 		return apierrors.NewInternalError(err)
+	}
+	if errors.Is(err, storage.ErrObjectTooLarge) {
+		// Upstream: etcd's "request is too large", answered 413.
+		return apierrors.NewRequestEntityTooLarge(se.Msg)
 	}
 	switch se.Code {
 	case storage.ErrCodeKeyNotFound:
@@ -143,16 +147,12 @@ func newServerTimeout(gr scheme.GroupResource, op string, retryAfterSeconds int)
 	}}
 }
 
-// errResourceVersionSetOnCreate is upstream's answer to a create whose
-// object has a resourceVersion: a 500 with no reason (storage's
-// ErrResourceVersionSetOnCreate, turned into a Status by the handler).
+// errResourceVersionSetOnCreate answers a create whose object has a
+// resourceVersion: 400 BadRequest. Upstream answers it as a plain 500
+// (storage's ErrResourceVersionSetOnCreate reaches the handler
+// uninterpreted); crdlab treats it as the client error it is.
 func errResourceVersionSetOnCreate() error {
-	return &apierrors.StatusError{ErrStatus: metav1.Status{
-		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   metav1.StatusFailure,
-		Code:     http.StatusInternalServerError,
-		Message:  resourceVersionSetOnCreateMsg,
-	}}
+	return apierrors.NewBadRequest(resourceVersionSetOnCreateMsg)
 }
 
 // newGenerateNameConflict: 409 AlreadyExists when a generated name is taken.

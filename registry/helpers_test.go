@@ -95,7 +95,7 @@ func openDB(t *testing.T) *storage.DB {
 }
 
 // newWidgetStore returns a Store of widgets on db.
-func newWidgetStore(t *testing.T, db storage.Backend, st widgetStrategy) *registry.Store {
+func newWidgetStore(t testing.TB, db storage.Backend, st widgetStrategy) *registry.Store {
 	t.Helper()
 	prefix := registry.KeyPrefix(widgetGR.Group, widgetGR.Resource)
 	newFunc := func() storage.Object { return &unstructured.Unstructured{} }
@@ -135,7 +135,7 @@ func widget(ns, name string, size int64) *unstructured.Unstructured {
 func nsCtx(ns string) context.Context { return registry.WithNamespace(context.Background(), ns) }
 
 // mustCreate creates obj in namespace ns.
-func mustCreate(t *testing.T, s *registry.Store, ns string, obj scheme.Object) *unstructured.Unstructured {
+func mustCreate(t testing.TB, s *registry.Store, ns string, obj scheme.Object) *unstructured.Unstructured {
 	t.Helper()
 	out, err := s.Create(nsCtx(ns), obj, nil, &metav1.CreateOptions{})
 	if err != nil {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # notebooks.sh installs Jupyter and the GoNB kernel, and executes crdlab's
 # notebooks headless, proving each exercise both ways: its check cell fails
-# on the committed stub and passes on the reference solution.
+# on its stub (every other exercise solved, so no other stub can be the
+# cause) and passes on the reference solution.
 #
 #   scripts/notebooks.sh setup         install what is missing (apt, go install)
 #   scripts/notebooks.sh run [NB...]   setup if needed, then execute and verify
@@ -102,35 +103,43 @@ run() {
   local nbs=("$@")
   [ ${#nbs[@]} -gt 0 ] || nbs=(notebooks/*.ipynb)
   rm -rf "$out"
-  mkdir -p "$out/stub" "$out/solved" "$out/solution" "$out/logs"
+  mkdir -p "$out/in" "$out/executed" "$out/logs"
   go build -o "$out/nbtool" ./notebooks/internal/nbtool
   "$out/nbtool" lint "${nbs[@]}"
 
-  local failed=0 nb name start
+  local failed=0 nb name start ok id tag
   for nb in "${nbs[@]}"; do
-    name=$(basename "$nb")
+    name=$(basename "$nb" .ipynb)
     start=$SECONDS
-    # 1. As committed: every cell runs; the check cells fail on the stubs.
-    if execute "$nb" "$out/stub" "$out/logs/${name%.ipynb}.stub.log" &&
-      "$out/nbtool" verify -mode stub "$out/stub/$name"; then
-      # 2. With the reference solutions: every cell passes.
-      if "$out/nbtool" solve "$nb" "$out/solved/$name" &&
-        execute "$out/solved/$name" "$out/solution" "$out/logs/${name%.ipynb}.solution.log" &&
-        "$out/nbtool" verify -mode solution "$out/solution/$name"; then
-        [ "$update" = 0 ] || "$out/nbtool" publish "$out/stub/$name" "$nb"
-      else
-        failed=1
-      fi
-    else
-      failed=1
+    ok=1
+    # 1. Each exercise alone left unsolved: its check, and no other
+    #    cell, fails — so it is this stub that the check catches.
+    for id in $("$out/nbtool" exercises "$nb"); do
+      tag="$name.unsolved-$id"
+      "$out/nbtool" solve -keep "$id" "$nb" "$out/in/$tag.ipynb" &&
+        execute "$out/in/$tag.ipynb" "$out/executed" "$out/logs/$tag.log" &&
+        "$out/nbtool" verify -mode stub -exercise "$id" "$out/executed/$tag.ipynb" || ok=0
+    done
+    # 2. Every exercise solved: no cell fails.
+    tag="$name.solved"
+    "$out/nbtool" solve "$nb" "$out/in/$tag.ipynb" &&
+      execute "$out/in/$tag.ipynb" "$out/executed" "$out/logs/$tag.log" &&
+      "$out/nbtool" verify -mode solution "$out/executed/$tag.ipynb" || ok=0
+    # 3. update: the notebook as committed (every stub in place), whose
+    #    outputs GitHub shows: every check fails, nothing else.
+    if [ "$update" = 1 ] && [ "$ok" = 1 ]; then
+      execute "$nb" "$out/executed/committed" "$out/logs/$name.committed.log" &&
+        "$out/nbtool" verify -mode stub "$out/executed/committed/$name.ipynb" &&
+        "$out/nbtool" publish "$out/executed/committed/$name.ipynb" "$nb" || ok=0
     fi
+    [ "$ok" = 1 ] || failed=1
     log "$name: $((SECONDS - start)) s"
   done
   if [ "$failed" != 0 ]; then
     echo "notebooks: FAILED (executed notebooks and kernel logs in $out)" >&2
     exit 1
   fi
-  log "all ${#nbs[@]} notebooks pass, stubs and solutions"
+  log "all ${#nbs[@]} notebooks pass: each check fails on its own stub and passes on its solution"
 }
 
 case "${1:-}" in

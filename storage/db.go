@@ -305,6 +305,21 @@ func (db *DB) latest(key string) *record {
 	return nil
 }
 
+// Healthy returns nil while db takes writes: an Internal error wrapping
+// ErrClosed once it is closed, or ErrFailed once a commit has failed (it
+// then refuses writes until reopened). The server's storage health check
+// (/healthz, /livez, /readyz) calls it, so a supervisor sees the failure
+// and restarts the process.
+func (db *DB) Healthy() error {
+	if err := db.usable(); err != nil {
+		return err
+	}
+	if p := db.failed.Load(); p != nil {
+		return NewInternalError("", fmt.Errorf("%w: %w", ErrFailed, *p))
+	}
+	return nil
+}
+
 // usable returns an error if db is closed.
 func (db *DB) usable() error {
 	select {

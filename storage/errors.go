@@ -152,6 +152,9 @@ var (
 	ErrLocked = errors.New("storage: data file is locked by another process")
 	// ErrClosed: the backend was closed.
 	ErrClosed = errors.New("storage: closed")
+	// ErrObjectTooLarge: an encoded object is larger than
+	// Options.MaxObjectSize; it is the cause (Err) of an InvalidObj *Error.
+	ErrObjectTooLarge = errors.New("storage: object too large")
 	// ErrFailed: a commit to disk failed; the backend refuses writes until
 	// it is reopened, as the state on disk is no longer known.
 	ErrFailed = errors.New("storage: a commit failed; reopen the data file")

@@ -226,15 +226,18 @@ func TestDB_WatchCatchUpOvertakenByCompaction(t *testing.T) {
 	w, err := st.Watch(ctx, storagetest.Prefix, storage.ListOptions{Recursive: true, ResourceVersion: "1"})
 	require.NoError(t, err)
 	defer w.Stop()
-	first := <-w.ResultChan() // the replay has started, and waits for us
+	first, ok := recv(t, w) // the replay has started, and waits for us
+	require.True(t, ok)
 	require.Equal(t, watch.Added, first.Type)
 	cur, _ := db.CurrentRevision(ctx)
 	require.NoError(t, db.Compact(ctx, cur))
 	last := storagetest.RV(t, first.Object.(storage.Object))
-	for ev := range w.ResultChan() {
+	for {
+		ev, ok := recv(t, w)
+		require.True(t, ok, "closed without an ERROR")
 		if ev.Type == watch.Error {
 			require.EqualValues(t, 410, ev.Object.(*metav1.Status).Code)
-			_, ok := <-w.ResultChan()
+			_, ok := recv(t, w)
 			require.False(t, ok)
 			require.Less(t, last, cur, "it ended before the end of history")
 			return
@@ -243,7 +246,19 @@ func TestDB_WatchCatchUpOvertakenByCompaction(t *testing.T) {
 		require.Equal(t, last+1, rv, "no gap before the error")
 		last = rv
 	}
-	t.Fatal("closed without an ERROR")
+}
+
+// recv returns the next event of w (ok false once it is closed), failing
+// the test if nothing comes for 10 seconds.
+func recv(t testing.TB, w watch.Interface) (watch.Event, bool) {
+	t.Helper()
+	select {
+	case ev, ok := <-w.ResultChan():
+		return ev, ok
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event for 10s")
+		return watch.Event{}, false
+	}
 }
 
 // TestDB_ScansAcrossChunks lists and watches more keys than one scan chunk
@@ -293,7 +308,8 @@ func TestDB_ScansAcrossChunks(t *testing.T) {
 	require.NoError(t, err)
 	defer w.Stop()
 	for i := range n {
-		ev := <-w.ResultChan()
+		ev, ok := recv(t, w)
+		require.True(t, ok)
 		require.Equal(t, watch.Added, ev.Type)
 		require.Equal(t, fmt.Sprintf("o%05d", i), ev.Object.(storage.Object).GetName())
 	}

@@ -81,7 +81,8 @@ func (s *store) encode(key string, obj Object) ([]byte, error) {
 		return nil, NewInvalidObjError(key, err.Error())
 	}
 	if len(data) > s.db.opts.MaxObjectSize {
-		return nil, NewInvalidObjError(key, fmt.Sprintf("the object is %d bytes, more than the limit of %d", len(data), s.db.opts.MaxObjectSize))
+		return nil, &Error{Code: ErrCodeInvalidObj, Key: key, Err: ErrObjectTooLarge,
+			Msg: fmt.Sprintf("the object is %d bytes, more than the limit of %d", len(data), s.db.opts.MaxObjectSize)}
 	}
 	return data, nil
 }

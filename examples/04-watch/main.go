@@ -218,9 +218,13 @@ func run(w io.Writer, dir string) error {
 	objects := map[storage.Object]bool{}
 	kinds := map[string]int{}
 	for _, mw := range many {
-		ev := <-mw.ResultChan()
-		objects[ev.Object.(storage.Object)] = true
-		kinds[show(ev)]++
+		select {
+		case ev := <-mw.ResultChan():
+			objects[ev.Object.(storage.Object)] = true
+			kinds[show(ev)]++
+		case <-time.After(10 * time.Second):
+			return fmt.Errorf("a watcher got nothing")
+		}
 		mw.Stop()
 	}
 	var got []string

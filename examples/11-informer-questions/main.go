@@ -321,48 +321,57 @@ var crontabsGVR = scheme.GroupVersionResource{Group: "stable.example.com", Versi
 // (it could use apiVersion/kind). Its methods may run concurrently, one
 // goroutine per informer it is registered with, so it locks.
 type oneHandler struct {
-	mu    sync.Mutex // guards seen
-	seen  []string
-	event chan struct{}
+	mu      sync.Mutex // guards seen
+	seen    []seenCall
+	changed chan struct{} // gets a value after each call
 }
 
+// seenCall is one call: "OnAdd CronTab default/nightly", and the object's
+// resourceVersion.
+type seenCall struct{ call, rv string }
+
 func (h *oneHandler) record(verb string, obj any) {
-	var what string
+	var what, rv string
 	switch o := obj.(type) {
 	case *apiextensionsv1.CustomResourceDefinition:
-		what = "CustomResourceDefinition " + o.Name
+		what, rv = "CustomResourceDefinition "+o.Name, o.ResourceVersion
 	case *unstructured.Unstructured:
-		what = o.GetKind() + " " + o.GetNamespace() + "/" + o.GetName()
+		what, rv = o.GetKind()+" "+o.GetNamespace()+"/"+o.GetName(), o.GetResourceVersion()
 	default:
 		what = fmt.Sprintf("%T", obj)
 	}
 	h.mu.Lock()
-	h.seen = append(h.seen, verb+" "+what)
+	h.seen = append(h.seen, seenCall{verb + " " + what, rv})
 	h.mu.Unlock()
-	h.event <- struct{}{}
+	select {
+	case h.changed <- struct{}{}:
+	default:
+	}
 }
 
 func (h *oneHandler) OnAdd(obj any, _ bool)  { h.record("OnAdd", obj) }
 func (h *oneHandler) OnUpdate(_, newObj any) { h.record("OnUpdate", newObj) }
 func (h *oneHandler) OnDelete(obj any)       { h.record("OnDelete", obj) }
-func (h *oneHandler) take() (out []string) {
-	h.mu.Lock()
-	out, h.seen = h.seen, nil
-	h.mu.Unlock()
-	return out
-}
-func (h *oneHandler) wait(n int) ([]string, error) { return waitN(h.event, n, h.take) }
 
-func waitN(events <-chan struct{}, n int, take func() []string) ([]string, error) {
+// await waits up to 10s for a call for which match is true and returns it.
+// Other calls (status writes by the server's controllers, say) are skipped.
+func (h *oneHandler) await(match func(seenCall) bool) (string, error) {
 	timeout := time.After(10 * time.Second)
-	for i := 0; i < n; i++ {
+	for {
+		h.mu.Lock()
+		for _, c := range h.seen {
+			if match(c) {
+				h.mu.Unlock()
+				return c.call, nil
+			}
+		}
+		h.mu.Unlock()
 		select {
-		case <-events:
+		case <-h.changed:
 		case <-timeout:
-			return take(), fmt.Errorf("waited 10s for %d events", n)
+			return "", errors.New("the handler was not called as expected within 10s")
 		}
 	}
-	return take(), nil
 }
 
 func crdInformer(crds client.CustomResourceDefinitionInterface) informer.SharedIndexInformer {
@@ -398,7 +407,7 @@ func q2(ctx context.Context, s *step, cfg *client.Config) error {
 	crdInf := factory.InformerFor(apiextensionsv1.SchemeGroupVersion.WithResource("customresourcedefinitions"),
 		func() informer.SharedIndexInformer { return crdInformer(crds) })
 	ctInf := factory.InformerFor(crontabsGVR, func() informer.SharedIndexInformer { return crontabInformer(crontabs) })
-	h := &oneHandler{event: make(chan struct{}, 16)}
+	h := &oneHandler{changed: make(chan struct{}, 1)}
 	for _, inf := range []informer.SharedIndexInformer{crdInf, ctInf} {
 		if _, err := inf.AddEventHandler(h); err != nil {
 			return err
@@ -409,39 +418,39 @@ func q2(ctx context.Context, s *step, cfg *client.Config) error {
 	factory.Start(ctx)
 	defer factory.Shutdown()
 	synced := factory.WaitForCacheSync(ctx)
-	seen, err := h.wait(1)
+	call, err := h.await(func(c seenCall) bool { return strings.HasPrefix(c.call, "OnAdd CustomResourceDefinition") })
 	if err != nil {
 		return err
 	}
-	s.say("one handler registered on 2 informers (synced: %v, %v) → %v",
-		synced[apiextensionsv1.SchemeGroupVersion.WithResource("customresourcedefinitions")], synced[crontabsGVR], seen)
+	s.say("one handler registered on 2 informers (synced: %v, %v) → [%s]",
+		synced[apiextensionsv1.SchemeGroupVersion.WithResource("customresourcedefinitions")], synced[crontabsGVR], call)
 
 	if _, err := crontabs.Create(ctx, crontab("nightly", "", "0 3 * * *"), metav1.CreateOptions{}); err != nil {
 		return err
 	}
-	seen, err = h.wait(1)
+	call, err = h.await(func(c seenCall) bool { return strings.HasPrefix(c.call, "OnAdd CronTab") })
 	if err != nil {
 		return err
 	}
-	s.say("create a CronTab → the same handler: %v", seen)
+	s.say("create a CronTab → the same handler: [%s]", call)
 
 	crd, err := crds.Get(ctx, "crontabs.stable.example.com", metav1.GetOptions{})
 	if err != nil {
 		return err
 	}
 	crd.Spec.Names.Categories = []string{"all"}
-	if _, err := crds.Update(ctx, crd, metav1.UpdateOptions{}); err != nil {
-		return err
-	}
-	seen, err = h.wait(1)
+	updated, err := crds.Update(ctx, crd, metav1.UpdateOptions{})
 	if err != nil {
 		return err
 	}
-	s.say("update the CRD → the same handler: %v", seen[:1])
+	call, err = h.await(func(c seenCall) bool {
+		return strings.HasPrefix(c.call, "OnUpdate CustomResourceDefinition") && c.rv == updated.ResourceVersion
+	})
+	if err != nil {
+		return err
+	}
+	s.say("update the CRD → the same handler: [%s]", call)
 	s.note("each registration has its own listener goroutine: a handler on two informers is called concurrently")
-	// Let the status writes the update causes (if any) reach the handler
-	// before the informers stop.
-	time.Sleep(50 * time.Millisecond)
 	return nil
 }
 

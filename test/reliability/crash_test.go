@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"strconv"
@@ -66,6 +67,11 @@ func (w *writer) run(ctx context.Context, s *server, got *acks, stats *loadStats
 			body = fmt.Sprintf(`{"spec":{"counter":%d,"writer":%q}}`, w.counter, w.id)
 		}
 		code, b, err := s.do(ctx, method, path, body)
+		var torn *tornError
+		if errors.As(err, &torn) {
+			stats.torn.Add(1)
+			return
+		}
 		if err != nil {
 			stats.transportErrors.Add(1)
 			return
@@ -92,7 +98,7 @@ func (w *writer) run(ctx context.Context, s *server, got *acks, stats *loadStats
 
 // loadStats counts what the writers saw.
 type loadStats struct {
-	acked, rejected, serverErrors, badAnswers, transportErrors atomic.Int64
+	acked, rejected, serverErrors, badAnswers, torn, transportErrors atomic.Int64
 }
 
 // TestCrash_SIGKILL drives crdlab serve with 16 concurrent writers,
@@ -193,10 +199,10 @@ func TestCrash_SIGKILL(t *testing.T) {
 	if n := stats.serverErrors.Load(); n > 0 {
 		t.Errorf("%d requests answered 5xx", n)
 	}
-	t.Logf("%d rounds in %v (servers up %v in all): %d writes acknowledged (%d other answers, %d torn answers, %d cut by SIGKILL); "+
+	t.Logf("%d rounds in %v (servers up %v in all): %d writes acknowledged (%d other answers, %d wrong answers, %d answers cut off and %d requests failed by SIGKILL); "+
 		"history %d events; the watcher saw %d of them across %d restarts, in order, without gaps; Check passed after every kill",
 		rounds, time.Since(start).Round(time.Second), totalUp.Round(100*time.Millisecond), len(all), stats.rejected.Load(),
-		stats.badAnswers.Load(), stats.transportErrors.Load(), len(hist), len(seen), rounds)
+		stats.badAnswers.Load(), stats.torn.Load(), stats.transportErrors.Load(), len(hist), len(seen), rounds)
 }
 
 // isDisconnect reports whether err is what a client sees when the server
@@ -204,7 +210,5 @@ func TestCrash_SIGKILL(t *testing.T) {
 func isDisconnect(err error) bool {
 	var ne net.Error
 	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, context.Canceled) ||
-		errors.As(err, &ne) || errors.Is(err, errUnexpectedEOF) || err.Error() == "unexpected EOF"
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.As(err, &ne)
 }
-
-var errUnexpectedEOF = errors.New("unexpected EOF")

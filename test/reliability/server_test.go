@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +38,10 @@ var crdlabBinary string
 // here, and its races are the unit tests' business), runs the tests and
 // removes the binary.
 func TestMain(m *testing.M) {
+	if limit := os.Getenv(envFileSizeLimit); limit != "" {
+		execWithFileSizeLimit(limit)
+		return
+	}
 	dir, err := os.MkdirTemp("", "crdlab-reliability-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -56,6 +61,32 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// With these set in its environment, the test binary is a wrapper: it
+// lowers its file size limit (RLIMIT_FSIZE) to the number of bytes in
+// envFileSizeLimit and execs the program in envExec with its arguments,
+// so that the server's writes past the limit fail with EFBIG — a full
+// disk, for one process. (Go ignores SIGXFSZ, so the write just fails.)
+const (
+	envFileSizeLimit = "CRDLAB_RELIABILITY_FSIZE"
+	envExec          = "CRDLAB_RELIABILITY_EXEC"
+)
+
+func execWithFileSizeLimit(limit string) {
+	n, err := strconv.ParseUint(limit, 10, 64)
+	if err == nil {
+		err = syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n})
+	}
+	if err == nil {
+		prog := os.Getenv(envExec)
+		env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+			return strings.HasPrefix(kv, envFileSizeLimit+"=") || strings.HasPrefix(kv, envExec+"=")
+		})
+		err = syscall.Exec(prog, append([]string{prog}, os.Args[1:]...), env)
+	}
+	fmt.Fprintln(os.Stderr, "reliability: file size limit wrapper:", err)
+	os.Exit(2)
 }
 
 // goCommand is the go command running this test, so that crdlab is built
@@ -116,6 +147,9 @@ type serverOptions struct {
 	token string
 	// env is added to the process's environment.
 	env []string
+	// fileSizeLimit, if > 0, is the server's RLIMIT_FSIZE in bytes: its
+	// data file cannot grow past it (a full disk).
+	fileSizeLimit uint64
 }
 
 // startServer runs `crdlab serve` on a free loopback port with dataDir
@@ -123,9 +157,23 @@ type serverOptions struct {
 // if it still runs.
 func startServer(t *testing.T, dataDir string, o serverOptions) *server {
 	t.Helper()
+	s := startServerNoWait(t, dataDir, o)
+	s.waitReady()
+	return s
+}
+
+// startServerNoWait is startServer without the wait for /readyz: it
+// returns once the process says where it listens.
+func startServerNoWait(t *testing.T, dataDir string, o serverOptions) *server {
+	t.Helper()
 	args := append([]string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir}, o.args...)
 	cmd := exec.Command(crdlabBinary, args...)
 	cmd.Env = append(os.Environ(), o.env...)
+	if o.fileSizeLimit > 0 {
+		cmd = exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), append(o.env,
+			fmt.Sprintf("%s=%d", envFileSizeLimit, o.fileSizeLimit), envExec+"="+crdlabBinary)...)
+	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +223,6 @@ func startServer(t *testing.T, dataDir string, o serverOptions) *server {
 	case <-time.After(readyTimeout):
 		t.Fatalf("crdlab serve did not say where it listens within %v\n%s", readyTimeout, s.logs.String())
 	}
-	s.waitReady()
 	return s
 }
 
@@ -267,6 +314,11 @@ func (s *server) stop() {
 // do sends a request (body JSON, or a merge patch for PATCH) and returns
 // the code and body; err is a transport error.
 func (s *server) do(ctx context.Context, method, path, body string) (int, []byte, error) {
+	return s.doWith(ctx, method, path, body, nil)
+}
+
+// doWith is do, calling header (if set) with the answer's header.
+func (s *server) doWith(ctx context.Context, method, path, body string, header func(http.Header)) (int, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, method, s.url+path, strings.NewReader(body))
 	if err != nil {
 		return 0, nil, err
@@ -283,9 +335,22 @@ func (s *server) do(ctx context.Context, method, path, body string) (int, []byte
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
+	if header != nil {
+		header(resp.Header)
+	}
 	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, b, err
+	if err != nil {
+		return resp.StatusCode, b, &tornError{err}
+	}
+	return resp.StatusCode, b, nil
 }
+
+// tornError: the answer began (status and headers came) but its body was
+// cut off.
+type tornError struct{ err error }
+
+func (e *tornError) Error() string { return "torn answer: " + e.err.Error() }
+func (e *tornError) Unwrap() error { return e.err }
 
 // must sends a request and fails t unless it answers want.
 func (s *server) must(want int, method, path, body string) []byte {

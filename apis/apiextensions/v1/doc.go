@@ -14,6 +14,9 @@
 //   - k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1: types.go,
 //     types_jsonschema.go, marshal.go, conversion.go, defaults.go, register.go
 //   - zz_generated.conversion.go and zz_generated.defaults.go, written out by hand
+//   - types_swagger_doc_generated.go (the SwaggerDoc descriptions the
+//     OpenAPI document and `kubectl explain crd` show), written by hand as
+//     types_swagger_doc.go and checked against the types by TestSwaggerDoc
 //
 // Differences from upstream:
 //   - conversion functions take no conversion.Scope; each is registered

@@ -35,6 +35,7 @@ func main() {
 	flag.StringVar(&o.crdlabBin, "crdlab-bin", "", "use this crdlab binary instead of building one")
 	flag.StringVar(&o.refBin, "refserver-bin", "", "use this refserver binary instead of building one")
 	flag.StringVar(&o.crdlabArgs, "crdlab-args", "", "extra arguments for `crdlab serve`, space-separated")
+	flag.StringVar(&o.crdlabEnv, "crdlab-env", "", "extra environment for `crdlab serve`, space-separated NAME=value (e.g. GOGC=50)")
 	flag.IntVar(&o.rounds, "rounds", 0, "rounds each interleaved workload is split into (default 4, 2 with -short)")
 	flag.IntVar(&o.create1N, "create1-n", 0, "override: objects created by 1 client")
 	flag.IntVar(&o.create16N, "create16-n", 0, "override: objects created by 16 clients")

@@ -27,6 +27,7 @@ type options struct {
 	servers, phases   string
 	crdlabBin, refBin string
 	crdlabArgs        string
+	crdlabEnv         string
 	rounds            int
 	// Size overrides, for profiling; 0 keeps the default.
 	create1N, create16N, getN, watchUpdates int
@@ -246,7 +247,7 @@ func run(ctx context.Context, o options) error {
 		if o.crdlabArgs != "" {
 			extra = strings.Fields(o.crdlabArgs)
 		}
-		cl, base, err := procs.StartCrdlab(ctx, o.crdlabBin, dir, extra)
+		cl, base, err := procs.StartCrdlab(ctx, o.crdlabBin, dir, extra, strings.Fields(o.crdlabEnv))
 		if err != nil {
 			keep = true
 			return err

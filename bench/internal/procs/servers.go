@@ -121,8 +121,9 @@ func StartRefServer(ctx context.Context, bin, etcdURL, dir string) (*Proc, strin
 }
 
 // StartCrdlab starts `crdlab serve` on a fresh data dir under dir and a free loopback
-// port, and waits until /readyz is 200. args are extra arguments for serve.
-func StartCrdlab(ctx context.Context, bin, dir string, extra []string) (*Proc, string, error) {
+// port, and waits until /readyz is 200. extra are extra arguments for serve, env extra
+// environment variables.
+func StartCrdlab(ctx context.Context, bin, dir string, extra, env []string) (*Proc, string, error) {
 	port, err := FreePort()
 	if err != nil {
 		return nil, "", err
@@ -133,7 +134,7 @@ func StartCrdlab(ctx context.Context, bin, dir string, extra []string) (*Proc, s
 		"--data-dir", filepath.Join(dir, "crdlab-data"),
 		"--listen", fmt.Sprintf("127.0.0.1:%d", port),
 	}, extra...)
-	p, err := Start("crdlab", bin, args, filepath.Join(dir, "crdlab.log"), nil)
+	p, err := Start("crdlab", bin, args, filepath.Join(dir, "crdlab.log"), env)
 	if err != nil {
 		return nil, "", err
 	}

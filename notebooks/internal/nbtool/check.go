@@ -12,9 +12,10 @@ import (
 
 // Modes of Verify.
 const (
-	// ModeStub: the notebook ran as committed, with the exercise stubs.
-	// Every check cell must have failed at run time (a compile error means
-	// the check itself is broken); no other cell may have failed.
+	// ModeStub: the notebook ran with exercise stubs in place — all of
+	// them (as committed), or one (Solve with keep). The check cell of
+	// each stubbed exercise must have failed at run time (a compile error
+	// means the check itself is broken); no other cell may have failed.
 	ModeStub = "stub"
 	// ModeSolution: the notebook ran with the reference solutions in
 	// place of the stubs. No cell may have failed.
@@ -127,17 +128,22 @@ func Lint(nb *Notebook, solutionsDir string) (int, error) {
 	return len(exercises), errors.Join(errs...)
 }
 
-// Solve replaces the source of every exercise cell by its solution from
-// solutionsDir and clears all outputs: the notebook a student who solved
-// every exercise would run.
-func Solve(nb *Notebook, solutionsDir string) error {
+// Solve replaces the source of every exercise cell but keep ("" for none)
+// by its solution from solutionsDir, and clears all outputs: the notebook
+// of a student who solved every exercise, or every exercise but keep.
+func Solve(nb *Notebook, solutionsDir, keep string) error {
 	solutions, err := readSolutions(solutionsDir)
 	if err != nil {
 		return err
 	}
+	kept := false
 	for _, c := range nb.Cells {
 		c.ClearOutputs()
 		if !c.HasTag(TagExercise) {
+			continue
+		}
+		if c.ID() == keep {
+			kept = true
 			continue
 		}
 		sol, ok := solutions[c.ID()]
@@ -146,20 +152,40 @@ func Solve(nb *Notebook, solutionsDir string) error {
 		}
 		c.SetSource(sol)
 	}
+	if keep != "" && !kept {
+		return fmt.Errorf("%s: no exercise cell has id %q", nb.Path, keep)
+	}
 	return nil
 }
 
-// Verify checks the outputs of an executed notebook (see ModeStub and
-// ModeSolution) and returns a one-line summary.
-func Verify(nb *Notebook, mode string) (string, error) {
+// Exercises returns the ids of the notebook's exercise cells, in order.
+func Exercises(nb *Notebook) []string {
+	var ids []string
+	for _, c := range nb.Cells {
+		if c.Type() == "code" && c.HasTag(TagExercise) {
+			ids = append(ids, c.ID())
+		}
+	}
+	return ids
+}
+
+// Verify checks the outputs of an executed notebook and returns a
+// one-line summary. In ModeStub, stubbed is the exercise whose stub was
+// kept (Solve with keep): only its check must fail; "" means every
+// exercise kept its stub, and every check must fail.
+func Verify(nb *Notebook, mode, stubbed string) (string, error) {
 	var errs []error
 	fail := func(c Cell, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: cell %q: "+format, append([]any{nb.Path, c.ID()}, args...)...))
 	}
 	ran, checks := 0, 0
+	exercise := "" // the exercise the next check cell checks
 	for _, c := range nb.Cells {
 		if c.Type() != "code" {
 			continue
+		}
+		if c.HasTag(TagExercise) {
+			exercise = c.ID()
 		}
 		if !c.Executed() {
 			fail(c, "did not run")
@@ -167,21 +193,27 @@ func Verify(nb *Notebook, mode string) (string, error) {
 		}
 		ran++
 		cellErrs := c.Errors()
-		expectFailure := mode == ModeStub && c.HasTag(TagCheck)
+		expectFailure := mode == ModeStub && c.HasTag(TagCheck) && (stubbed == "" || stubbed == exercise)
 		if expectFailure {
 			checks++
 		}
 		switch {
 		case expectFailure && len(cellErrs) == 0:
-			fail(c, "the check passed on the unsolved stub: it checks nothing\n%s", indent(c.Text()))
+			fail(c, "the check of %q passed on its unsolved stub: it checks nothing\n%s", exercise, indent(c.Text()))
 		case expectFailure && cellErrs[0].BuildFailure():
 			fail(c, "the check does not compile (it must fail at run time on the stub):\n%s", indent(cellErrs[0].String()))
 		case !expectFailure && len(cellErrs) > 0:
 			fail(c, "failed:\n%s%s", indent(c.Text()), indent(cellErrs[0].String()))
 		}
 	}
+	if mode == ModeStub && stubbed != "" && checks == 0 {
+		errs = append(errs, fmt.Errorf("%s: no check cell follows exercise %q", nb.Path, stubbed))
+	}
 	summary := fmt.Sprintf("%d code cells ran without error", ran)
-	if mode == ModeStub {
+	switch {
+	case mode == ModeStub && stubbed != "":
+		summary = fmt.Sprintf("%d code cells ran; with only %q unsolved, only its check failed, as it must", ran, stubbed)
+	case mode == ModeStub:
 		summary = fmt.Sprintf("%d code cells ran; %d checks failed on their stubs, as they must", ran, checks)
 	}
 	return summary, errors.Join(errs...)

@@ -15,13 +15,21 @@
 // Usage:
 //
 //	nbtool lint NB.ipynb...            structure, ids, exercise pairs, solutions
+//	nbtool exercises NB.ipynb          the ids of its exercise cells
 //	nbtool solve NB.ipynb OUT.ipynb    NB with every stub replaced by its solution
+//	nbtool solve -keep ID NB OUT       … every stub but exercise ID's
 //	nbtool verify -mode stub EXECUTED.ipynb...
 //	                                   only check cells failed, each at run time
+//	nbtool verify -mode stub -exercise ID EXECUTED.ipynb
+//	                                   only exercise ID's check failed, at run time
 //	nbtool verify -mode solution EXECUTED.ipynb...
 //	                                   no cell failed
 //	nbtool publish EXECUTED.ipynb DEST.ipynb
 //	                                   EXECUTED without timings or colour codes
+//
+// Proving an exercise: run the notebook solved except for that exercise
+// (solve -keep, then verify -exercise), so that its check cannot fail
+// because of another exercise's stub; then run it fully solved.
 //
 // Every cell of an executed notebook must have run. Exit status 1 means
 // the notebooks did not pass; 2 is a usage error.

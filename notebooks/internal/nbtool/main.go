@@ -14,8 +14,9 @@ func main() {
 
 const usage = `usage:
   nbtool lint NB.ipynb...
-  nbtool solve NB.ipynb OUT.ipynb
-  nbtool verify -mode stub|solution EXECUTED.ipynb...
+  nbtool exercises NB.ipynb
+  nbtool solve [-keep ID] NB.ipynb OUT.ipynb
+  nbtool verify -mode stub|solution [-exercise ID] EXECUTED.ipynb...
   nbtool publish EXECUTED.ipynb DEST.ipynb
 `
 
@@ -48,20 +49,37 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			ex, err := Lint(nb, SolutionsDir(nb.Path))
 			return fmt.Sprintf("%d cells, %d exercises", len(nb.Cells), ex), err
 		})
-	case "solve":
-		if len(rest) != 2 {
+	case "exercises":
+		if len(rest) != 1 {
 			return errUsage
 		}
-		return solveFile(rest[0], rest[1])
+		nb, err := ReadNotebook(rest[0])
+		if err != nil {
+			return err
+		}
+		for _, id := range Exercises(nb) {
+			fmt.Fprintln(stdout, id)
+		}
+		return nil
+	case "solve":
+		fs := flag.NewFlagSet("solve", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		keep := fs.String("keep", "", "the exercise whose stub stays")
+		if fs.Parse(rest) != nil || fs.NArg() != 2 {
+			return errUsage
+		}
+		return solveFile(fs.Arg(0), fs.Arg(1), *keep)
 	case "verify":
 		fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		mode := fs.String("mode", "", "stub or solution")
-		if fs.Parse(rest) != nil || fs.NArg() == 0 || (*mode != ModeStub && *mode != ModeSolution) {
+		exercise := fs.String("exercise", "", "with -mode stub: the only exercise left unsolved")
+		if fs.Parse(rest) != nil || fs.NArg() == 0 || (*mode != ModeStub && *mode != ModeSolution) ||
+			(*exercise != "" && *mode != ModeStub) {
 			return errUsage
 		}
 		return forEach(fs.Args(), stdout, func(nb *Notebook) (string, error) {
-			return Verify(nb, *mode)
+			return Verify(nb, *mode, *exercise)
 		})
 	case "publish":
 		if len(rest) != 2 {
@@ -96,7 +114,7 @@ func forEach(paths []string, stdout io.Writer, fn func(*Notebook) (string, error
 	return nil
 }
 
-func solveFile(in, out string) error {
+func solveFile(in, out, keep string) error {
 	nb, err := ReadNotebook(in)
 	if err != nil {
 		return err
@@ -104,7 +122,7 @@ func solveFile(in, out string) error {
 	if _, err := Lint(nb, SolutionsDir(in)); err != nil {
 		return err
 	}
-	if err := Solve(nb, SolutionsDir(in)); err != nil {
+	if err := Solve(nb, SolutionsDir(in), keep); err != nil {
 		return err
 	}
 	return nb.Write(out)

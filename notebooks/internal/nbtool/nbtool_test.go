@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,7 +169,7 @@ func TestSolve(t *testing.T) {
 	cells := goodCells()
 	cells[1].ran, cells[1].outputs = true, []map[string]any{stream("ready\n")}
 	nb := notebook(t, filepath.Join(dir, "nb.ipynb"), cells...)
-	if err := Solve(nb, sol); err != nil {
+	if err := Solve(nb, sol, ""); err != nil {
 		t.Fatal(err)
 	}
 	if got := nb.Cells[2].Source(); got != solution {
@@ -195,9 +196,35 @@ func TestSolve(t *testing.T) {
 	}
 }
 
+func TestSolve_Keep(t *testing.T) {
+	dir := t.TempDir()
+	sol := filepath.Join(dir, "solutions", "nb")
+	writeSolution(t, sol, "ex", solution)
+	writeSolution(t, sol, "ex2", "func sub(a, b int) int { return a - b }\n")
+	cells := append(goodCells(),
+		cell{id: "ex2", kind: "go", src: "func sub(a, b int) int { return 0 }\n", tags: []string{TagExercise}},
+		cell{id: "check2", kind: "go", src: check, tags: []string{TagCheck}})
+	nb := notebook(t, filepath.Join(dir, "nb.ipynb"), cells...)
+	if got := Exercises(nb); fmt.Sprint(got) != "[ex ex2]" {
+		t.Fatalf("Exercises = %v", got)
+	}
+	if err := Solve(nb, sol, "ex"); err != nil {
+		t.Fatal(err)
+	}
+	if nb.Cells[2].Source() != stub || !strings.Contains(nb.Cells[4].Source(), "a - b") {
+		t.Errorf("keep ex: ex = %q, ex2 = %q; want ex's stub and ex2's solution", nb.Cells[2].Source(), nb.Cells[4].Source())
+	}
+	if err := Solve(nb, sol, "nope"); err == nil || !strings.Contains(err.Error(), `no exercise cell has id "nope"`) {
+		t.Errorf("Solve keep=nope: %v", err)
+	}
+}
+
 func TestVerify(t *testing.T) {
+	// Two exercises: cells 2/3 (ex, check) and 4/5 (ex2, check2).
 	executed := func(change func(c []cell)) *Notebook {
-		cells := goodCells()
+		cells := append(goodCells(),
+			cell{id: "ex2", kind: "go", src: "func sub(a, b int) int { return 0 }\n", tags: []string{TagExercise}},
+			cell{id: "check2", kind: "go", src: check, tags: []string{TagCheck}})
 		for i := range cells {
 			if cells[i].kind == "go" {
 				cells[i].ran = true
@@ -207,25 +234,31 @@ func TestVerify(t *testing.T) {
 		change(cells)
 		return notebook(t, "out/nb.ipynb", cells...)
 	}
+	fails := func() []map[string]any { return []map[string]any{stream("--- FAIL\n"), runtimeError()} }
 	for _, tc := range []struct {
-		name   string
-		mode   string
-		change func(c []cell)
-		want   string // "" = passes
+		name     string
+		mode     string
+		exercise string
+		change   func(c []cell)
+		want     string // "" = passes
 	}{
-		{"OK/StubCheckFails", ModeStub, func(c []cell) { c[3].outputs = []map[string]any{stream("--- FAIL\n"), runtimeError()} }, ""},
-		{"OK/SolutionPasses", ModeSolution, func(c []cell) { c[3].outputs = []map[string]any{stream("PASS\n")} }, ""},
-		{"ErrStubCheckPasses", ModeStub, func(c []cell) { c[3].outputs = []map[string]any{stream("PASS\n")} }, "checks nothing"},
-		{"ErrStubCheckDoesNotCompile", ModeStub, func(c []cell) { c[3].outputs = []map[string]any{buildError()} }, "does not compile"},
-		{"ErrStubOtherCellFails", ModeStub, func(c []cell) {
+		{"OK/AllStubsAllChecksFail", ModeStub, "", func(c []cell) { c[3].outputs, c[5].outputs = fails(), fails() }, ""},
+		{"OK/OneStubItsCheckFails", ModeStub, "ex2", func(c []cell) { c[5].outputs = fails() }, ""},
+		{"OK/SolutionPasses", ModeSolution, "", func(c []cell) { c[3].outputs = []map[string]any{stream("PASS\n")} }, ""},
+		{"ErrStubCheckPasses", ModeStub, "", func(c []cell) { c[3].outputs = fails() }, `cell "check2": the check of "ex2" passed on its unsolved stub`},
+		{"ErrOneStubItsCheckPasses", ModeStub, "ex", func(c []cell) { c[5].outputs = fails() }, `the check of "ex" passed`},
+		{"ErrOneStubOtherCheckFails", ModeStub, "ex", func(c []cell) { c[3].outputs, c[5].outputs = fails(), fails() }, `cell "check2": failed`},
+		{"ErrStubCheckDoesNotCompile", ModeStub, "ex", func(c []cell) { c[3].outputs = []map[string]any{buildError()} }, "does not compile"},
+		{"ErrStubOtherCellFails", ModeStub, "ex", func(c []cell) {
 			c[1].outputs = []map[string]any{runtimeError()}
-			c[3].outputs = []map[string]any{runtimeError()}
+			c[3].outputs = fails()
 		}, `cell "setup": failed`},
-		{"ErrSolutionCheckFails", ModeSolution, func(c []cell) { c[3].outputs = []map[string]any{stream("--- FAIL: TestAdd\n"), runtimeError()} }, "--- FAIL: TestAdd"},
-		{"ErrDidNotRun", ModeSolution, func(c []cell) { c[2].ran = false }, `cell "ex": did not run`},
+		{"ErrNoSuchExercise", ModeStub, "nope", func(c []cell) {}, `no check cell follows exercise "nope"`},
+		{"ErrSolutionCheckFails", ModeSolution, "", func(c []cell) { c[3].outputs = []map[string]any{stream("--- FAIL: TestAdd\n"), runtimeError()} }, "--- FAIL: TestAdd"},
+		{"ErrDidNotRun", ModeSolution, "", func(c []cell) { c[2].ran = false }, `cell "ex": did not run`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Verify(executed(tc.change), tc.mode)
+			_, err := Verify(executed(tc.change), tc.mode, tc.exercise)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("Verify: %v", err)
@@ -276,7 +309,8 @@ func TestSolutionBody(t *testing.T) {
 }
 
 func TestRun_Usage(t *testing.T) {
-	for _, args := range [][]string{nil, {"bogus"}, {"lint"}, {"solve", "a"}, {"verify", "x.ipynb"}, {"verify", "-mode", "maybe", "x.ipynb"}} {
+	for _, args := range [][]string{nil, {"bogus"}, {"lint"}, {"exercises"}, {"solve", "a"}, {"verify", "x.ipynb"},
+		{"verify", "-mode", "maybe", "x.ipynb"}, {"verify", "-mode", "solution", "-exercise", "ex", "x.ipynb"}} {
 		var out, errOut bytes.Buffer
 		if code := run(args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "usage:") {
 			t.Errorf("run(%q) = %d, stderr %q; want 2 and the usage", args, code, errOut.String())
