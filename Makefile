@@ -54,11 +54,12 @@ notebooks-setup:
 	bash scripts/notebooks.sh setup
 
 # notebooks executes every notebook headless and proves each exercise both
-# ways: its check fails on the committed stub, passes on the solution.
+# ways: its check fails on its stub (the other exercises solved) and
+# passes on its solution.
 notebooks:
 	bash scripts/notebooks.sh run
 
-# notebooks-update is notebooks, then writes the executed notebooks (with
-# their outputs, which GitHub shows) back for committing.
+# notebooks-update is notebooks, then executes each notebook as committed
+# and writes it back with its outputs (which GitHub shows) for committing.
 notebooks-update:
 	bash scripts/notebooks.sh update

@@ -67,7 +67,7 @@ type Config struct {
 	Authorization  AuthorizationConfig
 	SecureServing  SecureServingConfig
 	// Limits cap the requests in flight and the open watches (zero
-	// fields: upstream's defaults, 400 and 200; 1000 watches).
+	// fields: upstream's defaults, 400 and 200; 10000 watches).
 	Limits limits.Config
 	// Profiling serves /debug/pprof/ (to those authorized), as
 	// kube-apiserver's --profiling.

@@ -18,6 +18,20 @@
 // schema, API approval); discovery and OpenAPI of CRD groups are written by
 // their controllers alone.
 //
+// Access and overload (access.go): in front of everything sits upstream's
+// outer filter chain, small — the RequestInfo, request checks (paths that
+// could reach another object's storage key are a 400; requests that are
+// not watches get their timeout to send and read), authentication (package
+// authn: bearer tokens from --token-file, 401), max-in-flight and a watch
+// cap (package limits: 429 with Retry-After), authorization (package
+// authz: AlwaysAllow, ReadOnlyAnonymous or a Static policy, 403). HTTPS
+// comes from certificate files or a self-signed CA kept in a directory
+// (package tlsutil). The controllers reach the server with
+// LoopbackClientConfig: a random token of system:masters and, over TLS,
+// a certificate only they trust. New refuses a non-loopback Listen
+// without authentication (ErrPublicWithoutAuth). docs/access.md is the
+// operator's guide.
+//
 // Shutdown order (Run): /readyz turns unhealthy ("shutdown"), post-start
 // hooks and the controllers they started are told to stop (they are
 // clients of this server), the listener closes, every watch's context ends
@@ -34,6 +48,8 @@
 //     (ResourceConfig), resourceconfig/helpers.go (MergeAPIResourceConfigs)
 //   - k8s.io/apiserver/pkg/endpoints/metrics (apiserver_request_total,
 //     apiserver_longrunning_requests)
+//   - k8s.io/apiserver/pkg/server/config.go (DefaultBuildHandlerChain,
+//     LoopbackClientConfig), options/serving_with_loopback.go (access.go)
 //   - k8s.io/apiextensions-apiserver/pkg/apiserver/apiserver.go's
 //     post-start hooks start-apiextensions-informers,
 //     start-apiextensions-controllers and crd-informer-synced
@@ -43,8 +59,13 @@
 //   - One process, one API group: there is no delegation chain of
 //     aggregator, kube-apiserver and apiextensions-apiserver; the handler's
 //     404 is the end of the chain.
-//   - Plain HTTP, no authentication or authorization, no admission, no
-//     priority and fairness.
+//   - Authentication by static bearer tokens only, three small
+//     authorization modes instead of RBAC and the others, max-in-flight
+//     instead of API Priority and Fairness, no admission, no audit (see
+//     the authn, authz, limits and tlsutil package docs). A
+//     non-loopback listen address without authentication is refused
+//     (upstream binds where told). The storage health check also fails
+//     once a commit has failed, so /livez tells a supervisor to restart.
 //   - /metrics is hand-written text: a few counters and gauges, no
 //     histograms (only the sum and count of request latency).
 //   - Health checks are named ping, storage (upstream: etcd),

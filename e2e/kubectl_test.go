@@ -118,6 +118,29 @@ func TestKubectl(t *testing.T) {
 		wantContains(t, out, "FIELD: labels <map[string]string>")
 	})
 
+	t.Run("ExplainCRD", func(t *testing.T) {
+		row := feature(t, "kubectl", "explain the CustomResourceDefinition kind itself", "kubectl explain crd.spec; kubectl explain crd.spec.names")
+		row.notef("schema read from the Go types, descriptions from their SwaggerDoc")
+		out := s.kubectlOK(t, "explain", "crd.spec")
+		for _, want := range []string{"GROUP:      apiextensions.k8s.io", "KIND:       CustomResourceDefinition", "VERSION:    v1",
+			"FIELD: spec <CustomResourceDefinitionSpec>", "spec describes how the user wants the resources to appear",
+			"group\t<string> -required-", "names\t<CustomResourceDefinitionNames> -required-",
+			"scope\t<string> -required-", "versions\t<[]CustomResourceDefinitionVersion> -required-",
+			"conversion\t<CustomResourceConversion>", "preserveUnknownFields\t<boolean>"} {
+			wantContains(t, out, want)
+		}
+		out = s.kubectlOK(t, "explain", "crd.spec.names")
+		for _, want := range []string{"FIELD: names <CustomResourceDefinitionNames>",
+			"names specify the resource and kind names for the custom resource.",
+			"plural\t<string> -required-", "plural is the plural name of the resource to serve.",
+			"kind\t<string> -required-", "shortNames\t<[]string>", "categories\t<[]string>"} {
+			wantContains(t, out, want)
+		}
+		// Down to a version's schema, which refers to itself.
+		out = s.kubectlOK(t, "explain", "crd.spec.versions.schema.openAPIV3Schema.properties")
+		wantContains(t, out, "x-kubernetes-preserve-unknown-fields\t<boolean>")
+	})
+
 	t.Run("ApplyCustomResource", func(t *testing.T) {
 		feature(t, "kubectl", "apply -f a custom resource", "kubectl apply -f crontab.yaml")
 		out := s.kubectlOK(t, "apply", "-f", "testdata/crontab.yaml")

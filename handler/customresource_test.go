@@ -3,8 +3,11 @@ package handler_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -573,4 +576,50 @@ func TestHandler_OpenAPI_CRDKind(t *testing.T) {
 			check.True(t, patch != nil)
 		})
 	}
+}
+
+// TestHandler_UpdateGroupVersion_Concurrent runs the OpenAPI controller's
+// updates alongside requests for the documents (run with -race).
+func TestHandler_UpdateGroupVersion_Concurrent(t *testing.T) {
+	ts, _ := crServer(t)
+	crd, _ := ts.h.CRDs().Get("crontabs.stable.example.com")
+	v1 := scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range 50 {
+			if i%5 == 4 {
+				ts.h.UpdateGroupVersion(v1, nil)
+				continue
+			}
+			c := crd.DeepCopy()
+			c.Spec.Versions[0].Schema.OpenAPIV3Schema.Description = strconv.Itoa(i)
+			ts.h.UpdateGroupVersion(v1, []*apiextensionsv1.CustomResourceDefinition{c})
+		}
+	})
+	// Not ts.do: it may call t.Fatal, which only the test's goroutine may.
+	code := func(path string) int {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Error(err)
+			return 0
+		}
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return resp.StatusCode
+	}
+	for range 2 {
+		wg.Go(func() {
+			for range 25 {
+				if c := code("/openapi/v3"); c != 200 {
+					t.Errorf("root: %d", c)
+				}
+				if c := code("/openapi/v3/apis/stable.example.com/v1"); c != 200 && c != 404 {
+					t.Errorf("document: %d", c)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	ts.h.UpdateGroupVersion(v1, []*apiextensionsv1.CustomResourceDefinition{crd})
+	check.Equal(t, 200, ts.do(t, "GET", "/openapi/v3/apis/stable.example.com/v1", "").code)
 }

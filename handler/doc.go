@@ -20,10 +20,20 @@
 //     its hooks OnAdd/OnUpdate/OnDelete keep the latest CRDs (a lister) and
 //     drop a CRD's crdInfo — the scopes of its served versions — when the
 //     CRD changes. A CRD is served iff NamesAccepted or Established is
-//     True; anything unknown goes to the delegate (404).
+//     True; anything unknown goes to the delegate (404). The hooks decide
+//     serving only: discovery and OpenAPI have their own controllers.
 //   - Discovery (subpackage discovery): the Manager behind /apis,
 //     /apis/<g>, /apis/<g>/<v> and aggregated discovery
-//     (apidiscovery.k8s.io/v2), updated by the CRDHandler's hooks.
+//     (apidiscovery.k8s.io/v2). New sets apiextensions.k8s.io's; the
+//     DiscoveryController (controller/discovery) is the only writer of CRD
+//     groups', as upstream.
+//   - OpenAPI (openapi.go): /openapi/v3 and one document per group
+//     version, written by package openapi. apiextensions.k8s.io's
+//     CustomResourceDefinition schema is read from the Go types
+//     (openapi.GoTypes, with the SwaggerDoc descriptions of
+//     apis/apiextensions/v1); a CRD group version's document describes
+//     the CRDs the OpenAPI controller (controller/openapi) last handed to
+//     UpdateGroupVersion, and is built on its next request.
 //   - Negotiation (subpackage negotiation): Accept → JSON, YAML, a Table
 //     (meta.k8s.io v1/v1beta1), PartialObjectMetadata(List) or the
 //     aggregated discovery document; 406 otherwise.
@@ -46,7 +56,8 @@
 //     (crdHandler, crdInfo, serveResource/Status/Scale),
 //     customresource_discovery.go, customresource_discovery_controller.go
 //   - k8s.io/apiextensions-apiserver/pkg/registry/customresource/tableconvertor
-//   - k8s.io/kube-openapi/pkg/handler3 (/openapi/v3)
+//   - k8s.io/kube-openapi/pkg/handler3 (/openapi/v3: OpenAPIService,
+//     UpdateGroupVersion, DeleteGroupVersion)
 //
 // Differences from upstream:
 //   - not supported: server-side apply (application/apply-patch+yaml is a
@@ -68,12 +79,13 @@
 //   - Schema validation, defaulting and pruning run in the handler's decode
 //     (through Config.SchemaFor) rather than in the registry strategy; on a
 //     PUT of the main resource the body's status is validated too.
-//   - The OpenAPI v3 documents are minimal: paths with the verbs, the
-//     fieldValidation parameter and x-kubernetes-group-version-kind, and the
-//     CRD's schema with apiVersion, kind and metadata (ObjectMeta) added, as
-//     upstream's builder adds them; no List kinds. The CRD kind's own schema
-//     is a free-form object with those three fields (upstream documents
-//     every field of it), so `kubectl explain crd.spec` finds nothing.
+//   - OpenAPI v3 documents are served for CRD group versions and
+//     apiextensions.k8s.io only (upstream: every built-in group too). The
+//     CustomResourceDefinition kind's schema is named
+//     io.k8s.apiextensions.v1.CustomResourceDefinition, as package openapi
+//     names kinds (upstream: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.…;
+//     the types it refers to have upstream's names); apiextensions.k8s.io/v1beta1's
+//     has the fields but no descriptions. See package openapi for the rest.
 //   - Watches of a Table send column definitions with every event; upstream
 //     sends them with the first only.
 //   - Errors are always JSON; no gzip; no authentication or authorization.

@@ -18,6 +18,14 @@
 // serverRelativeURL ("?hash=…"), so clients cache a document until it
 // changes.
 //
+// The schema of a built-in kind (apiextensions.k8s.io's
+// CustomResourceDefinition) is not hand-written: GoTypes.SchemaOf reads it
+// from the Go type by reflection — what encoding/json writes, described by
+// the types' SwaggerDoc methods — and returns the schemas of the named
+// types it uses as Definitions, which BuildGroupVersion puts next to the
+// kind's. The apiVersion, kind and metadata properties are added in one
+// place, BuildGroupVersion, for CRDs and built-in kinds alike.
+//
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder/builder.go
 //     (BuildOpenAPIV3: paths via the endpoints installer, the CR schema
@@ -28,6 +36,8 @@
 //     computeETag: upper-case hex SHA-512)
 //   - k8s.io/kubectl/pkg/util/openapi and cli-runtime's
 //     query_param_verifier_v3.go (what kubectl reads)
+//   - k8s.io/kube-openapi/cmd/openapi-gen and the swagger-doc generator
+//     (types_swagger_doc_generated.go), which GoTypes does at run time
 //
 // Differences from upstream:
 //   - The meta schemas (ObjectMeta, ListMeta, Status, DeleteOptions, Patch,
@@ -36,4 +46,10 @@
 //   - No deprecated /watch/ paths, no protobuf or CBOR content types.
 //   - The CRD's schema is copied as written (upstream rebuilds it through
 //     its structural form, dropping unknown keywords).
+//   - Built-in kinds' schemas come from reflection at run time, not from
+//     code openapi-gen generates at build time. A field is required iff it
+//     has no omitempty (or omitzero) and is not a pointer (upstream reads
+//     +optional markers, so it calls a CRD's status.acceptedNames and
+//     status.storedVersions optional); the list and map markers
+//     (x-kubernetes-list-type…) of built-in types are not written.
 package openapi

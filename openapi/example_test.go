@@ -3,6 +3,7 @@ package openapi_test
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/crdlab/crdlab/openapi"
@@ -38,4 +39,34 @@ func ExampleBuildGroupVersion() {
 	// patchStableExampleComV1NamespacedCronTab dryRun,fieldManager,fieldValidation,force
 	// 128
 	// {"paths":{"apis/stable.example.com/v1":{"serverRelativeURL":"/openapi/v3/apis/stable.example.com/v1?hash=0A1B"}}}
+}
+
+// Gadget is the kind of ExampleGoTypes_SchemaOf.
+type Gadget struct {
+	Kind string     `json:"kind,omitempty"`
+	Spec GadgetSpec `json:"spec"`
+}
+
+func (Gadget) SwaggerDoc() map[string]string {
+	return map[string]string{"": "A gadget.", "spec": "What the gadget should do."}
+}
+
+type GadgetSpec struct {
+	Size  int32    `json:"size"`
+	Modes []string `json:"modes,omitempty"`
+}
+
+func ExampleGoTypes_SchemaOf() {
+	types := openapi.GoTypes{Name: func(t reflect.Type) string { return "com.example.v1." + t.Name() }}
+	schema, defs, err := types.SchemaOf(reflect.TypeFor[Gadget]())
+	if err != nil {
+		panic(err)
+	}
+	b, _ := json.Marshal(schema)
+	fmt.Println(string(b))
+	b, _ = json.Marshal(defs)
+	fmt.Println(string(b))
+	// Output:
+	// {"description":"A gadget.","properties":{"kind":{"type":"string"},"spec":{"allOf":[{"$ref":"#/components/schemas/com.example.v1.GadgetSpec"}],"description":"What the gadget should do."}},"required":["spec"],"type":"object"}
+	// {"com.example.v1.GadgetSpec":{"properties":{"modes":{"items":{"type":"string"},"type":"array"},"size":{"format":"int32","type":"integer"}},"required":["size"],"type":"object"}}
 }

@@ -162,20 +162,23 @@ func (r *goReflector) fields(t reflect.Type, docs map[string]string, props map[s
 		}
 		name, opts, _ := strings.Cut(tag, ",")
 		ft := f.Type
-		if f.Anonymous && name == "" {
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
+		if f.Anonymous {
+			et := ft
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
 			}
-			if ft.Kind() == reflect.Struct {
+			if !f.IsExported() && et.Kind() != reflect.Struct {
+				continue
+			}
+			if name == "" && et.Kind() == reflect.Struct {
 				// Inlined, as encoding/json does; its fields are described
 				// by its own doc.
-				if err := r.fields(ft, r.doc(ft), props, required); err != nil {
+				if err := r.fields(et, r.doc(et), props, required); err != nil {
 					return err
 				}
 				continue
 			}
-		}
-		if !f.IsExported() {
+		} else if !f.IsExported() {
 			continue
 		}
 		if name == "" {

@@ -157,8 +157,24 @@ func (db *DB) load() (err error) {
 			err = fmt.Errorf("%w: %s: %v", ErrCorrupt, db.path, p)
 		}
 	}()
-	if err := db.bolt.Update(initFormat); err != nil {
+	// Check in a read-only transaction first: a file that is damaged must
+	// be left exactly as it was, and an Update commits a new meta page
+	// even when it changes nothing. Only a file without the meta bucket
+	// gets an Update (initFormat writes it, or refuses a foreign file).
+	fresh := false
+	if err := db.bolt.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketMeta) == nil {
+			fresh = true
+			return nil
+		}
+		return initFormat(tx) // with the meta bucket there, it only reads
+	}); err != nil {
 		return fmt.Errorf("%s: %w", db.path, err)
+	}
+	if fresh {
+		if err := db.bolt.Update(initFormat); err != nil {
+			return fmt.Errorf("%s: %w", db.path, err)
+		}
 	}
 	if err := db.bolt.View(db.rebuild); err != nil {
 		return fmt.Errorf("%s: %w", db.path, err)

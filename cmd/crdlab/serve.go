@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/crdlab/crdlab/apiserver/authz"
 	"github.com/crdlab/crdlab/apiserver/limits"
 	"github.com/crdlab/crdlab/apiserver/tlsutil"
+	"github.com/crdlab/crdlab/storage"
 )
 
 // serveOptions are the flags of `crdlab serve`.
@@ -39,6 +41,9 @@ type serveOptions struct {
 	maxMutatingRequestsInFlight int
 	maxWatches                  int
 	profiling                   bool
+	// compactionInterval: history older than this is forgotten, as
+	// kube-apiserver's --etcd-compaction-interval (0: never).
+	compactionInterval time.Duration
 }
 
 // newServeCommand is `crdlab serve`: run the API server until SIGINT or
@@ -53,6 +58,7 @@ func newServeCommand() *cobra.Command {
 		maxMutatingRequestsInFlight: limits.DefaultMaxMutatingRequestsInFlight,
 		maxWatches:                  limits.DefaultMaxWatches,
 		profiling:                   true,
+		compactionInterval:          5 * time.Minute,
 	}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -93,6 +99,7 @@ docs/access.md explains the token file, the modes and the policy file.`,
 	f.IntVar(&o.maxMutatingRequestsInFlight, "max-mutating-requests-inflight", o.maxMutatingRequestsInFlight, "most mutating requests served at once; more get 429 with Retry-After (0: no limit)")
 	f.IntVar(&o.maxWatches, "max-watches", o.maxWatches, "most watches open at once; more get 429 with Retry-After (0: no limit)")
 	f.BoolVar(&o.profiling, "profiling", o.profiling, "serve Go's profiles under /debug/pprof/ (to those authorized)")
+	f.DurationVar(&o.compactionInterval, "compaction-interval", o.compactionInterval, "every interval, forget the history written before the previous one, as kube-apiserver's --etcd-compaction-interval; watches and lists from older resourceVersions then get 410 Gone (0: keep all history, which grows without bound)")
 	return cmd
 }
 
@@ -147,6 +154,7 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 			MaxWatches:                  noLimit(o.maxWatches),
 		},
 		Profiling: o.profiling,
+		Storage:   storage.Options{RetainAge: o.compactionInterval, CompactInterval: o.compactionInterval},
 	}
 	completed := cfg.Complete()
 	srv, err := completed.New()

@@ -39,7 +39,8 @@ func WithPanicRecovery(h http.Handler, logger *slog.Logger) http.Handler {
 	})
 }
 
-// WithRequestLog logs one line per request once it is done: method, path,
+// WithRequestLog logs one line per request once it is done — at debug
+// level, or info for a server error or a slow request: method, path,
 // verb, resource, code, bytes and latency.
 //
 // Mirrors the request logging of k8s.io/apiserver/pkg/server/httplog.
@@ -48,15 +49,36 @@ func WithRequestLog(h http.Handler, logger *slog.Logger) http.Handler {
 		start := time.Now()
 		rw := &statusRecorder{ResponseWriter: w}
 		h.ServeHTTP(rw, r)
+		latency := time.Since(start)
+		level := slog.LevelDebug
+		if rw.code() >= http.StatusInternalServerError || (latency > SlowRequest && !isWatch(r)) {
+			level = slog.LevelInfo
+		}
+		if !logger.Enabled(r.Context(), level) {
+			return
+		}
 		attrs := []any{
 			"method", r.Method, "uri", r.URL.RequestURI(), "code", rw.code(),
-			"bytes", rw.bytes(), "latency", time.Since(start), "userAgent", r.UserAgent(),
+			"bytes", rw.bytes(), "latency", latency, "userAgent", r.UserAgent(),
 		}
 		if info, ok := request.RequestInfoFrom(r.Context()); ok && info.IsResourceRequest {
 			attrs = append(attrs, "verb", info.Verb, "resource", info.Resource)
 		}
-		logger.Info("HTTP", attrs...)
+		logger.Log(r.Context(), level, "HTTP", attrs...)
 	})
+}
+
+// SlowRequest is the latency past which WithRequestLog logs a request at
+// info level (the others go to debug). Upstream logs each request only at
+// -v=3 (httplog) and traces requests slower than a few hundred
+// milliseconds; a line per request at info costs a write to stderr per
+// request, a few percent of a create's CPU.
+const SlowRequest = time.Second
+
+// isWatch reports whether r is a watch, which is long by design.
+func isWatch(r *http.Request) bool {
+	v := r.URL.Query().Get("watch")
+	return v == "1" || v == "true"
 }
 
 // WithRequestInfo resolves the request's RequestInfo and stores it in the

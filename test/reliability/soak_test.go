@@ -62,7 +62,10 @@ func TestSoak(t *testing.T) {
 
 	// Watchers: each namespace's events from the baseline revision.
 	type watcher struct {
-		ns     string
+		ns string
+		// lastRV is the resourceVersion of the last event, for the
+		// catch-up wait; events and err are read only after watchWG.Wait.
+		lastRV atomic.Int64
 		events []event
 		err    error
 	}
@@ -77,7 +80,7 @@ func TestSoak(t *testing.T) {
 			defer watchWG.Done()
 			started.Add(1)
 			w.err = watchStream(watchCtx, s, "/apis/stable.example.com/v1/namespaces/"+w.ns+"/crontabs", strconv.FormatInt(from, 10),
-				func(e event) bool { w.events = append(w.events, e); return true })
+				func(e event) bool { w.events = append(w.events, e); w.lastRV.Store(e.RV); return true })
 		}()
 	}
 	s.poll("watchers started", func() bool { return started.Load() == soakWatchers })
@@ -152,7 +155,7 @@ func TestSoak(t *testing.T) {
 	caughtUp := func() bool {
 		for _, w := range watchers {
 			exp := want[w.ns]
-			if len(exp) > 0 && (len(w.events) == 0 || w.events[len(w.events)-1].RV < exp[len(exp)-1].rv) {
+			if len(exp) > 0 && w.lastRV.Load() < exp[len(exp)-1].rv {
 				return false
 			}
 		}

@@ -180,7 +180,7 @@ func run(ctx context.Context, o options) error {
 		}
 		res.Meta.Versions["reference-storage"] = "etcd " + strings.TrimPrefix(procs.EtcdVersion(etcdBin), "etcd Version: ") + " (Debian etcd-server), a separate process"
 		if o.refBin == "" {
-			o.refBin = filepath.Join(work, "refserver")
+			o.refBin = filepath.Join(work, "bin", "refserver")
 			logf("building refserver (upstream apiextensions-apiserver v0.37.2; a cold build takes minutes)")
 			if err := procs.Build(ctx, filepath.Join(root, "bench"), o.refBin, "./cmd/refserver", procs.RefVersionLDFlags); err != nil {
 				return err
@@ -190,7 +190,7 @@ func run(ctx context.Context, o options) error {
 	if want[report.Crdlab] {
 		res.Meta.Versions["crdlab-storage"] = "bbolt, embedded in the server process"
 		if o.crdlabBin == "" {
-			o.crdlabBin = filepath.Join(work, "crdlab")
+			o.crdlabBin = filepath.Join(work, "bin", "crdlab")
 			logf("building crdlab")
 			if err := procs.Build(ctx, root, o.crdlabBin, "./cmd/crdlab", ""); err != nil {
 				return err

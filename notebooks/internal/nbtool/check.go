@@ -171,20 +171,25 @@ func Exercises(nb *Notebook) []string {
 
 // Verify checks the outputs of an executed notebook and returns a
 // one-line summary. In ModeStub, stubbed is the exercise whose stub was
-// kept (Solve with keep): only its check must fail; "" means every
-// exercise kept its stub, and every check must fail.
+// kept (Solve with keep): its check must fail, every cell before it and
+// every non-check cell after it must pass, and the checks of later
+// exercises are not judged (an exercise may build on an earlier one; each
+// check is judged in its own exercise's run). "" means every exercise
+// kept its stub, and every check must fail.
 func Verify(nb *Notebook, mode, stubbed string) (string, error) {
 	var errs []error
 	fail := func(c Cell, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: cell %q: "+format, append([]any{nb.Path, c.ID()}, args...)...))
 	}
 	ran, checks := 0, 0
-	exercise := "" // the exercise the next check cell checks
+	exercise := ""       // the exercise the next check cell checks
+	pastStubbed := false // a later exercise's check may build on the stubbed one
 	for _, c := range nb.Cells {
 		if c.Type() != "code" {
 			continue
 		}
 		if c.HasTag(TagExercise) {
+			pastStubbed = pastStubbed || exercise == stubbed && stubbed != ""
 			exercise = c.ID()
 		}
 		if !c.Executed() {
@@ -196,6 +201,9 @@ func Verify(nb *Notebook, mode, stubbed string) (string, error) {
 		expectFailure := mode == ModeStub && c.HasTag(TagCheck) && (stubbed == "" || stubbed == exercise)
 		if expectFailure {
 			checks++
+		}
+		if mode == ModeStub && c.HasTag(TagCheck) && pastStubbed {
+			continue // may fail or pass: its own run decides
 		}
 		switch {
 		case expectFailure && len(cellErrs) == 0:
