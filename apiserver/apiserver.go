@@ -31,6 +31,14 @@ const (
 	DefaultDataDir         = "./crdlab-data"
 	DefaultListen          = "127.0.0.1:8080"
 	DefaultShutdownTimeout = 10 * time.Second
+	// DefaultWatchBufferSize is the server's storage.Options.WatchBufferSize:
+	// how many events a watcher may fall behind before it is closed with a
+	// 410 (its client lists again). Storage's own default, 1024, costs
+	// 32 KiB per watch for the channel alone, 32 MB for a thousand
+	// watchers; with events encoded once for all watchers (handler's
+	// watchLines), a watcher that keeps up is rarely more than a few
+	// events behind. Upstream's cacheWatcher buffers 10 to 1,000 events.
+	DefaultWatchBufferSize = 256
 	// DataFileName is the storage file inside DataDir.
 	DataFileName = "crdlab.db"
 )
@@ -106,6 +114,9 @@ func (c *Config) Complete() CompletedConfig {
 	}
 	if cc.ShutdownTimeout <= 0 {
 		cc.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if cc.Storage.WatchBufferSize <= 0 {
+		cc.Storage.WatchBufferSize = DefaultWatchBufferSize
 	}
 	if cc.Storage.Logger == nil {
 		cc.Storage.Logger = cc.Logger.With("component", "storage")
