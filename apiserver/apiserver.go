@@ -18,12 +18,14 @@ import (
 	"github.com/crdlab/crdlab/apis/apiextensions/install"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/apiserver/limits"
+	"github.com/crdlab/crdlab/controller/establish"
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/internal/version"
 	"github.com/crdlab/crdlab/registry/customresourcedefinition"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/etcd3"
 )
 
 // Defaults of Config.
@@ -41,6 +43,10 @@ const (
 	DefaultWatchBufferSize = 256
 	// DataFileName is the storage file inside DataDir.
 	DataFileName = "crdlab.db"
+
+	// StorageBolt and StorageEtcd are the values of Config.StorageBackend.
+	StorageBolt = "bbolt"
+	StorageEtcd = "etcd"
 )
 
 // Config is what a crdlab server is made from; zero fields get defaults
@@ -62,6 +68,14 @@ type Config struct {
 	Logger *slog.Logger
 	// Storage tunes the storage (compaction, fsync …).
 	Storage storage.Options
+	// StorageBackend is StorageBolt (the default: a bbolt file in
+	// DataDir, one server) or StorageEtcd (an etcd v3 cluster at
+	// EtcdServers, which several servers may share; see storage/etcd3).
+	StorageBackend string
+	// EtcdServers and EtcdPrefix are kube-apiserver's --etcd-servers and
+	// --etcd-prefix, for StorageBackend StorageEtcd.
+	EtcdServers []string
+	EtcdPrefix  string
 	// RequestTimeout bounds every request but watches; 0 is the
 	// handler's default (60 s).
 	RequestTimeout time.Duration
@@ -140,7 +154,7 @@ func (c *Config) Complete() CompletedConfig {
 type Server struct {
 	cfg      *completedConfig
 	log      *slog.Logger
-	db       *storage.DB
+	db       backend
 	handler  *handler.Handler
 	listener net.Listener
 	http     *http.Server
@@ -200,14 +214,10 @@ func (c CompletedConfig) New() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("data dir: %w", err)
-	}
-	db, err := storage.Open(filepath.Join(c.DataDir, DataFileName), c.Storage)
+	db, err := openBackend(c.completedConfig)
 	if err != nil {
 		ln.Close()
-		return nil, dataFileError(err)
+		return nil, err
 	}
 	s := &Server{cfg: c.completedConfig, log: log, db: db, listener: ln, access: acc}
 	s.watchCtx, s.cancelWatch = context.WithCancel(context.Background())
@@ -243,6 +253,12 @@ func (c CompletedConfig) New() (*Server, error) {
 		return fail(err)
 	}
 	s.controllers = newCRDControllers(s.handler, log.With("component", "apiextensions-controllers"))
+	if c.StorageBackend == StorageEtcd {
+		// Several servers may share the etcd: as upstream with more than
+		// one apiserver, a CRD is Established only once every server's
+		// CRD informer has had time to see it (storage/etcd3/doc.go).
+		s.controllers.establishDelay = establish.HAEstablishDelay
+	}
 
 	ping := HealthChecker{Name: "ping", Check: func(*http.Request) error { return nil }}
 	// storage fails once a commit has failed: the data file then takes
@@ -289,6 +305,38 @@ func (c CompletedConfig) New() (*Server, error) {
 		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return s, nil
+}
+
+// backend is the storage a server runs on: storage.DB or etcd3.Backend.
+type backend interface {
+	storage.Backend
+	Healthy() error
+}
+
+// openBackend opens the storage Config.StorageBackend names.
+func openBackend(c *completedConfig) (backend, error) {
+	switch c.StorageBackend {
+	case "", StorageBolt:
+		if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
+			return nil, fmt.Errorf("data dir: %w", err)
+		}
+		db, err := storage.Open(filepath.Join(c.DataDir, DataFileName), c.Storage)
+		if err != nil {
+			return nil, dataFileError(err)
+		}
+		return db, nil
+	case StorageEtcd:
+		b, err := etcd3.New(context.Background(), etcd3.Config{
+			Endpoints:       c.EtcdServers,
+			Prefix:          c.EtcdPrefix,
+			WatchBufferSize: c.Storage.WatchBufferSize,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("--etcd-servers: %w", err)
+		}
+		return b, nil
+	}
+	return nil, fmt.Errorf("unknown storage backend %q: want %q or %q", c.StorageBackend, StorageBolt, StorageEtcd)
 }
 
 // dataFileError adds to an error of storage.Open what the operator can do

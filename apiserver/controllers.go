@@ -69,6 +69,8 @@ type crdControllers struct {
 
 	// informerSynced is closed once the CRD informer has synced.
 	informerSynced chan struct{}
+	// establishDelay is the EstablishingController's EstablishDelay.
+	establishDelay time.Duration
 	// wg counts the goroutines start started; Run waits for them.
 	wg sync.WaitGroup
 }
@@ -137,6 +139,7 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 
 	opts := controller.Options{Logger: c.log}
 	establishing := establish.NewEstablishingController(crdInformer, crdClient, opts)
+	establishing.EstablishDelay = c.establishDelay
 	if err := c.addCRDHandler(crdInformer, establishing); err != nil {
 		return err
 	}

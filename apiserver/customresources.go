@@ -112,6 +112,26 @@ func (x structuralSchema) Validate(obj map[string]any) []metav1.StatusCause {
 // Default sets the schema's defaults in obj.
 func (x structuralSchema) Default(obj map[string]any) { structural.Default(x.s, obj) }
 
+// HasDefaults reports whether the schema has a default anywhere: if not,
+// Default never changes an object, and the handler can serve storage's
+// shared objects as they are.
+func (x structuralSchema) HasDefaults() bool { return hasDefaults(x.s) }
+
+func hasDefaults(s *structural.Structural) bool {
+	if s == nil {
+		return false
+	}
+	if s.Default != nil {
+		return true
+	}
+	for _, p := range s.Properties {
+		if hasDefaults(p) {
+			return true
+		}
+	}
+	return hasDefaults(s.Items) || hasDefaults(s.AdditionalProperties)
+}
+
 // Prune drops unknown fields of a whole object (metadata, apiVersion and
 // kind are kept) and returns their paths.
 func (x structuralSchema) Prune(obj map[string]any) []string { return structural.Prune(x.s, obj, true) }

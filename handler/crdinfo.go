@@ -86,6 +86,9 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 			preserveUnknownFields: crd.Spec.PreserveUnknownFields,
 			namespaced:            crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
 		}
+		if d, ok := sch.(defaultsReporter); sch == nil || ok && !d.HasDefaults() {
+			conv.noDefaults = true
+		}
 		var warnings []string
 		if w, _ := helpers.GetDeprecationWarning(crd, v.Name); w != nil {
 			warnings = append(warnings, *w)
@@ -100,8 +103,11 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 				decode:      conv.decode,
 				encode:      conv.encode,
 				encodeOwned: conv.encodeOwned,
-				table:       table,
-				warnings:    warnings,
+				encodeShared: func(obj scheme.Object) (scheme.Object, bool, error) {
+					return conv.encodeShared(obj)
+				},
+				table:    table,
+				warnings: warnings,
 			}
 		}
 		vs := &versionScopes{main: mk("", nil)}
@@ -133,6 +139,31 @@ type crCodec struct {
 	schema                Schema
 	preserveUnknownFields bool
 	namespaced            bool
+	// noDefaults says the schema sets no defaults (or there is none):
+	// reading an object then changes it only if its apiVersion or kind
+	// differ from the URL's.
+	noDefaults bool
+}
+
+// defaultsReporter is a Schema that can tell whether it has any default.
+type defaultsReporter interface {
+	HasDefaults() bool
+}
+
+// encodeShared encodes an object others share (storage's decoded objects)
+// without changing it: when it is already what the wire wants (the URL's
+// apiVersion and kind, no defaults to apply) it is returned as is, and
+// reused is true; otherwise a copy is encoded.
+func (c *crCodec) encodeShared(obj scheme.Object) (out scheme.Object, reused bool, err error) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, false, fmt.Errorf("expected a custom resource, got %T", obj)
+	}
+	if c.noDefaults && u.GetKind() != "" && u.GetAPIVersion() == c.kind.GroupVersion().String() {
+		return u, true, nil
+	}
+	out, err = c.encode(u)
+	return out, false, err
 }
 
 // decode checks a body's apiVersion and kind, prunes (unless unknown

@@ -327,16 +327,24 @@ func (h *Handler) listResource(w http.ResponseWriter, r *http.Request, s *reques
 		responsewriters.WriteError(w, err)
 		return
 	}
-	list, err := lister.List(r.Context(), listOpts)
+	// Items are only encoded (and read by Table printing): when the scope
+	// can encode without changing them, storage's shared objects will do.
+	ctx, shared := r.Context(), s.encodeShared != nil
+	if shared {
+		ctx = registry.WithReadOnlyItems(ctx)
+	}
+	list, err := lister.List(ctx, listOpts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
-	h.writeList(w, r, s, opts, http.StatusOK, list)
+	h.writeList(w, r, s, opts, http.StatusOK, list, shared)
 }
 
-func (h *Handler) writeList(w http.ResponseWriter, r *http.Request, s *requestScope, opts negotiation.Options, code int, list scheme.Object) {
-	out, items, err := s.encodeList(list)
+// writeList answers a list; shared says its items are shared with other
+// readers (registry.WithReadOnlyItems) and must not be changed.
+func (h *Handler) writeList(w http.ResponseWriter, r *http.Request, s *requestScope, opts negotiation.Options, code int, list scheme.Object, shared bool) {
+	out, items, err := s.encodeList(list, shared)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -586,7 +594,7 @@ func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, s *re
 		responsewriters.WriteError(w, err)
 		return
 	}
-	h.writeList(w, r, s, opts, http.StatusOK, list)
+	h.writeList(w, r, s, opts, http.StatusOK, list, false)
 }
 
 func firstError(errs ...error) error {

@@ -54,6 +54,11 @@ type requestScope struct {
 	// lets it be changed: what a registry call returned. Watch events are
 	// shared between watchers and always go through encode.
 	encodeOwned func(obj scheme.Object) (scheme.Object, error)
+	// encodeShared, if set, encodes an object others share without
+	// changing it, and says whether it could (reused): then a list may
+	// ask the registry for storage's shared objects instead of copies
+	// (registry.WithReadOnlyItems).
+	encodeShared func(obj scheme.Object) (out scheme.Object, reused bool, err error)
 	// table prints objects already encoded for the wire; nil uses the
 	// default Name / Created At table.
 	table tableConvertor
@@ -285,8 +290,10 @@ func (s *requestScope) encodeResult(obj scheme.Object) (scheme.Object, error) {
 	return s.encode(obj)
 }
 
-// encodeList turns a list from storage into the list on the wire.
-func (s *requestScope) encodeList(list scheme.Object) (*wireList, []scheme.Object, error) {
+// encodeList turns a list from storage into the list on the wire. With
+// shared, its items are storage's shared objects (registry.WithReadOnlyItems)
+// and are encoded without being changed.
+func (s *requestScope) encodeList(list scheme.Object, shared bool) (*wireList, []scheme.Object, error) {
 	items, err := listItems(list)
 	if err != nil {
 		return nil, nil, err
@@ -296,8 +303,15 @@ func (s *requestScope) encodeList(list scheme.Object) (*wireList, []scheme.Objec
 		Metadata: listMetaOf(list),
 		Items:    make([]scheme.Object, 0, len(items)),
 	}
+	encode := s.encodeResult
+	if shared {
+		encode = func(obj scheme.Object) (scheme.Object, error) {
+			out, _, err := s.encodeShared(obj)
+			return out, err
+		}
+	}
 	for _, it := range items {
-		e, err := s.encodeResult(it)
+		e, err := encode(it)
 		if err != nil {
 			return nil, nil, err
 		}

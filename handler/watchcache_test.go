@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
@@ -154,13 +155,66 @@ func BenchmarkListEncode(b *testing.B) {
 			b.StopTimer()
 			l := list()
 			b.StartTimer()
-			out, _, err := s.encodeList(l)
+			out, _, err := s.encodeList(l, false)
 			if err != nil {
 				b.Fatal(err)
 			}
 			if _, err := responsewriters.Marshal(negotiation.Options{MediaType: negotiation.MediaTypeJSON}, out); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+}
+
+// fakeDefaults is a Schema that reports whether it has defaults.
+type fakeDefaults struct{ has bool }
+
+func (fakeDefaults) Validate(map[string]any) []metav1.StatusCause { return nil }
+func (fakeDefaults) Default(map[string]any)                       {}
+func (fakeDefaults) Prune(map[string]any) []string                { return nil }
+func (f fakeDefaults) HasDefaults() bool                          { return f.has }
+
+// TestCrCodec_EncodeShared checks that a shared object is served as is
+// only when reading would not change it, and is never changed.
+func TestCrCodec_EncodeShared(t *testing.T) {
+	gv := scheme.GroupVersion{Group: "bench.crdlab.dev", Version: "v1"}
+	obj := func(apiVersion string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": apiVersion, "kind": "Widget", "metadata": map[string]any{"name": "a"},
+		}}
+	}
+	for _, tc := range []struct {
+		name       string
+		noDefaults bool
+		apiVersion string
+		reused     bool
+	}{
+		{"OK", true, "bench.crdlab.dev/v1", true},
+		{"OtherVersion", true, "bench.crdlab.dev/v2", false},
+		{"Defaults", false, "bench.crdlab.dev/v1", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &crCodec{kind: gv.WithKind("Widget"), storageGV: gv, noDefaults: tc.noDefaults}
+			in := obj(tc.apiVersion)
+			out, reused, err := c.encodeShared(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reused != tc.reused || (out == scheme.Object(in)) != tc.reused {
+				t.Errorf("reused = %v (same object: %v), want %v", reused, out == scheme.Object(in), tc.reused)
+			}
+			if in.GetAPIVersion() != tc.apiVersion {
+				t.Errorf("the shared object was changed: apiVersion %s", in.GetAPIVersion())
+			}
+			if got := out.(*unstructured.Unstructured).GetAPIVersion(); got != "bench.crdlab.dev/v1" {
+				t.Errorf("encoded apiVersion %s", got)
+			}
+		})
+	}
+	t.Run("SchemaReportsDefaults", func(t *testing.T) {
+		var s Schema = fakeDefaults{has: true}
+		if d, ok := s.(defaultsReporter); !ok || !d.HasDefaults() {
+			t.Error("a schema with defaults is not seen as one")
 		}
 	})
 }

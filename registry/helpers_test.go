@@ -84,7 +84,7 @@ var testClock = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // openDB opens a storage in a temporary directory, closed at the end of
 // the test.
-func openDB(t *testing.T) *storage.DB {
+func openDB(t testing.TB) *storage.DB {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{NoSync: true})
 	if err != nil {

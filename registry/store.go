@@ -218,10 +218,30 @@ func (e *Store) List(ctx context.Context, opts *metav1.ListOptions) (scheme.Obje
 		return nil, err
 	}
 	list := e.NewListFunc()
-	if err := e.fillList(list, res); err != nil {
+	if err := e.fillList(list, res, readOnlyItems(ctx)); err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
 	return list, nil
+}
+
+type readOnlyItemsKey struct{}
+
+// WithReadOnlyItems returns a context under which List returns the objects
+// storage shares between readers instead of copies of them: the caller
+// promises to change neither them nor anything in them. A handler that
+// only encodes the items saves a deep copy of each (for a list of
+// thousands, a third of its time and most of its garbage).
+//
+// Mirrors nothing upstream, whose lists from the watch cache are copies
+// made by the cacher's filter; the idea is the cacher's: share decoded
+// objects read-only.
+func WithReadOnlyItems(ctx context.Context) context.Context {
+	return context.WithValue(ctx, readOnlyItemsKey{}, true)
+}
+
+func readOnlyItems(ctx context.Context) bool {
+	ro, _ := ctx.Value(readOnlyItemsKey{}).(bool)
+	return ro
 }
 
 func (e *Store) list(ctx context.Context, opts *metav1.ListOptions) (*storage.ListResult, error) {
@@ -251,17 +271,21 @@ func (e *Store) list(ctx context.Context, opts *metav1.ListOptions) (*storage.Li
 	return res, nil
 }
 
-// fillList puts a page into list. The items are copies: storage shares the
-// objects it lists with other readers, and callers (the handler converting
-// versions) may change what they get.
-func (e *Store) fillList(list scheme.Object, res *storage.ListResult) error {
+// fillList puts a page into list. The items are copies unless shared:
+// storage shares the objects it lists with other readers, and callers (the
+// handler converting versions) may change what they get — except under
+// WithReadOnlyItems, which promises they will not.
+func (e *Store) fillList(list scheme.Object, res *storage.ListResult, shared bool) error {
 	set := e.SetListItemsFunc
 	if set == nil {
 		set = SetListItems
 	}
-	items := make([]storage.Object, len(res.Items))
-	for i, it := range res.Items {
-		items[i] = it.DeepCopyObject().(storage.Object)
+	items := res.Items
+	if !shared {
+		items = make([]storage.Object, len(res.Items))
+		for i, it := range res.Items {
+			items[i] = it.DeepCopyObject().(storage.Object)
+		}
 	}
 	if err := set(list, items); err != nil {
 		return err
@@ -693,7 +717,7 @@ func (e *Store) DeleteCollection(ctx context.Context, deleteValidation ValidateO
 		lo.Continue, lo.ResourceVersion, lo.ResourceVersionMatch = res.Continue, "", ""
 	}
 	list := e.NewListFunc()
-	if err := e.fillList(list, &storage.ListResult{Items: items, ResourceVersion: first.ResourceVersion, Continue: first.Continue}); err != nil {
+	if err := e.fillList(list, &storage.ListResult{Items: items, ResourceVersion: first.ResourceVersion, Continue: first.Continue}, false); err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
 	return list, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -1044,5 +1045,55 @@ func BenchmarkStore_DeleteCollection(b *testing.B) {
 		if _, err := s.DeleteCollection(context.Background(), nil, nil, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestStore_List_ReadOnlyItems checks that List hands out storage's shared
+// objects only under WithReadOnlyItems, copies otherwise.
+func TestStore_List_ReadOnlyItems(t *testing.T) {
+	s := newWidgetStore(t, openDB(t), widgetStrategy{})
+	mustCreate(t, s, "a", widget("", "w", 1))
+	first := func(ctx context.Context) map[string]any {
+		t.Helper()
+		l, err := s.List(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.(*unstructured.UnstructuredList).Items[0].Object
+	}
+	ro := registry.WithReadOnlyItems(context.Background())
+	if a, b := first(ro), first(ro); reflect.ValueOf(a).UnsafePointer() != reflect.ValueOf(b).UnsafePointer() {
+		t.Error("WithReadOnlyItems: two lists got different objects, want storage's shared one")
+	}
+	a, b := first(context.Background()), first(context.Background())
+	if reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() {
+		t.Error("without WithReadOnlyItems two lists share an object")
+	}
+	a["spec"] = "changed"
+	if first(context.Background())["spec"] == "changed" {
+		t.Error("changing a listed copy changed storage's object")
+	}
+}
+
+// BenchmarkStore_List lists 5,000 objects with copies (what List always
+// did) and with storage's shared objects (WithReadOnlyItems, what the
+// handler asks for when it only encodes them).
+func BenchmarkStore_List(b *testing.B) {
+	s := newWidgetStore(b, openDB(b), widgetStrategy{})
+	for i := range 5000 {
+		mustCreate(b, s, "a", widget("", fmt.Sprintf("w%04d", i), int64(i)))
+	}
+	for name, ctx := range map[string]context.Context{
+		"copies": context.Background(),
+		"shared": registry.WithReadOnlyItems(context.Background()),
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.List(ctx, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

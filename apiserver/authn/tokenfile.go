@@ -100,15 +100,14 @@ func ParseTokenFile(r io.Reader) (*Tokens, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := reader.FieldPos(0)
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				line = pe.Line
-				err = pe.Err
+				return nil, fmt.Errorf("%w: line %d: %v", ErrTokenFile, pe.Line, pe.Err)
 			}
-			return nil, fmt.Errorf("%w: line %d: %v", ErrTokenFile, line, err)
+			return nil, fmt.Errorf("%w: %v", ErrTokenFile, err)
 		}
+		line, _ := reader.FieldPos(0)
 		if len(record) < 3 {
 			return nil, fmt.Errorf("%w: line %d: want at least 3 columns (token, user name, user uid), found %d", ErrTokenFile, line, len(record))
 		}

@@ -138,3 +138,32 @@ func TestWithAuthorization(t *testing.T) {
 		t.Errorf("no user: %d %s; want 500 (a broken chain must not let requests through)", w.Code, w.Body)
 	}
 }
+
+// TestNew_Concurrent asks one Static authorizer from many goroutines (run
+// with -race): authorizers are read-only once built.
+func TestNew_Concurrent(t *testing.T) {
+	policy, err := authz.ParsePolicy([]byte(testPolicy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := authz.New(authz.ModeStatic, policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob := user("bob")
+	done := make(chan struct{})
+	for i := 0; i < 8; i++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for j := 0; j < 500; j++ {
+				if d, _, _ := z.Authorize(context.Background(), resource(bob, "list", "default", "crontabs", "", "")); d != authz.Allow {
+					t.Errorf("decision %v", d)
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		<-done
+	}
+}

@@ -44,6 +44,10 @@ type serveOptions struct {
 	// compactionInterval: history older than this is forgotten, as
 	// kube-apiserver's --etcd-compaction-interval (0: never).
 	compactionInterval time.Duration
+	// Storage backend: bbolt (default) or etcd (storage/etcd3).
+	storageBackend string
+	etcdServers    []string
+	etcdPrefix     string
 }
 
 // newServeCommand is `crdlab serve`: run the API server until SIGINT or
@@ -59,12 +63,16 @@ func newServeCommand() *cobra.Command {
 		maxWatches:                  limits.DefaultMaxWatches,
 		profiling:                   true,
 		compactionInterval:          5 * time.Minute,
+		storageBackend:              apiserver.StorageBolt,
+		etcdPrefix:                  storage.KeyRoot,
 	}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the crdlab API server",
 		Long: `Run the crdlab API server: CustomResourceDefinitions and their custom
-resources over the Kubernetes API, kept in a bbolt file in --data-dir.
+resources over the Kubernetes API, kept in a bbolt file in --data-dir,
+or with --storage=etcd in an etcd v3 cluster that several crdlab servers
+may share (--etcd-servers, --etcd-prefix; see storage/etcd3).
 Point kubectl at it with
   kubectl --server http://127.0.0.1:8080 get crd
 or
@@ -85,7 +93,7 @@ docs/access.md explains the token file, the modes and the policy file.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.dataDir, "data-dir", o.dataDir, "directory of the storage file (created if missing)")
-	f.StringVar(&o.listen, "listen", o.listen, "address to serve HTTP on (port 0 picks a free port)")
+	f.StringVar(&o.listen, "listen", o.listen, "address to serve on (port 0 picks a free port); not a loopback address only with --token-file")
 	f.StringVar(&o.runtimeConfig, "runtime-config", "", `group versions to turn on or off, as kube-apiserver's: "apiextensions.k8s.io/v1beta1=true" (api/all, api/ga, api/beta, api/alpha also work)`)
 	f.StringVar(&o.logLevel, "log-level", o.logLevel, "log level: debug, info, warn or error")
 
@@ -100,6 +108,9 @@ docs/access.md explains the token file, the modes and the policy file.`,
 	f.IntVar(&o.maxWatches, "max-watches", o.maxWatches, "most watches open at once; more get 429 with Retry-After (0: no limit)")
 	f.BoolVar(&o.profiling, "profiling", o.profiling, "serve Go's profiles under /debug/pprof/ (to those authorized)")
 	f.DurationVar(&o.compactionInterval, "compaction-interval", o.compactionInterval, "every interval, forget the history written before the previous one, as kube-apiserver's --etcd-compaction-interval; watches and lists from older resourceVersions then get 410 Gone (0: keep all history, which grows without bound)")
+	f.StringVar(&o.storageBackend, "storage", o.storageBackend, `where objects are kept: "bbolt" (a file in --data-dir, one server) or "etcd" (an etcd v3 cluster at --etcd-servers, which several crdlab servers may share)`)
+	f.StringSliceVar(&o.etcdServers, "etcd-servers", nil, "etcd client URLs for --storage=etcd, comma separated, as kube-apiserver's --etcd-servers")
+	f.StringVar(&o.etcdPrefix, "etcd-prefix", o.etcdPrefix, "the key prefix of every object in etcd, as kube-apiserver's --etcd-prefix (servers sharing objects use the same prefix)")
 	return cmd
 }
 
@@ -155,6 +166,13 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 		},
 		Profiling: o.profiling,
 		Storage:   storage.Options{RetainAge: o.compactionInterval, CompactInterval: o.compactionInterval},
+
+		StorageBackend: o.storageBackend,
+		EtcdServers:    o.etcdServers,
+		EtcdPrefix:     o.etcdPrefix,
+	}
+	if o.storageBackend == apiserver.StorageEtcd && len(o.etcdServers) == 0 {
+		return fmt.Errorf("--storage=etcd needs --etcd-servers")
 	}
 	completed := cfg.Complete()
 	srv, err := completed.New()
@@ -165,6 +183,7 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 	attrs := []any{
 		"addr", srv.Addr(),
 		"dataDir", o.dataDir,
+		"storage", o.storageBackend,
 		"apis", strings.Join(completed.EnabledVersions(), ","),
 	}
 	switch {

@@ -36,6 +36,7 @@ func main() {
 	flag.StringVar(&o.refBin, "refserver-bin", "", "use this refserver binary instead of building one")
 	flag.StringVar(&o.crdlabArgs, "crdlab-args", "", "extra arguments for `crdlab serve`, space-separated")
 	flag.StringVar(&o.crdlabEnv, "crdlab-env", "", "extra environment for `crdlab serve`, space-separated NAME=value (e.g. GOGC=50)")
+	flag.BoolVar(&o.render, "render", false, "run nothing: redraw perf.md and the charts from the perf.json in -out (after editing perf-notes.md)")
 	flag.IntVar(&o.rounds, "rounds", 0, "rounds each interleaved workload is split into (default 4, 2 with -short)")
 	flag.IntVar(&o.create1N, "create1-n", 0, "override: objects created by 1 client")
 	flag.IntVar(&o.create16N, "create16-n", 0, "override: objects created by 16 clients")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -28,6 +29,7 @@ type options struct {
 	crdlabBin, refBin string
 	crdlabArgs        string
 	crdlabEnv         string
+	render            bool
 	rounds            int
 	// Size overrides, for profiling; 0 keeps the default.
 	create1N, create16N, getN, watchUpdates int
@@ -102,6 +104,9 @@ type bench struct {
 }
 
 func run(ctx context.Context, o options) error {
+	if o.render {
+		return render(o)
+	}
 	start := time.Now()
 	p := sizes(o.short)
 	if o.rounds > 0 {
@@ -170,6 +175,7 @@ func run(ctx context.Context, o options) error {
 		Commit:     gitCommit(root),
 		Versions:   map[string]string{},
 		Params:     p,
+		LoadAvg:    [2]float64{loadAvg(), 0},
 	}
 
 	// Binaries.
@@ -289,24 +295,12 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	res.Meta.WallSec = time.Since(start).Seconds()
+	res.Meta.LoadAvg[1] = loadAvg()
 	res.CheckTargets()
 
-	// Output.
-	chartDir := filepath.Join(out, "perf")
-	if err := os.MkdirAll(chartDir, 0o755); err != nil {
+	if err := write(res, out); err != nil {
 		return err
 	}
-	charts, err := res.WriteCharts(chartDir)
-	if err != nil {
-		return err
-	}
-	if err := res.WriteJSON(filepath.Join(out, "perf.json")); err != nil {
-		return err
-	}
-	if err := res.WriteMarkdown(filepath.Join(out, "perf.md"), chartDir, charts, perfNotes); err != nil {
-		return err
-	}
-	logf("wrote %s, %s and %d charts in %s", filepath.Join(out, "perf.md"), filepath.Join(out, "perf.json"), len(charts), chartDir)
 	printSummary(res)
 
 	// What a run must show, short or full: every phase ran on every server, nothing was
@@ -322,6 +316,48 @@ func run(ctx context.Context, o options) error {
 		return fmt.Errorf("%d problem(s):\n  %s", len(problems), strings.Join(problems, "\n  "))
 	}
 	return nil
+}
+
+// write writes perf.json, perf.md and the charts into out.
+func write(res *report.Results, out string) error {
+	chartDir := filepath.Join(out, "perf")
+	if err := os.MkdirAll(chartDir, 0o755); err != nil {
+		return err
+	}
+	charts, err := res.WriteCharts(chartDir)
+	if err != nil {
+		return err
+	}
+	if err := res.WriteJSON(filepath.Join(out, "perf.json")); err != nil {
+		return err
+	}
+	if err := res.WriteMarkdown(filepath.Join(out, "perf.md"), chartDir, charts, perfNotes); err != nil {
+		return err
+	}
+	logf("wrote %s, %s and %d charts in %s", filepath.Join(out, "perf.md"), filepath.Join(out, "perf.json"), len(charts), chartDir)
+	return nil
+}
+
+// render redraws the outputs of an earlier run from its perf.json.
+func render(o options) error {
+	out := o.out
+	if out == "" {
+		root, err := procs.RepoRoot()
+		if err != nil {
+			return err
+		}
+		out = filepath.Join(root, "docs")
+	}
+	b, err := os.ReadFile(filepath.Join(out, "perf.json"))
+	if err != nil {
+		return err
+	}
+	var res report.Results
+	if err := json.Unmarshal(b, &res); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(out, "perf.json"), err)
+	}
+	res.CheckTargets()
+	return write(&res, out)
 }
 
 func printSummary(r *report.Results) {
@@ -348,6 +384,16 @@ func cpuModel() string {
 		}
 	}
 	return runtime.GOARCH
+}
+
+func loadAvg() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	var l float64
+	fmt.Sscanf(string(b), "%f", &l)
+	return l
 }
 
 func kernel() string {

@@ -33,8 +33,9 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 		p("> **Short run** (`-short`: small sizes, for CI). Its figures say nothing about speed.\n\n")
 	}
 	m := r.Meta
-	p("One run of `make bench` on %s (%d cores, %s, kernel %s), filesystem %s, %s; %s; commit `%s`; the run took %.0f s.\n",
+	p("One run of `make bench` on %s (%d cores, %s, kernel %s), filesystem %s, %s; %s; commit `%s`; the run took %.0f s;\n",
 		m.Machine, m.CPUs, memString(), m.Kernel, m.Filesystem, m.GoVersion, m.Date, m.Commit, m.WallSec)
+	p("load average %.1f at the start, %.1f at the end (the machine is shared: above %d, other work competed for the cores).\n", m.LoadAvg[0], m.LoadAvg[1], m.CPUs)
 	p("Both servers ran side by side on loopback, and every workload ran against one, then the other,\n")
 	p("in alternating order over %d rounds, so that noise on this shared machine hits both alike.\n\n", m.Params.Rounds)
 	p("| | reference | crdlab |\n|---|---|---|\n")

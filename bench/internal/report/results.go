@@ -38,6 +38,9 @@ type Meta struct {
 	Versions   map[string]string `json:"versions"`
 	Params     Params            `json:"params"`
 	WallSec    float64           `json:"wall_seconds"`
+	// LoadAvg is the machine's 1-minute load average when the run started
+	// and ended: above the core count, other work competed for the CPU.
+	LoadAvg [2]float64 `json:"load_average_start_end"`
 }
 
 // Params are the workload's sizes.

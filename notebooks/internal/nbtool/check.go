@@ -220,7 +220,7 @@ func Verify(nb *Notebook, mode, stubbed string) (string, error) {
 	summary := fmt.Sprintf("%d code cells ran without error", ran)
 	switch {
 	case mode == ModeStub && stubbed != "":
-		summary = fmt.Sprintf("%d code cells ran; with only %q unsolved, only its check failed, as it must", ran, stubbed)
+		summary = fmt.Sprintf("%d code cells ran; with only %q unsolved, its check failed, as it must, and no cell before it", ran, stubbed)
 	case mode == ModeStub:
 		summary = fmt.Sprintf("%d code cells ran; %d checks failed on their stubs, as they must", ran, checks)
 	}

@@ -90,6 +90,16 @@ var ErrNotAnObject = errors.New("the document is not a JSON object")
 // errors (upstream's convertNumber refuses them too): they could not be
 // encoded again.
 func DecodeJSONObject(b []byte) (map[string]any, error) {
+	if m, ok := decodeObjectFast(b); ok {
+		return m, nil
+	}
+	return decodeJSONObject(b)
+}
+
+// decodeJSONObject is DecodeJSONObject through encoding/json: the
+// reference decodeObjectFast must agree with, and the path that words the
+// errors.
+func decodeJSONObject(b []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var v any

@@ -1,0 +1,105 @@
+package report
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crdlab/crdlab/bench/internal/stats"
+)
+
+func sample() *Results {
+	lat := func(p50, p99 float64) stats.Latencies {
+		return stats.Latencies{N: 100, P50: p50, P99: p99, Max: p99 * 2, Curve: []float64{p50, p99}}
+	}
+	srv := func(name string, k float64) *Server {
+		return &Server{
+			Name: name, Desc: name,
+			Established: lat(20*k, 30*k), FirstCR: lat(50*k, 60*k),
+			Create1:    Throughput{N: 100, PerSec: 300 / k, Lat: lat(3*k, 10*k)},
+			Create16:   Throughput{N: 100, PerSec: 600 / k, Lat: lat(20*k, 60*k)},
+			Get:        Throughput{N: 100, PerSec: 500 / k, Lat: lat(1.5*k, 5*k)},
+			ListLatest: List{Objects: 10, Bytes: 3e6, Lat: lat(300*k, 400*k)},
+			ListRV0:    List{Objects: 10, Bytes: 3e6, Lat: lat(120*k, 150*k)},
+			WatchSmall: &Watch{Watchers: 10, Updates: 10, EventsPerSec: 2e4 / k, Lat: lat(1*k, 60*k)},
+			WatchBig:   &Watch{Watchers: 20, Updates: 10, EventsPerSec: 2e4 / k, Lat: lat(1*k, 80*k)},
+			DeleteCRD:  &DeleteCRD{Instances: 10, Ms: 15000 * k},
+			Memory:     map[string]ProcMem{"apiextensions-apiserver": {PeakRSS: 400 << 20}, "etcd": {PeakRSS: 60 << 20}, "crdlab": {PeakRSS: 50 << 20}},
+			PeakRSS:    int64(460 * k * (1 << 20)),
+		}
+	}
+	r := &Results{
+		Meta:    Meta{Params: Params{ListObjects: 10, WatchSmall: 10, WatchBig: 20, WatchUpdates: 10, Rounds: 2}, Versions: map[string]string{}},
+		Fsync:   Fsync{Before: 1000, After: 1200},
+		Servers: map[string]*Server{Reference: srv(Reference, 1), Crdlab: srv(Crdlab, 0.1)},
+	}
+	r.Servers[Crdlab].WatchBig.Failed = ""
+	return r
+}
+
+func TestCheckTargets(t *testing.T) {
+	r := sample()
+	r.CheckTargets()
+	byName := map[string]Target{}
+	for _, tg := range r.Targets {
+		byName[tg.Name] = tg
+	}
+	if tg := byName["create, 16 clients: throughput"]; !tg.Met || tg.Value < 9.9 || tg.Value > 10.1 {
+		t.Errorf("create 16 target = %+v", tg)
+	}
+	if tg := byName["create, 16 clients: throughput vs raw fsync rate"]; !tg.Met || tg.Value < 5.4 || tg.Value > 5.5 {
+		t.Errorf("fsync target = %+v", tg)
+	}
+	r.Servers[Crdlab].WatchBig.Failed = "boom"
+	r.CheckTargets()
+	for _, tg := range r.Targets {
+		if strings.HasPrefix(tg.Name, "watch 1,000") && tg.Measured {
+			t.Errorf("a failed watch counts as measured: %+v", tg)
+		}
+	}
+	delete(r.Servers, Reference)
+	r.CheckTargets()
+	for _, tg := range r.Targets {
+		if strings.Contains(tg.Want, "reference") && tg.Measured {
+			t.Errorf("%s measured without a reference", tg.Name)
+		}
+	}
+}
+
+// TestWrite writes every output of a run from sample results: the JSON
+// reads back, the markdown names every chart, every chart is a PNG.
+func TestWrite(t *testing.T) {
+	r := sample()
+	r.CheckTargets()
+	dir := t.TempDir()
+	charts, err := r.WriteCharts(filepath.Join(dir, "perf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteJSON(filepath.Join(dir, "perf.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteMarkdown(filepath.Join(dir, "perf.md"), filepath.Join(dir, "perf"), charts, "## Notes\n"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "perf.json"))
+	var back Results
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatalf("perf.json: %v", err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "perf.md"))
+	for _, c := range charts {
+		if !strings.Contains(string(md), "(perf/"+c.File+")") {
+			t.Errorf("perf.md does not show %s", c.File)
+		}
+		png, err := os.ReadFile(filepath.Join(dir, "perf", c.File))
+		if err != nil || len(png) < 8 || string(png[1:4]) != "PNG" {
+			t.Errorf("%s is not a PNG (%v)", c.File, err)
+		}
+	}
+	if !strings.HasSuffix(string(md), "## Notes\n") {
+		t.Error("perf.md does not end with the notes")
+	}
+}
