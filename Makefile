@@ -9,7 +9,7 @@ GOTEST_FLAGS ?= -race -p 2 -timeout 20m
 # test runs everything: formatting and vet checks, the main module's tests
 # (with -race, fuzz seed corpora included) and the end-to-end module that
 # drives `crdlab serve` with the real kubectl and client-go.
-test: check unit e2e
+test: check unit e2e notebooks bench-short
 
 check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

@@ -16,6 +16,9 @@
 //     `go.etcd.io/…`). It is documentation, not checked: upstream's source
 //     is not in this repository.
 //   - A link is a Markdown link to a relative path; its target must exist.
+//   - Strict checking (docs/map.md, docs/questions.md) checks every
+//     reference; elsewhere a path whose first element is not at the
+//     repository root (`testdata/fuzz/`) is taken for prose and skipped.
 //
 // Differences from a link checker: only this repository is checked, never
 // the network; anchors are checked only for notebook cells.
