@@ -45,7 +45,7 @@ func sizes(short bool) report.Params {
 		}
 	}
 	return report.Params{
-		EstablishedReps: 6, FirstCRReps: 3,
+		EstablishedReps: 6, FirstCRReps: 5,
 		Create1N: 2000, Create16N: 3000, GetN: 2000, ListReps: 10,
 		WatchSmall: 100, WatchBig: 1000, WatchUpdates: 1000, Rounds: 4,
 	}
