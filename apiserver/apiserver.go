@@ -26,6 +26,7 @@ import (
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/storage/etcd3"
+	"github.com/crdlab/crdlab/trace"
 )
 
 // Defaults of Config.
@@ -91,6 +92,11 @@ type Config struct {
 	// Limits cap the requests in flight and the open watches (zero
 	// fields: upstream's defaults, 400 and 200; 10000 watches).
 	Limits limits.Config
+	// Tracer, if set, gets an event at each step a request and the
+	// control loop take (package trace), streamed to /ui through
+	// /debug/crdlab/events; `crdlab serve --trace` sets one that also
+	// narrates to stderr. Nil: tracing off.
+	Tracer *trace.Tracer
 	// Profiling serves /debug/pprof/ (to those authorized), as
 	// kube-apiserver's --profiling.
 	Profiling bool
@@ -135,6 +141,9 @@ func (c *Config) Complete() CompletedConfig {
 	if cc.Storage.Logger == nil {
 		cc.Storage.Logger = cc.Logger.With("component", "storage")
 	}
+	if cc.Storage.Tracer == nil {
+		cc.Storage.Tracer = cc.Tracer
+	}
 	cc.scheme = scheme.NewScheme()
 	install.Install(cc.scheme)
 	var registered []scheme.GroupVersion
@@ -161,6 +170,8 @@ type Server struct {
 	metrics  *metrics
 	// controllers are the CRD informer and controllers (controllers.go).
 	controllers *crdControllers
+	// queueStats are the controllers' workqueue numbers (debug.go).
+	queueStats *queueStats
 	// access is authentication, authorization, limits and TLS (access.go).
 	access *access
 	// kubeconfigPath is the kubeconfig written into the self-signed
@@ -244,6 +255,7 @@ func (c CompletedConfig) New() (*Server, error) {
 		CRDStatusREST:   crdStatusREST,
 		EnabledVersions: versions,
 		Logger:          log,
+		Tracer:          c.Tracer,
 		RequestTimeout:  c.RequestTimeout,
 		// Custom resources: their storage and their schemas.
 		CustomResourceStorage: customResourceStorage(db),
@@ -252,7 +264,9 @@ func (c CompletedConfig) New() (*Server, error) {
 	if err != nil {
 		return fail(err)
 	}
+	s.queueStats = newQueueStats()
 	s.controllers = newCRDControllers(s.handler, log.With("component", "apiextensions-controllers"))
+	s.controllers.tracer, s.controllers.queueStats = c.Tracer, s.queueStats
 	if c.StorageBackend == StorageEtcd {
 		// Several servers may share the etcd: as upstream with more than
 		// one apiserver, a CRD is Established only once every server's
@@ -288,6 +302,7 @@ func (c CompletedConfig) New() (*Server, error) {
 	if c.Profiling {
 		installProfiling(mux)
 	}
+	s.installDebug(mux)
 	mux.Handle("/", s.handler)
 	s.metrics.limits = acc.limiter.Stats
 
@@ -297,7 +312,7 @@ func (c CompletedConfig) New() (*Server, error) {
 		}
 	}
 	s.http = &http.Server{
-		Handler:           s.metrics.instrument(s.frontChain(s.withWatchShutdown(mux))),
+		Handler:           s.metrics.instrument(withUI(s.frontChain(s.withWatchShutdown(mux)))),
 		ReadHeaderTimeout: 30 * time.Second,
 		// As upstream: headers (with tokens, selectors) up to 1 MiB.
 		MaxHeaderBytes: 1 << 20,

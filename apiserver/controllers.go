@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
@@ -45,6 +46,7 @@ import (
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/trace"
 	"github.com/crdlab/crdlab/watch"
 )
 
@@ -71,6 +73,12 @@ type crdControllers struct {
 	informerSynced chan struct{}
 	// establishDelay is the EstablishingController's EstablishDelay.
 	establishDelay time.Duration
+	// tracer and queueStats go to the informer and the controllers'
+	// queues; crdInformer is set once start has built it (debug.go reads
+	// it).
+	tracer      *trace.Tracer
+	queueStats  *queueStats
+	crdInformer atomic.Pointer[informer.SharedIndexInformer]
 	// wg counts the goroutines start started; Run waits for them.
 	wg sync.WaitGroup
 }
@@ -134,10 +142,12 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 				Name:         "customresourcedefinitions",
 				ResyncPeriod: crdInformerResync,
 				Logger:       c.log.With("informer", "customresourcedefinitions"),
+				Tracer:       c.tracer,
 			})
 		})
+	c.crdInformer.Store(&crdInformer)
 
-	opts := controller.Options{Logger: c.log}
+	opts := controller.Options{Logger: c.log, Tracer: c.tracer, MetricsProvider: c.queueStats}
 	establishing := establish.NewEstablishingController(crdInformer, crdClient, opts)
 	establishing.EstablishDelay = c.establishDelay
 	if err := c.addCRDHandler(crdInformer, establishing); err != nil {

@@ -75,4 +75,9 @@
 //     start-apiextensions-informers hook).
 //   - The controllers' loopback client has no client-side rate limit
 //     (upstream's loopback config allows QPS 50, burst 100).
+//   - Config.Tracer (crdlab serve --trace) traces every step of requests
+//     and the control loop (package trace); /debug/crdlab/events streams
+//     the events, /debug/crdlab/state shows queue depths, the informer's
+//     cache and the CRDs' conditions, and /ui/ draws both (package ui;
+//     debug.go). Upstream has no such teaching aid.
 package apiserver

@@ -2,13 +2,18 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
+	"time"
 
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/trace"
 )
 
 // CRDClient is what the controllers write CRDs through: the /status
@@ -56,10 +61,20 @@ type Options struct {
 	// LastTransitionTime of the conditions it writes; nil means the real
 	// clock. Tests pass a workqueue.FakeClock.
 	Clock workqueue.Clock
+	// Tracer, if not nil, gets the controller's events (component
+	// trace.Controller, actor: the controller's name) and its workqueue's
+	// (trace.Workqueue, actor: the queue's name). Nil is tracing off.
+	Tracer *trace.Tracer
+	// MetricsProvider makes the metrics of the controller's workqueue
+	// (depth, adds, retries, …); nil drops them.
+	MetricsProvider workqueue.MetricsProvider
+
+	// name is the controller's name, set by WithDefaults.
+	name string
 }
 
 // WithDefaults returns o with nil fields filled in; name is the
-// controller's name in logs.
+// controller's name in logs and traces.
 func (o Options) WithDefaults(name string) Options {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -68,7 +83,17 @@ func (o Options) WithDefaults(name string) Options {
 	if o.Clock == nil {
 		o.Clock = workqueue.RealClock{}
 	}
+	o.name = name
 	return o
+}
+
+// Name is the name given to WithDefaults: "naming", "establishing", …
+func (o Options) Name() string { return o.name }
+
+// QueueConfig is the workqueue.Config of a controller's queue called
+// name: o's clock, metrics provider and tracer.
+func (o Options) QueueConfig(name string) workqueue.Config {
+	return workqueue.Config{Name: name, Clock: o.Clock, MetricsProvider: o.MetricsProvider, Tracer: o.Tracer}
 }
 
 // NewQueue returns the rate-limited queue every CRD controller uses: the
@@ -79,9 +104,45 @@ func (o Options) WithDefaults(name string) Options {
 // workqueue.DefaultTypedControllerRateLimiter[T](), ...) in each upstream
 // controller's constructor.
 func NewQueue[T comparable](name string, o Options) workqueue.RateLimitingInterface[T] {
-	return workqueue.NewRateLimiting(workqueue.DefaultControllerRateLimiter[T](),
-		workqueue.Config{Name: name, Clock: o.Clock})
+	return workqueue.NewRateLimiting(workqueue.DefaultControllerRateLimiter[T](), o.QueueConfig(name))
 }
+
+// Trace records e, an event of the controller, with Component
+// trace.Controller and Actor the controller's name. Build e only when
+// o.Tracer.Enabled().
+func (o Options) Trace(e trace.Event) {
+	e.Component, e.Actor = trace.Controller, o.name
+	o.Tracer.Emit(e)
+}
+
+// TraceStatus records, if tracing is on, that the controller wrote the
+// status of crd (as the server returned it), setting the conditions of
+// types: a "status" event whose message is each condition as
+// "Type=Status (Reason)", or "Type removed", then note if not empty.
+// upstream is the upstream function that writes it.
+func (o Options) TraceStatus(crd *apiextensionsv1.CustomResourceDefinition, upstream, note string, types ...apiextensionsv1.CustomResourceDefinitionConditionType) {
+	if !o.Tracer.Enabled() || crd == nil {
+		return
+	}
+	parts := make([]string, 0, len(types)+1)
+	for _, t := range types {
+		if c := helpers.FindCRDCondition(crd, t); c != nil {
+			parts = append(parts, fmt.Sprintf("%s=%s (%s)", c.Type, c.Status, c.Reason))
+		} else {
+			parts = append(parts, string(t)+" removed")
+		}
+	}
+	if note != "" {
+		parts = append(parts, note)
+	}
+	o.Trace(trace.Event{
+		Step: "status", Resource: crdResource, Key: crd.Name, ResourceVersion: crd.ResourceVersion,
+		Message: strings.Join(parts, ", "), Upstream: upstream,
+	})
+}
+
+// crdResource is the group resource of CRDs, in traces.
+const crdResource = "customresourcedefinitions.apiextensions.k8s.io"
 
 // RunWorkers runs workers goroutines of processNextWorkItem (at least
 // one) until ctx ends, then shuts queue down — which wakes the workers
@@ -108,11 +169,14 @@ func RunWorkers(ctx context.Context, queue interface{ ShutDown() }, workers int,
 
 // ProcessNextWorkItem is one step of a controller's worker: take a key off
 // the queue, sync it, and tell the queue how it went. It returns false
-// when the queue is shut down.
+// when the queue is shut down. o is the controller's Options as
+// WithDefaults returned them: failures go to its Logger, and, if its
+// Tracer is set, every sync is a "sync" event (key, duration, error)
+// naming upstream, the upstream sync function that sync mirrors.
 //
 // Mirrors processNextWorkItem of kubernetes/sample-controller and of each
 // upstream CRD controller.
-func ProcessNextWorkItem[T comparable](ctx context.Context, queue workqueue.RateLimitingInterface[T], sync func(context.Context, T) error, log *slog.Logger) bool {
+func ProcessNextWorkItem[T comparable](ctx context.Context, queue workqueue.RateLimitingInterface[T], sync func(context.Context, T) error, o Options, upstream string) bool {
 	key, quit := queue.Get()
 	if quit {
 		return false
@@ -122,15 +186,29 @@ func ProcessNextWorkItem[T comparable](ctx context.Context, queue workqueue.Rate
 	// and a key changed during the sync is synced again after it.
 	defer queue.Done(key)
 
-	if err := sync(ctx, key); err != nil {
+	start := time.Now() // real time, even with a fake Clock: for the trace only
+	err := sync(ctx, key)
+	if o.Tracer.Enabled() {
+		traceSync(o, fmt.Sprint(key), time.Since(start), err, upstream)
+	}
+	if err != nil {
 		// Retry later, backing off per key (5ms, 10ms, … up to the
 		// limiter's maximum).
 		queue.AddRateLimited(key)
-		log.Warn("sync failed; requeued with backoff", "key", key, "err", err, "requeues", queue.NumRequeues(key))
+		o.Logger.Warn("sync failed; requeued with backoff", "key", key, "err", err, "requeues", queue.NumRequeues(key))
 		return true
 	}
 	// Success: forget the key's failures, so that its next failure starts
 	// again from the shortest wait.
 	queue.Forget(key)
 	return true
+}
+
+// traceSync records a "sync" event: the controller synced key in d.
+func traceSync(o Options, key string, d time.Duration, err error, upstream string) {
+	e := trace.Event{Step: "sync", Key: key, Duration: d, Message: "synced", Upstream: upstream}
+	if err != nil {
+		e.Message, e.Err = "sync failed: retried with backoff", err.Error()
+	}
+	o.Trace(e)
 }

@@ -17,9 +17,13 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer"
+	"github.com/crdlab/crdlab/trace"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// opts are the defaulted Options of a test controller.
+var opts = controller.Options{Logger: quiet}.WithDefaults("test")
 
 func TestProcessNextWorkItem(t *testing.T) {
 	ctx := context.Background()
@@ -30,19 +34,19 @@ func TestProcessNextWorkItem(t *testing.T) {
 
 	t.Run("ErrRequeuedWithBackoff", func(t *testing.T) {
 		q.Add("a")
-		require.True(t, controller.ProcessNextWorkItem(ctx, q, syncFn, quiet))
+		require.True(t, controller.ProcessNextWorkItem(ctx, q, syncFn, opts, ""))
 		assert.Equal(t, 1, q.NumRequeues("a"))
 	})
 	t.Run("OKForgets", func(t *testing.T) {
 		fail = nil
 		q.Add("a")
 		require.Eventually(t, func() bool { return q.Len() == 1 }, 5*time.Second, time.Millisecond)
-		require.True(t, controller.ProcessNextWorkItem(ctx, q, syncFn, quiet))
+		require.True(t, controller.ProcessNextWorkItem(ctx, q, syncFn, opts, ""))
 		assert.Equal(t, 0, q.NumRequeues("a"))
 	})
 	t.Run("ShutDown", func(t *testing.T) {
 		q.ShutDown()
-		assert.False(t, controller.ProcessNextWorkItem(ctx, q, syncFn, quiet))
+		assert.False(t, controller.ProcessNextWorkItem(ctx, q, syncFn, opts, ""))
 	})
 }
 
@@ -73,7 +77,7 @@ func TestRunWorkers(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		controller.RunWorkers(ctx, q, 4, func(ctx context.Context) bool {
-			return controller.ProcessNextWorkItem(ctx, q, syncFn, quiet)
+			return controller.ProcessNextWorkItem(ctx, q, syncFn, opts, "")
 		})
 		close(done)
 	}()
@@ -104,4 +108,54 @@ func TestCRDFromObject(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = controller.CRDFromObject((*apiextensionsv1.CustomResourceDefinition)(nil))
 	assert.False(t, ok)
+}
+
+func TestProcessNextWorkItem_Trace(t *testing.T) {
+	ctx := context.Background()
+	tr := trace.New(trace.Options{})
+	o := controller.Options{Logger: quiet, Tracer: tr}.WithDefaults("naming")
+	q := controller.NewQueue[string]("crd_naming_condition_controller", o)
+	defer q.ShutDown()
+	const upstream = "k8s.io/apiextensions-apiserver/pkg/controller/status.(*NamingConditionController).sync"
+
+	q.Add("a.g")
+	require.True(t, controller.ProcessNextWorkItem(ctx, q, func(context.Context, string) error { return errors.New("boom") }, o, upstream))
+	events := tr.Recent(0)
+	var got []string
+	for _, e := range events {
+		got = append(got, e.Component+" "+e.Step+" "+e.Actor+" "+e.Key)
+	}
+	assert.Equal(t, []string{
+		"workqueue add crd_naming_condition_controller a.g",
+		"workqueue get crd_naming_condition_controller a.g",
+		"controller sync naming a.g",
+		"workqueue requeue crd_naming_condition_controller a.g",
+		"workqueue done crd_naming_condition_controller a.g",
+	}, got)
+	sync := events[2]
+	assert.Equal(t, "boom", sync.Err)
+	assert.Equal(t, upstream, sync.Upstream)
+}
+
+func TestOptions_TraceStatus(t *testing.T) {
+	tr := trace.New(trace.Options{})
+	o := controller.Options{Logger: quiet, Tracer: tr}.WithDefaults("finalizer")
+	crd := &apiextensionsv1.CustomResourceDefinition{
+		ObjectMeta: metav1.ObjectMeta{Name: "a.g", ResourceVersion: "7"},
+		Status: apiextensionsv1.CustomResourceDefinitionStatus{Conditions: []apiextensionsv1.CustomResourceDefinitionCondition{
+			{Type: apiextensionsv1.Terminating, Status: apiextensionsv1.ConditionFalse, Reason: "InstanceDeletionCompleted"},
+		}},
+	}
+	o.TraceStatus(crd, "up", "finalizer removed", apiextensionsv1.Terminating, apiextensionsv1.NonStructuralSchema)
+	controller.Options{}.WithDefaults("off").TraceStatus(crd, "up", "") // nil Tracer: nothing, no panic
+
+	events := tr.Recent(0)
+	require.Len(t, events, 1)
+	e := events[0]
+	assert.Equal(t, trace.Event{
+		Seq: 1, Time: e.Time, Component: trace.Controller, Step: "status", Actor: "finalizer",
+		Resource: "customresourcedefinitions.apiextensions.k8s.io", Key: "a.g", ResourceVersion: "7",
+		Message:  "Terminating=False (InstanceDeletionCompleted), NonStructuralSchema removed, finalizer removed",
+		Upstream: "up",
+	}, e)
 }

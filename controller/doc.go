@@ -46,6 +46,15 @@
 // event) and why a Conflict on UpdateStatus is not an error: the newer
 // object is on its way and will be synced again.
 //
+// Tracing and metrics: Options.Tracer and Options.MetricsProvider go to
+// every controller's queue (NewQueue, QueueConfig), which then emits
+// "add", "get", "requeue" and "done" events (actor: the queue's name) and
+// reports its depth. ProcessNextWorkItem emits a "sync" event per key
+// (component trace.Controller, actor: the name given to WithDefaults,
+// with the sync's duration and error), and the controllers emit "status"
+// when they write a CRD's conditions (TraceStatus: "Established=True
+// (InitialNamesAccepted)"), or "publish" for discovery and OpenAPI.
+//
 // Vocabulary: a key is a CRD's name (CRDs are cluster-scoped, so
 // MetaNamespaceKeyFunc gives just the name); the discovery controller keys
 // by group version instead. A tombstone (informer.DeletedFinalStateUnknown)
@@ -69,6 +78,8 @@
 //     ctx ends and its workers have stopped.
 //   - Logging is log/slog, not klog; a failed sync is logged at Warn with
 //     its key and requeue count (upstream: utilruntime.HandleError).
+//   - Tracing (Options.Tracer, TraceStatus) is crdlab's; upstream has
+//     none.
 //   - The worker loop is shared (RunWorkers, ProcessNextWorkItem) rather
 //     than repeated in every controller; workers are not restarted after
 //     a return (upstream's wait.Until restarts them every second), since

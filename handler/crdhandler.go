@@ -14,6 +14,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/trace"
 )
 
 // CRDHandler serves the custom resources of every CRD:
@@ -84,6 +85,35 @@ func (c *CRDHandler) OnUpdate(crd *apiextensionsv1.CustomResourceDefinition) {
 	if dropped != nil {
 		dropped.release()
 	}
+	if tr := c.h.cfg.Tracer; tr.Enabled() {
+		tr.Emit(trace.Event{
+			Component: trace.CRDHandler, Step: "update", Key: crd.Name, ResourceVersion: crd.ResourceVersion,
+			Resource: "customresourcedefinitions.apiextensions.k8s.io",
+			Message:  crdServingMessage(crd, dropped != nil),
+			Upstream: "k8s.io/apiextensions-apiserver/pkg/apiserver.(*crdHandler).updateCustomResourceDefinition",
+		})
+	}
+}
+
+// crdServingMessage says what the crdHandler will do with requests for
+// crd's custom resources now.
+func crdServingMessage(crd *apiextensionsv1.CustomResourceDefinition, rebuilt bool) string {
+	path := "/apis/" + crd.Spec.Group + "/*/" + crd.Status.AcceptedNames.Plural
+	var msg string
+	switch {
+	case crd.DeletionTimestamp != nil:
+		msg = "CRD is terminating: " + path + " refuses new objects"
+	case helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established):
+		msg = "CRD is Established: serving " + path
+	case helpers.IsCRDConditionTrue(crd, apiextensionsv1.NamesAccepted):
+		msg = "names accepted, not Established yet: serving " + path + "; handed to the establishing controller"
+	default:
+		msg = "names not accepted yet: " + "/apis/" + crd.Spec.Group + "/*/" + crd.Spec.Names.Plural + " is not served"
+	}
+	if rebuilt {
+		msg += " (spec or names changed: serving info rebuilt on next request)"
+	}
+	return msg
 }
 
 // OnDelete forgets a CRD and drops its serving info.
@@ -110,6 +140,14 @@ func (c *CRDHandler) OnDelete(crd *apiextensionsv1.CustomResourceDefinition) {
 	c.mu.Unlock()
 	for _, info := range dropped {
 		info.release()
+	}
+	if tr := c.h.cfg.Tracer; tr.Enabled() {
+		tr.Emit(trace.Event{
+			Component: trace.CRDHandler, Step: "delete", Key: crd.Name, ResourceVersion: crd.ResourceVersion,
+			Resource: "customresourcedefinitions.apiextensions.k8s.io",
+			Message:  "CRD deleted: its custom resources are no longer served, their storage is released",
+			Upstream: "k8s.io/apiextensions-apiserver/pkg/apiserver.(*crdHandler).removeDeadStorage",
+		})
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/trace"
 )
 
 // Config is what New needs. Scheme, Codecs, Backend, CRDREST and
@@ -56,6 +57,10 @@ type Config struct {
 	Ready func(ctx context.Context) error
 	// Now is the clock of Table age cells; nil means time.Now.
 	Now func() time.Time
+	// Tracer, if set, gets a "request" and a "response" event per request
+	// (filters.WithTrace) and rides in the request context to the
+	// registry. Nil: tracing off.
+	Tracer *trace.Tracer
 
 	// CustomResourceStorage builds the REST storage of one CRD's custom
 	// resources, in the CRD's storage version (the handler converts to and
@@ -192,6 +197,7 @@ func (h *Handler) buildChain(inner http.Handler) http.Handler {
 	var c http.Handler = inner
 	c = filters.WithTimeout(c, h.cfg.RequestTimeout)
 	c = filters.WithMaxRequestBody(c, h.cfg.MaxRequestBodyBytes)
+	c = filters.WithTrace(c, h.cfg.Tracer)
 	c = filters.WithRequestInfo(c, request.NewRequestInfoFactory())
 	c = filters.WithRequestLog(c, h.logger)
 	c = filters.WithPanicRecovery(c, h.logger)

@@ -10,6 +10,7 @@ import (
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler/filters"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
@@ -165,6 +166,9 @@ func negotiateObject(r *http.Request, s *requestScope, list bool) (negotiation.O
 // writeEncoded answers one object from storage: encoded for the wire, and
 // turned into a Table or PartialObjectMetadata if negotiated.
 func (h *Handler) writeEncoded(w http.ResponseWriter, r *http.Request, s *requestScope, opts negotiation.Options, code int, obj scheme.Object) {
+	if h.cfg.Tracer.Enabled() {
+		noteTraceObject(r, obj)
+	}
 	out, err := s.encodeResult(obj)
 	if err != nil {
 		responsewriters.WriteError(w, err)
@@ -394,6 +398,16 @@ func (h *Handler) createResource(w http.ResponseWriter, r *http.Request, s *requ
 			responsewriters.WriteError(w, err)
 			return
 		}
+		if h.cfg.Tracer.Enabled() {
+			key := m.GetName()
+			if key == "" {
+				key = m.GetGenerateName() + "…"
+			}
+			if ns := m.GetNamespace(); ns != "" {
+				key = ns + "/" + key
+			}
+			filters.NoteRequestKey(r.Context(), key)
+		}
 	}
 	out, err := creater.Create(r.Context(), obj, nil, &createOpts)
 	if err != nil {
@@ -604,4 +618,22 @@ func firstError(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// noteTraceObject tells the trace filter which object the request
+// answers with (filters.NoteObject).
+func noteTraceObject(r *http.Request, obj scheme.Object) {
+	m, ok := obj.(interface {
+		GetNamespace() string
+		GetName() string
+		GetResourceVersion() string
+	})
+	if !ok {
+		return
+	}
+	key := m.GetName()
+	if ns := m.GetNamespace(); ns != "" {
+		key = ns + "/" + key
+	}
+	filters.NoteObject(r.Context(), key, m.GetResourceVersion())
 }

@@ -3,7 +3,11 @@ package informer
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
+
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/trace"
 )
 
 // DeltaType says what happened to an object.
@@ -98,6 +102,12 @@ type DeltaFIFOOptions struct {
 	// Replace queues a Deleted tombstone for every known key missing from
 	// the new list, and Resync has something to resync. May be nil.
 	KnownObjects KeyListerGetter
+	// Name names the FIFO in traces: the informer's name. (Not upstream.)
+	Name string
+	// Tracer, if not nil, gets an "add" event (component trace.DeltaFIFO)
+	// for every delta queued and a "pop" for every key popped. Nil is
+	// tracing off. (Not upstream.)
+	Tracer *trace.Tracer
 }
 
 // DeltaFIFO is the queue between a Reflector and the informer that applies
@@ -137,9 +147,12 @@ type DeltaFIFO struct {
 	// Replace that have not been popped yet.
 	initialPopulationCount int
 
-	// keyFunc and knownObjects are set at construction and never change.
+	// keyFunc, knownObjects, name and tracer are set at construction and
+	// never change.
 	keyFunc      KeyFunc
 	knownObjects KeyListerGetter
+	name         string
+	tracer       *trace.Tracer
 
 	// closed is true if and only if Close was called.
 	closed bool
@@ -157,6 +170,8 @@ func NewDeltaFIFO(opts DeltaFIFOOptions) *DeltaFIFO {
 		items:        map[string]Deltas{},
 		keyFunc:      opts.KeyFunction,
 		knownObjects: opts.KnownObjects,
+		name:         opts.Name,
+		tracer:       opts.Tracer,
 	}
 	f.cond.L = &f.mu
 	return f
@@ -253,7 +268,31 @@ func (f *DeltaFIFO) queueActionLocked(actionType DeltaType, obj any) error {
 	}
 	f.items[id] = newDeltas
 	f.cond.Broadcast()
+	if f.tracer.Enabled() {
+		f.emit("add", id, resourceVersionOf(obj), string(actionType), "k8s.io/client-go/tools/cache.(*DeltaFIFO).queueActionLocked")
+	}
 	return nil
+}
+
+// emit records one event of the FIFO. Call it only when
+// f.tracer.Enabled(), so that the event is not built for nothing.
+func (f *DeltaFIFO) emit(step, key, rv, msg, upstream string) {
+	f.tracer.Emit(trace.Event{
+		Component: trace.DeltaFIFO, Step: step, Actor: f.name,
+		Key: key, ResourceVersion: rv, Message: msg, Upstream: upstream,
+	})
+}
+
+// resourceVersionOf returns the resourceVersion of obj, or of the last
+// known state a tombstone carries; "" if it has none.
+func resourceVersionOf(obj any) string {
+	if d, ok := obj.(DeletedFinalStateUnknown); ok {
+		obj = d.Obj
+	}
+	if m, ok := metav1.Accessor(obj); ok {
+		return m.GetResourceVersion()
+	}
+	return ""
 }
 
 // dedupDeltas collapses the last two deltas if both are Deleted. It never
@@ -365,7 +404,24 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	}
 	item := f.items[id]
 	delete(f.items, id)
+	if f.tracer.Enabled() {
+		f.emit("pop", id, resourceVersionOf(item.Newest().Object), describeDeltas(item, isInInitialList), "k8s.io/client-go/tools/cache.(*DeltaFIFO).Pop")
+	}
 	return item, process(item, isInInitialList)
+}
+
+// describeDeltas says, for a trace, which deltas Pop hands out:
+// "Added, Updated (initial list)".
+func describeDeltas(d Deltas, isInInitialList bool) string {
+	types := make([]string, len(d))
+	for i, delta := range d {
+		types[i] = string(delta.Type)
+	}
+	msg := strings.Join(types, ", ")
+	if isInInitialList {
+		msg += " (initial list)"
+	}
+	return msg
 }
 
 // Replace queues a Replaced delta for every object in list, then a Deleted

@@ -99,6 +99,22 @@
 // revision was compacted) it lists again. Nothing is polled; resync only
 // re-delivers what is cached.
 //
+// # Tracing
+//
+// With SharedIndexInformerOptions.Tracer set (or ReflectorOptions.Tracer,
+// DeltaFIFOOptions.Tracer for the parts used alone), a change can be
+// followed through the informer, each event with the informer's Name as
+// actor and the object's key and resourceVersion: the Reflector emits
+// "list" (how many items, at which resourceVersion), "watch" (started
+// from which resourceVersion), "event" for every ADDED, MODIFIED or
+// DELETED it receives (bookmarks are not traced: they come every few
+// seconds and change nothing), and "relist" when a 410 makes it list
+// again; the DeltaFIFO emits "add" for every delta queued (the message
+// is its type: Added, Updated, Deleted, Replaced or Sync) and "pop" when
+// a key's deltas are taken out; the informer emits "deliver" (component
+// trace.Informer) for every delta applied to the cache, saying how many
+// handlers were notified. A nil Tracer is tracing off.
+//
 // # Upstream
 //
 //   - k8s.io/client-go/tools/cache: listwatch.go (ListerWatcher, ListWatch,
@@ -154,6 +170,8 @@
 //     fits) so this package does not depend on the labels package.
 //   - Time comes from workqueue.Clock (FakeClock in tests); WaitForCacheSync
 //     polls on the real clock every 100ms, as upstream.
+//   - Tracing (the Tracer options, and Name on DeltaFIFOOptions) is
+//     crdlab's; upstream has none.
 //   - Not implemented: the cache mutation detector, watch-list consistency
 //     check, SetWatchErrorHandler, SetTransform, the expiration and
 //     undelta stores, the heap, and NewSharedInformer without indexer.

@@ -14,6 +14,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/informer/workqueue"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/trace"
 	"github.com/crdlab/crdlab/watch"
 )
 
@@ -50,6 +51,10 @@ type ReflectorOptions struct {
 	// Logger gets warnings about failed lists and watches; nil is
 	// slog.Default().
 	Logger *slog.Logger
+	// Tracer, if not nil, gets the reflector's events (component
+	// trace.Reflector, actor Name): "list", "watch", "event" and
+	// "relist". Nil is tracing off. (Not upstream.)
+	Tracer *trace.Tracer
 }
 
 // Reflector keeps a store in step with the server for one resource: it
@@ -66,6 +71,8 @@ type Reflector struct {
 	clock        workqueue.Clock
 	backoff      BackoffManager
 	logger       *slog.Logger
+	name         string
+	tracer       *trace.Tracer
 
 	// rvMu guards lastSyncResourceVersion and rvUnavailable.
 	rvMu sync.RWMutex
@@ -101,7 +108,25 @@ func NewReflector(lw ListerWatcher, store ReflectorStore, opts ReflectorOptions)
 		resyncPeriod: opts.ResyncPeriod, useWatchList: opts.UseWatchList,
 		clock: opts.Clock, backoff: opts.Backoff,
 		logger: opts.Logger.With("reflector", opts.Name),
+		name:   opts.Name, tracer: opts.Tracer,
 	}
+}
+
+// The upstream functions the reflector's trace events name.
+const (
+	upstreamList        = "k8s.io/client-go/tools/cache.(*Reflector).list"
+	upstreamWatchList   = "k8s.io/client-go/tools/cache.(*Reflector).watchList"
+	upstreamWatch       = "k8s.io/client-go/tools/cache.(*Reflector).watch"
+	upstreamHandleWatch = "k8s.io/client-go/tools/cache.handleAnyWatch"
+)
+
+// emit records one event of the reflector. Call it only when
+// r.tracer.Enabled(), so that the event is not built for nothing.
+func (r *Reflector) emit(step, key, rv, msg, upstream string) {
+	r.tracer.Emit(trace.Event{
+		Component: trace.Reflector, Step: step, Actor: r.name,
+		Key: key, ResourceVersion: rv, Message: msg, Upstream: upstream,
+	})
 }
 
 // errStopRequested says ctx ended while a watch was being handled.
@@ -228,10 +253,14 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 //
 // Mirrors (*Reflector).list, without paging.
 func (r *Reflector) list(ctx context.Context) error {
-	list, err := r.lw.List(ctx, metav1.ListOptions{ResourceVersion: r.relistResourceVersion()})
+	listRV := r.relistResourceVersion()
+	list, err := r.lw.List(ctx, metav1.ListOptions{ResourceVersion: listRV})
 	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
 		// The version we know is compacted away (or the server is behind
 		// it): take the latest state instead.
+		if r.tracer.Enabled() {
+			r.emit("relist", "", listRV, fmt.Sprintf("cannot list at resourceVersion %s (%v): listing the latest state", listRV, err), upstreamList)
+		}
 		r.setRVUnavailable(true)
 		list, err = r.lw.List(ctx, metav1.ListOptions{ResourceVersion: r.relistResourceVersion()})
 	}
@@ -246,6 +275,9 @@ func (r *Reflector) list(ctx context.Context) error {
 	items, err := ExtractList(list)
 	if err != nil {
 		return fmt.Errorf("unable to understand list result %T: %w", list, err)
+	}
+	if r.tracer.Enabled() {
+		r.emit("list", "", rv, fmt.Sprintf("listed %d %s at resourceVersion %s", len(items), plural(len(items), "item", "items"), rv), upstreamList)
 	}
 	if err := r.store.Replace(objectsOf(items), rv); err != nil {
 		return fmt.Errorf("unable to sync list result: %w", err)
@@ -281,9 +313,16 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 		start := r.clock.Now()
 		w, err := r.lw.Watch(ctx, opts)
 		if err == nil {
+			if r.tracer.Enabled() {
+				r.emit("watch", "", opts.ResourceVersion, "watch-list: the current state first, as ADDED events", upstreamWatchList)
+			}
 			var done bool
 			done, err = r.handleWatch(ctx, start, w, temp, func(v string) { rv = v }, nil, true)
 			if err == nil && done {
+				if r.tracer.Enabled() {
+					n := len(temp.ListKeys())
+					r.emit("list", "", rv, fmt.Sprintf("watch-list sent %d initial %s up to resourceVersion %s", n, plural(n, "item", "items"), rv), upstreamWatchList)
+				}
 				if err := r.store.Replace(temp.List(), rv); err != nil {
 					w.Stop()
 					return nil, fmt.Errorf("unable to sync watch-list result: %w", err)
@@ -306,6 +345,9 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			}
 			continue
 		case isExpiredError(err) || isTooLargeResourceVersionError(err):
+			if r.tracer.Enabled() {
+				r.emit("relist", "", opts.ResourceVersion, fmt.Sprintf("watch-list from resourceVersion %s failed (%v): starting from the latest state", opts.ResourceVersion, err), upstreamWatchList)
+			}
 			r.setRVUnavailable(true)
 			continue
 		}
@@ -363,9 +405,10 @@ func (r *Reflector) watch(ctx context.Context, w watch.Interface, resyncErr chan
 		start := r.clock.Now()
 		if w == nil {
 			timeout := watchTimeoutSeconds()
+			rv := r.LastSyncResourceVersion()
 			var err error
 			w, err = r.lw.Watch(ctx, metav1.ListOptions{
-				ResourceVersion: r.LastSyncResourceVersion(),
+				ResourceVersion: rv,
 				// Ask the server to end the watch after a while, so that
 				// a watch stuck somewhere between us and it is replaced.
 				TimeoutSeconds: &timeout,
@@ -383,6 +426,9 @@ func (r *Reflector) watch(ctx context.Context, w watch.Interface, resyncErr chan
 				}
 				return err
 			}
+			if r.tracer.Enabled() {
+				r.emit("watch", "", rv, "watching from resourceVersion "+rv, upstreamWatch)
+			}
 		}
 		_, err := r.handleWatch(ctx, start, w, r.store, r.setLastSyncResourceVersion, resyncErr, false)
 		w = nil // handleWatch stopped it
@@ -393,6 +439,10 @@ func (r *Reflector) watch(ctx context.Context, w watch.Interface, resyncErr chan
 			return nil
 		case isExpiredError(err):
 			r.logger.Info("watch closed, relisting", "err", err)
+			if r.tracer.Enabled() {
+				rv := r.LastSyncResourceVersion()
+				r.emit("relist", "", rv, fmt.Sprintf("watch from resourceVersion %s expired (%v): listing again", rv, err), upstreamWatch)
+			}
 		case apierrors.IsTooManyRequests(err):
 			if !r.waitBackoff(ctx) {
 				return nil
@@ -441,6 +491,10 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w watch.In
 			if !ok {
 				r.logger.Warn("watch event object has no metadata", "type", fmt.Sprintf("%T", event.Object))
 				continue
+			}
+			if r.tracer.Enabled() && event.Type != watch.Bookmark {
+				key, _ := MetaNamespaceKeyFunc(event.Object)
+				r.emit("event", key, m.GetResourceVersion(), string(event.Type)+" "+key, upstreamHandleWatch)
 			}
 			var err error
 			switch event.Type {

@@ -10,6 +10,7 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/trace"
 )
 
 // SharedInformer keeps a cache of one resource in step with the server and
@@ -127,6 +128,12 @@ type SharedIndexInformerOptions struct {
 	Backoff BackoffManager
 	// Logger gets the warnings; nil is slog.Default().
 	Logger *slog.Logger
+	// Tracer, if not nil, follows every change through the informer:
+	// its Reflector's events (trace.Reflector), its DeltaFIFO's
+	// (trace.DeltaFIFO) and a "deliver" (trace.Informer) for each delta
+	// applied to the cache and handed to the handlers, all with Name as
+	// actor. Nil is tracing off. (Not upstream.)
+	Tracer *trace.Tracer
 }
 
 // NewSharedIndexInformer returns a SharedIndexInformer over lw with the
@@ -263,7 +270,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		s.opts.Logger.Warn("informer: Run called more than once; ignored", "informer", s.opts.Name)
 		return
 	}
-	s.fifo = NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: s.indexer})
+	s.fifo = NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: s.indexer, Name: s.opts.Name, Tracer: s.opts.Tracer})
 	s.reflector = NewReflector(s.lw, s.fifo, ReflectorOptions{
 		Name:         s.opts.Name,
 		ResyncPeriod: s.opts.ResyncPeriod,
@@ -271,6 +278,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		Clock:        s.opts.Clock,
 		Backoff:      s.opts.Backoff,
 		Logger:       s.opts.Logger,
+		Tracer:       s.opts.Tracer,
 	})
 	s.started = true
 	s.startedMu.Unlock()
@@ -361,7 +369,14 @@ func processDeltas(handler ResourceEventHandler, clientState Store, deltas Delta
 // calls; they distribute to the listeners. They run with blockDeltas held.
 
 func (s *sharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
-	s.processor.distribute(addNotification{newObj: obj, isInInitialList: isInInitialList}, false)
+	n := s.processor.distribute(addNotification{newObj: obj, isInInitialList: isInInitialList}, false)
+	if s.opts.Tracer.Enabled() {
+		how := "OnAdd"
+		if isInInitialList {
+			how = "OnAdd, initial list"
+		}
+		s.traceDeliver(obj, n, how)
+	}
 }
 
 // OnUpdate treats an update that did not change the resourceVersion (a
@@ -373,9 +388,39 @@ func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 			isSync = o.GetResourceVersion() == n.GetResourceVersion()
 		}
 	}
-	s.processor.distribute(updateNotification{oldObj: oldObj, newObj: newObj}, isSync)
+	n := s.processor.distribute(updateNotification{oldObj: oldObj, newObj: newObj}, isSync)
+	if s.opts.Tracer.Enabled() {
+		how := "OnUpdate"
+		if isSync {
+			how = "OnUpdate, resync"
+		}
+		s.traceDeliver(newObj, n, how)
+	}
 }
 
 func (s *sharedIndexInformer) OnDelete(obj any) {
-	s.processor.distribute(deleteNotification{oldObj: obj}, false)
+	n := s.processor.distribute(deleteNotification{oldObj: obj}, false)
+	if s.opts.Tracer.Enabled() {
+		s.traceDeliver(obj, n, "OnDelete")
+	}
+}
+
+// plural returns one if n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// traceDeliver records that processDeltas applied obj to the cache and
+// handed it to n handlers, as how says. Call it only when tracing is on.
+func (s *sharedIndexInformer) traceDeliver(obj any, n int, how string) {
+	key, _ := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	s.opts.Tracer.Emit(trace.Event{
+		Component: trace.Informer, Step: "deliver", Actor: s.opts.Name,
+		Key: key, ResourceVersion: resourceVersionOf(obj),
+		Message:  fmt.Sprintf("cache updated, %d %s notified (%s)", n, plural(n, "handler", "handlers"), how),
+		Upstream: "k8s.io/client-go/tools/cache.processDeltas",
+	})
 }

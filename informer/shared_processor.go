@@ -67,10 +67,10 @@ func (p *sharedProcessor) removeListener(l *processorListener) {
 
 // distribute hands n to every listener; a sync notification (a resync, or
 // a relisted object that did not change) only to the listeners that want
-// resyncs.
+// resyncs. It returns how many listeners got n.
 //
 // Mirrors (*sharedProcessor).distribute.
-func (p *sharedProcessor) distribute(n any, isSync bool) {
+func (p *sharedProcessor) distribute(n any, isSync bool) (notified int) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	for l := range p.listeners {
@@ -78,7 +78,9 @@ func (p *sharedProcessor) distribute(n any, isSync bool) {
 			continue
 		}
 		l.add(n)
+		notified++
 	}
+	return notified
 }
 
 // run starts every listener, waits for ctx to end, then stops them all and

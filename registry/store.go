@@ -387,6 +387,7 @@ func (e *Store) create(ctx context.Context, obj storage.Object, createValidation
 			err = storage.NewAlreadyExistsError(key)
 		}
 	} else {
+		e.traceWrite(ctx, "create", obj, name, "strategy checks passed (PrepareForCreate, Validate); creating in storage", "Create")
 		err = e.Storage.Create(ctx, key, obj, out)
 	}
 	if err == nil {
@@ -522,6 +523,9 @@ func (e *Store) Update(ctx context.Context, name string, objInfo UpdatedObjectIn
 	}
 
 	out := e.NewFunc()
+	if !dryRun {
+		e.traceWrite(ctx, "update", nil, name, "GuaranteedUpdate: read, PrepareForUpdate, ValidateUpdate, write if unchanged meanwhile", "Update")
+	}
 	err = e.Storage.GuaranteedUpdate(ctx, key, out, ignoreNotFound, preconditions, tryUpdate)
 	switch {
 	case err == nil:
@@ -618,6 +622,7 @@ func (e *Store) Delete(ctx context.Context, name string, deleteValidation Valida
 	if deleteValidation != nil {
 		validate = func(ctx context.Context, cur storage.Object) error { return deleteValidation(ctx, cur) }
 	}
+	e.traceWrite(ctx, "delete", obj, name, "no finalizers left: deleting from storage", "Delete")
 	if err := e.Storage.Delete(ctx, key, out, &preconditions, validate); err != nil {
 		return nil, false, interpretStorageError(opDelete, err, gr, name, false)
 	}
@@ -634,6 +639,9 @@ func (e *Store) markAsDeleting(ctx context.Context, name, key string, opts *meta
 	deleteValidation ValidateObjectFunc, dryRun bool) (out scheme.Object, deleteNow bool, err error) {
 	var dryRunResult storage.Object
 	stored := e.NewFunc()
+	if !dryRun {
+		e.traceWrite(ctx, "delete", nil, name, "the object has finalizers: setting deletionTimestamp; it stays until they are removed", "Delete")
+	}
 	err = e.Storage.GuaranteedUpdate(ctx, key, stored, false, preconditions, func(existing storage.Object) (storage.Object, error) {
 		if deleteValidation != nil {
 			if err := deleteValidation(ctx, existing); err != nil {

@@ -25,6 +25,8 @@ type writeOp struct {
 	// done receives exactly one result; it is buffered, so the committer
 	// never waits for the writer.
 	done chan writeResult
+	// start is when the write was asked for, with tracing on (trace.go).
+	start time.Time
 }
 
 type writeResult struct {
@@ -51,6 +53,9 @@ func (db *DB) write(ctx context.Context, op *writeOp) (*record, error) {
 		return nil, NewInternalError(op.key, fmt.Errorf("%w: %w", ErrFailed, *p))
 	}
 	op.done = make(chan writeResult, 1)
+	if db.opts.Tracer.Enabled() {
+		op.start = time.Now()
+	}
 	select {
 	case db.queue <- op:
 	case <-db.closing:
@@ -244,6 +249,11 @@ func (db *DB) commit(ops []*writeOp) {
 	db.rev = rev
 	db.mu.Unlock()
 
+	if db.opts.Tracer.Enabled() {
+		for i, op := range accepted {
+			db.traceCommit(op, events[i].rec, len(accepted))
+		}
+	}
 	db.fanout.enqueue(events, rev)
 	for i, op := range accepted {
 		op.done <- writeResult{rec: events[i].rec}

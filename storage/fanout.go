@@ -144,6 +144,7 @@ func (f *fanout) dispatch(b batch) {
 				continue
 			}
 			c := newChange(g.st, e.rec, e.prev)
+			sent := 0
 			for i := 0; i < len(g.watchers); {
 				w := g.watchers[i]
 				if e.rec.rev <= w.skip || !w.rng.contains(e.rec.key) {
@@ -158,6 +159,7 @@ func (f *fanout) dispatch(b batch) {
 				if ok {
 					select {
 					case w.ch <- ev:
+						sent++
 					default:
 						f.log.Warn("closing a watcher that fell behind", "prefix", g.st.prefix,
 							"key", w.rng.key, "buffer", cap(w.ch), "revision", e.rec.rev)
@@ -166,6 +168,9 @@ func (f *fanout) dispatch(b batch) {
 					}
 				}
 				i++
+			}
+			if f.db.opts.Tracer.Enabled() {
+				f.traceFanout(g, e, sent)
 			}
 			if len(g.watchers) == 0 {
 				gi-- // the group was removed

@@ -3,6 +3,8 @@ package storage
 import (
 	"log/slog"
 	"time"
+
+	"github.com/crdlab/crdlab/trace"
 )
 
 // Options tune a DB. The zero value is a safe default: every write is
@@ -50,6 +52,9 @@ type Options struct {
 
 	// Logger gets compactions, slow watchers and failures. Default: discard.
 	Logger *slog.Logger
+	// Tracer, if set, gets an event for every committed write and every
+	// event handed to watchers (trace.go). Nil: tracing off.
+	Tracer *trace.Tracer
 }
 
 // withDefaults returns o with every unset field at its default.

@@ -58,9 +58,9 @@ var addrLine = regexp.MustCompile(`msg="crdlab is ready to serve" addr=(\S+)`)
 // startServe starts the test binary as `crdlab serve` (see TestMain) on a
 // free loopback port, and waits until it says where it listens and
 // /readyz answers 200.
-func startServe(t *testing.T, dataDir string) *serverProcess {
+func startServe(t *testing.T, dataDir string, extraArgs ...string) *serverProcess {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "info")
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "info"}, extraArgs...)...)
 	cmd.Env = append(os.Environ(), "CRDLAB_TEST_MAIN=1")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/crdlab/crdlab/apiserver/limits"
 	"github.com/crdlab/crdlab/apiserver/tlsutil"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/trace"
 )
 
 // serveOptions are the flags of `crdlab serve`.
@@ -41,6 +42,10 @@ type serveOptions struct {
 	maxMutatingRequestsInFlight int
 	maxWatches                  int
 	profiling                   bool
+	// trace turns tracing on: events narrated to traceLog ("-" is
+	// stderr, "none" nothing) and streamed to /ui.
+	trace    bool
+	traceLog string
 	// compactionInterval: history older than this is forgotten, as
 	// kube-apiserver's --etcd-compaction-interval (0: never).
 	compactionInterval time.Duration
@@ -65,6 +70,7 @@ func newServeCommand() *cobra.Command {
 		compactionInterval:          5 * time.Minute,
 		storageBackend:              apiserver.StorageBolt,
 		etcdPrefix:                  storage.KeyRoot,
+		traceLog:                    "-",
 	}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -85,7 +91,13 @@ machines, turn authentication on (a non-loopback --listen without
     --self-signed-cert-dir certs --authorization-mode Static \
     --authorization-policy-file policy.yaml
   KUBECONFIG=certs/kubeconfig kubectl get crd
-docs/access.md explains the token file, the modes and the policy file.`,
+docs/access.md explains the token file, the modes and the policy file.
+
+To watch the machinery move, run it with --trace and open /ui in a
+browser: every step a request takes (handler, registry, storage at a
+revision, watch fan-out, informer, workqueue, controllers) is narrated
+on stderr and drawn on the page:
+  crdlab serve --trace        # then open http://127.0.0.1:8080/ui/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), cmd.ErrOrStderr(), o)
@@ -106,6 +118,8 @@ docs/access.md explains the token file, the modes and the policy file.`,
 	f.IntVar(&o.maxRequestsInFlight, "max-requests-inflight", o.maxRequestsInFlight, "most read-only requests served at once; more get 429 with Retry-After (0: no limit)")
 	f.IntVar(&o.maxMutatingRequestsInFlight, "max-mutating-requests-inflight", o.maxMutatingRequestsInFlight, "most mutating requests served at once; more get 429 with Retry-After (0: no limit)")
 	f.IntVar(&o.maxWatches, "max-watches", o.maxWatches, "most watches open at once; more get 429 with Retry-After (0: no limit)")
+	f.BoolVar(&o.trace, "trace", false, "trace every step of requests and the control loop: narrate them (see --trace-log) and stream them to the /ui page")
+	f.StringVar(&o.traceLog, "trace-log", o.traceLog, `where --trace narrates: "-" for stderr, "none" for nowhere (the /ui page only), or a file to append to`)
 	f.BoolVar(&o.profiling, "profiling", o.profiling, "serve Go's profiles under /debug/pprof/ (to those authorized)")
 	f.DurationVar(&o.compactionInterval, "compaction-interval", o.compactionInterval, "every interval, forget the history written before the previous one, as kube-apiserver's --etcd-compaction-interval; watches and lists from older resourceVersions then get 410 Gone (0: keep all history, which grows without bound)")
 	f.StringVar(&o.storageBackend, "storage", o.storageBackend, `where objects are kept: "bbolt" (a file in --data-dir, one server) or "etcd" (an etcd v3 cluster at --etcd-servers, which several crdlab servers may share)`)
@@ -174,6 +188,16 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 	if o.storageBackend == apiserver.StorageEtcd && len(o.etcdServers) == 0 {
 		return fmt.Errorf("--storage=etcd needs --etcd-servers")
 	}
+	if o.trace {
+		traceLog, closeLog, err := openTraceLog(o.traceLog, stderr)
+		if err != nil {
+			return err
+		}
+		defer closeLog()
+		cfg.Tracer = trace.New(trace.Options{Log: traceLog})
+	} else if o.traceLog != "-" {
+		return fmt.Errorf("--trace-log needs --trace")
+	}
 	completed := cfg.Complete()
 	srv, err := completed.New()
 	if err != nil {
@@ -197,6 +221,9 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 		attrs = append(attrs,
 			"try", "kubectl --server "+server+" get crd",
 			"or", "KUBECONFIG=<(crdlab kubeconfig --server "+server+") kubectl get crd")
+	}
+	if o.trace {
+		attrs = append(attrs, "watch", server+apiserver.UIPath)
 	}
 	log.Info("crdlab is ready to serve", attrs...)
 	return srv.Run(ctx)
@@ -250,4 +277,20 @@ without --token-file ignores.`,
 	cmd.Flags().StringVar(&token, "token", "", "bearer token (one of --token-file's); empty: a dummy token")
 	cmd.Flags().StringVar(&caFile, "certificate-authority", "", "PEM file of the CA that signed the server's certificate, embedded as certificate-authority-data")
 	return cmd
+}
+
+// openTraceLog opens where --trace narrates: stderr for "-", nowhere for
+// "none", else a file appended to.
+func openTraceLog(where string, stderr io.Writer) (io.Writer, func(), error) {
+	switch where {
+	case "-":
+		return stderr, func() {}, nil
+	case "none", "":
+		return nil, func() {}, nil
+	}
+	f, err := os.OpenFile(where, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--trace-log: %w", err)
+	}
+	return f, func() { f.Close() }, nil
 }

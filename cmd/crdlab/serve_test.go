@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -82,6 +83,8 @@ func TestServe_Errors(t *testing.T) {
 		{"RuntimeConfigGroup", []string{"serve", "--runtime-config", "batch/v1=true", "--data-dir", "DATA"}, "error: unknown api groups batch/v1\n"},
 		{"Args", []string{"serve", "extra"}, "error: unknown command \"extra\" for \"crdlab serve\"\n"},
 		{"Listen", []string{"serve", "--listen", "nowhere", "--data-dir", "DATA"}, "error: listen tcp: address nowhere: missing port in address\n"},
+		{"TraceLogWithoutTrace", []string{"serve", "--trace-log", "none"}, "error: --trace-log needs --trace\n"},
+		{"TraceLogFile", []string{"serve", "--trace", "--trace-log", "/nonexistent/dir/trace.log"}, "error: --trace-log: open /nonexistent/dir/trace.log: no such file or directory\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,5 +109,24 @@ func TestParseLogLevel(t *testing.T) {
 		if err != nil || got.String() != want {
 			t.Errorf("parseLogLevel(%q) = %v, %v; want %s", in, got, err, want)
 		}
+	}
+}
+
+// TestServe_Trace runs `crdlab serve --trace` and checks that a CRD's
+// journey is narrated on stderr, from the request to Established, and
+// that the /ui page is served.
+func TestServe_Trace(t *testing.T) {
+	p := startServe(t, t.TempDir(), "--trace")
+	p.must(201, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", e2eCRD, nil)
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`handler +request +\(Go-http-client/1.1\) customresourcedefinitions.apiextensions.k8s.io crontabs.stable.example.com: CREATE /apis/apiextensions.k8s.io/v1/customresourcedefinitions`),
+		regexp.MustCompile(`storage +commit +customresourcedefinitions.apiextensions.k8s.io crontabs.stable.example.com rv=\d+ \(.*\): create committed at revision \d+, fsynced \[k8s.io/apiserver/pkg/storage/etcd3.\(\*store\).Create\]`),
+		regexp.MustCompile(`controller +status +\(establishing\).* crontabs.stable.example.com.*Established`),
+	} {
+		p.poll("narrated: "+want.String(), func() bool { return want.MatchString(p.logs.String()) })
+	}
+	code, body := p.do("GET", "/ui/", "", nil)
+	if code != 200 || !strings.Contains(body, "<html") {
+		t.Errorf("GET /ui/: %d %.200s", code, body)
 	}
 }

@@ -70,6 +70,9 @@ func GetAPIApprovalState(annotations map[string]string) (APIApprovalState, strin
 	}
 }
 
+// upstreamSync is the upstream function sync mirrors, named in traces.
+const upstreamSync = "k8s.io/apiextensions-apiserver/pkg/controller/apiapproval.(*KubernetesAPIApprovalPolicyConformantConditionController).sync"
+
 // KubernetesAPIApprovalPolicyConformantConditionController keeps the
 // KubernetesAPIApprovalPolicyConformant condition of CRDs in protected
 // groups in step with their approval annotation.
@@ -89,6 +92,9 @@ type KubernetesAPIApprovalPolicyConformantConditionController struct {
 	queue workqueue.RateLimitingInterface[string]
 	log   *slog.Logger
 	clock workqueue.Clock
+	// opts are the defaulted Options; ProcessNextWorkItem and the traces
+	// read them.
+	opts controller.Options
 
 	lastSeenMu sync.Mutex // guards lastSeenProtectedAnnotation
 	// lastSeenProtectedAnnotation holds, by CRD name, the annotation value
@@ -111,6 +117,7 @@ func NewKubernetesAPIApprovalPolicyConformantConditionController(crdInformer inf
 		queue:                       controller.NewQueue[string]("kubernetes_api_approval_conformant_condition_controller", opts),
 		log:                         opts.Logger,
 		clock:                       opts.Clock,
+		opts:                        opts,
 		lastSeenProtectedAnnotation: map[string]string{},
 	}
 	c.syncFn = c.sync
@@ -187,7 +194,7 @@ func (c *KubernetesAPIApprovalPolicyConformantConditionController) sync(ctx cont
 
 	crd := inCRD.DeepCopy()
 	helpers.SetCRDConditionAt(crd, *cond, c.clock.Now())
-	_, err = c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
+	updated, err := c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
 	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
 		// Deleted or changed meanwhile: we are called again.
 		return nil
@@ -195,6 +202,7 @@ func (c *KubernetesAPIApprovalPolicyConformantConditionController) sync(ctx cont
 	if err != nil {
 		return err
 	}
+	c.opts.TraceStatus(updated, upstreamSync, "", apiextensionsv1.KubernetesAPIApprovalPolicyConformant)
 
 	c.lastSeenMu.Lock()
 	defer c.lastSeenMu.Unlock()
@@ -220,7 +228,7 @@ func (c *KubernetesAPIApprovalPolicyConformantConditionController) Run(ctx conte
 // processNextWorkItem handles one key off the queue. It returns false
 // when the queue is shut down.
 func (c *KubernetesAPIApprovalPolicyConformantConditionController) processNextWorkItem(ctx context.Context) bool {
-	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.opts, upstreamSync)
 }
 
 func (c *KubernetesAPIApprovalPolicyConformantConditionController) enqueue(obj any) {

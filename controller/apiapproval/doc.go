@@ -13,6 +13,11 @@
 // False InvalidAnnotation, with upstream's messages. CRDs of other groups
 // get no condition (and, since the group is immutable, never will).
 //
+// Tracing: with controller.Options.Tracer set, the controller's queue
+// emits workqueue events and each sync a "sync" event (actor
+// "apiapproval"); a write of the condition is a "status" event, such as
+// "KubernetesAPIApprovalPolicyConformant=False (MissingAnnotation)".
+//
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/controller/apiapproval/apiapproval_controller.go
 //     (KubernetesAPIApprovalPolicyConformantConditionController,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/trace"
 )
 
 // ResourceManager is the discovery state the controller writes: the
@@ -30,6 +32,9 @@ type ResourceManager interface {
 }
 
 var _ ResourceManager = (*discovery.Manager)(nil)
+
+// upstreamSync is the upstream function sync mirrors, named in traces.
+const upstreamSync = "k8s.io/apiextensions-apiserver/pkg/apiserver.(*DiscoveryController).sync"
 
 // builtInGroup is the group whose discovery belongs to the built-in
 // customresourcedefinitions, never to CRDs.
@@ -53,6 +58,9 @@ type DiscoveryController struct {
 	// queue holds group versions.
 	queue workqueue.RateLimitingInterface[scheme.GroupVersion]
 	log   *slog.Logger
+	// opts are the defaulted Options; ProcessNextWorkItem and the traces
+	// read them.
+	opts controller.Options
 }
 
 // NewDiscoveryController returns a controller fed by crdInformer's events
@@ -68,6 +76,7 @@ func NewDiscoveryController(crdInformer informer.SharedIndexInformer, resourceMa
 		crdsSynced:      crdInformer.HasSynced,
 		queue:           controller.NewQueue[scheme.GroupVersion]("DiscoveryController", opts),
 		log:             opts.Logger,
+		opts:            opts,
 	}
 	c.syncFn = c.sync
 	if _, err := crdInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
@@ -138,7 +147,7 @@ func (c *DiscoveryController) initialSync(ctx context.Context) bool {
 //
 // Mirrors (*DiscoveryController).processNextWorkItem.
 func (c *DiscoveryController) processNextWorkItem(ctx context.Context) bool {
-	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.opts, upstreamSync)
 }
 
 // sync rebuilds the discovery of one group version from the Established
@@ -159,9 +168,20 @@ func (c *DiscoveryController) sync(_ context.Context, version scheme.GroupVersio
 	}
 	if len(resources) == 0 {
 		c.resourceManager.RemoveGroupVersion(version)
+		if c.opts.Tracer.Enabled() {
+			c.opts.Trace(trace.Event{Step: "publish", Key: version.String(), Message: "removed /apis/" + version.String(), Upstream: upstreamSync})
+		}
 		return nil
 	}
 	c.resourceManager.SetGroupVersion(version, resources)
+	if c.opts.Tracer.Enabled() {
+		names := make([]string, len(resources))
+		for i, r := range resources {
+			names[i] = r.Name
+		}
+		c.opts.Trace(trace.Event{Step: "publish", Key: version.String(),
+			Message: "published /apis/" + version.String() + ": " + strings.Join(names, ", "), Upstream: upstreamSync})
+	}
 	return nil
 }
 

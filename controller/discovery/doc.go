@@ -18,6 +18,13 @@
 // true after), so that a restarted server advertises every CRD before it
 // reports ready.
 //
+// Tracing: with controller.Options.Tracer set, the controller's queue
+// ("DiscoveryController", keyed by group version) emits workqueue events
+// and each sync a "sync" event (actor "discovery") and a "publish" event:
+// "published /apis/stable.example.com/v1: crontabs" or "removed
+// /apis/stable.example.com/v1". Run's initial sync, which does not go
+// through the queue, emits only the "publish" events.
+//
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_discovery_controller.go
 //     (DiscoveryController, sync, enqueue, Run's initial sync)

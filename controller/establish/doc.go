@@ -25,6 +25,12 @@
 // queue's Get and handles a key as soon as it is ready. The second is
 // upstream's wait.Until period, which only restarts a worker that returned.
 //
+// Tracing: with controller.Options.Tracer set, the controller's queue
+// ("crdEstablishing") emits workqueue events and each sync a "sync"
+// event (actor "establishing"); the write of the condition is a "status"
+// event, "Established=True (InitialNamesAccepted)", with the CRD's new
+// resourceVersion.
+//
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/controller/establish/establishing_controller.go
 //     (EstablishingController, QueueCRD, sync)

@@ -14,6 +14,9 @@ import (
 	"github.com/crdlab/crdlab/informer/workqueue"
 )
 
+// upstreamSync is the upstream function sync mirrors, named in traces.
+const upstreamSync = "k8s.io/apiextensions-apiserver/pkg/controller/establish.(*EstablishingController).sync"
+
 // HAEstablishDelay is the delay upstream uses when several apiservers
 // share storage (MasterCount > 1).
 const HAEstablishDelay = 5 * time.Second
@@ -41,6 +44,9 @@ type EstablishingController struct {
 	queue workqueue.RateLimitingInterface[string]
 	log   *slog.Logger
 	clock workqueue.Clock
+	// opts are the defaulted Options; ProcessNextWorkItem and the traces
+	// read them.
+	opts controller.Options
 }
 
 // NewEstablishingController returns a controller that reads CRDs from
@@ -56,6 +62,7 @@ func NewEstablishingController(crdInformer informer.SharedIndexInformer, crdClie
 		queue:     controller.NewQueue[string]("crdEstablishing", opts),
 		log:       opts.Logger,
 		clock:     opts.Clock,
+		opts:      opts,
 	}
 	c.syncFn = c.sync
 	return c
@@ -90,7 +97,7 @@ func (c *EstablishingController) Run(ctx context.Context, workers int) {
 //
 // Mirrors (*EstablishingController).processNextWorkItem.
 func (c *EstablishingController) processNextWorkItem(ctx context.Context) bool {
-	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.opts, upstreamSync)
 }
 
 // sync turns a CRD whose names are accepted into an Established one.
@@ -118,11 +125,15 @@ func (c *EstablishingController) sync(ctx context.Context, key string) error {
 		Message: "the initial names have been accepted",
 	}, c.clock.Now())
 
-	_, err = c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
+	updated, err := c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
 	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
 		// Deleted or changed meanwhile: the crdHandler sees the newer CRD
 		// and queues it again if it still needs establishing.
 		return nil
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	c.opts.TraceStatus(updated, upstreamSync, "", apiextensionsv1.Established)
+	return nil
 }

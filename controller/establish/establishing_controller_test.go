@@ -16,6 +16,7 @@ import (
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/controller/internal/controllertest"
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/trace"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -145,4 +146,38 @@ func TestEstablishingController_Run(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return after ctx ended")
 	}
+}
+
+func TestEstablishingController_Trace(t *testing.T) {
+	tr := trace.New(trace.Options{})
+	inf := controllertest.NewInformer()
+	client := controllertest.NewClient()
+	_ = inf.GetIndexer().Add(client.Put(crd("a.g", cond(apiextensionsv1.NamesAccepted, apiextensionsv1.ConditionTrue))))
+	c := NewEstablishingController(inf, client, controller.Options{Clock: workqueue.NewFakeClock(t0), Tracer: tr})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx, 1); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	c.QueueCRD("a.g")
+	var events []trace.Event
+	require.Eventually(t, func() bool { events = tr.Recent(0); return len(events) >= 5 }, 5*time.Second, time.Millisecond)
+	var got []string
+	for _, e := range events {
+		got = append(got, e.Component+" "+e.Step+" "+e.Actor+" "+e.Key)
+	}
+	assert.Equal(t, []string{
+		"workqueue add crdEstablishing a.g",
+		"workqueue get crdEstablishing a.g",
+		"controller status establishing a.g",
+		"controller sync establishing a.g",
+		"workqueue done crdEstablishing a.g",
+	}, got)
+	status := events[2]
+	assert.Equal(t, "Established=True (InitialNamesAccepted)", status.Message)
+	assert.Equal(t, client.Get("a.g").ResourceVersion, status.ResourceVersion)
+	assert.Equal(t, "customresourcedefinitions.apiextensions.k8s.io", status.Resource)
+	assert.Equal(t, upstreamSync, status.Upstream)
+	assert.Equal(t, "synced", events[3].Message)
+	assert.Empty(t, events[3].Err)
 }

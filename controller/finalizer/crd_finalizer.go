@@ -21,6 +21,9 @@ import (
 	"github.com/crdlab/crdlab/scheme"
 )
 
+// upstreamSync is the upstream function sync mirrors, named in traces.
+const upstreamSync = "k8s.io/apiextensions-apiserver/pkg/controller/finalizer.(*CRDFinalizer).sync"
+
 // MaxRetryDelay caps the backoff between tries while instances remain.
 // Upstream's default controller limiter goes up to 1000 s; a CRD whose
 // last instance has just lost its own finalizer should not wait that long.
@@ -80,6 +83,9 @@ type CRDFinalizer struct {
 	queue workqueue.RateLimitingInterface[string]
 	log   *slog.Logger
 	clock workqueue.Clock
+	// opts are the defaulted Options; ProcessNextWorkItem and the traces
+	// read them.
+	opts controller.Options
 }
 
 // NewCRDFinalizer returns a finalizer fed by crdInformer's events (it
@@ -98,9 +104,10 @@ func NewCRDFinalizer(crdInformer informer.SharedIndexInformer, crdClient control
 				workqueue.NewItemExponentialFailureRateLimiter[string](5*time.Millisecond, MaxRetryDelay),
 				workqueue.NewBucketRateLimiter[string](10, 100, nil),
 			),
-			workqueue.Config{Name: "crd_finalizer", Clock: opts.Clock}),
+			opts.QueueConfig("crd_finalizer")),
 		log:   opts.Logger,
 		clock: opts.Clock,
+		opts:  opts,
 	}
 	c.syncFn = c.sync
 	if _, err := crdInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
@@ -132,7 +139,7 @@ func (c *CRDFinalizer) Run(ctx context.Context, workers int) {
 //
 // Mirrors (*CRDFinalizer).processNextWorkItem.
 func (c *CRDFinalizer) processNextWorkItem(ctx context.Context) bool {
-	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.opts, upstreamSync)
 }
 
 // sync finalizes one deleted CRD: Terminating, instances deleted,
@@ -172,6 +179,7 @@ func (c *CRDFinalizer) sync(ctx context.Context, key string) error {
 		if err != nil {
 			return err
 		}
+		c.opts.TraceStatus(crd, upstreamSync, "", apiextensionsv1.Terminating)
 	}
 
 	// Delete the instances through the API, so that whatever a delete
@@ -192,9 +200,11 @@ func (c *CRDFinalizer) sync(ctx context.Context, key string) error {
 			// Report a failure; "instances remain" is still progress, and
 			// the CRD already says so.
 			if !errors.Is(deleteErr, ErrInstancesRemain) {
-				if _, err := c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{}); err != nil {
+				updated, err := c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
+				if err != nil {
 					c.log.Error("cannot report instance deletion failure", "crd", key, "err", err)
 				}
+				c.opts.TraceStatus(updated, upstreamSync, "", apiextensionsv1.Terminating)
 			}
 			return deleteErr
 		}
@@ -209,12 +219,16 @@ func (c *CRDFinalizer) sync(ctx context.Context, key string) error {
 
 	// Removing the last finalizer of a CRD being deleted deletes it.
 	helpers.CRDRemoveFinalizer(crd, apiextensionsv1.CustomResourceCleanupFinalizer)
-	_, err = c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
+	updated, err := c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
 	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
 		// Deleted or changed meanwhile: we are called again.
 		return nil
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	c.opts.TraceStatus(updated, upstreamSync, "finalizer "+apiextensionsv1.CustomResourceCleanupFinalizer+" removed", apiextensionsv1.Terminating)
+	return nil
 }
 
 // deleteInstances deletes every instance of crd and checks that none is

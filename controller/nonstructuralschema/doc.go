@@ -16,6 +16,12 @@
 // generation it wrote a condition for, and skips a CRD whose spec has not
 // changed since.
 //
+// Tracing: with controller.Options.Tracer set, the controller's queue
+// emits workqueue events and each sync a "sync" event (actor
+// "nonstructuralschema"); a write of the condition is a "status" event,
+// "NonStructuralSchema=True (Violations)" or "NonStructuralSchema
+// removed".
+//
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/controller/nonstructuralschema/nonstructuralschema_controller.go
 //     (ConditionController, calculateCondition, sync)

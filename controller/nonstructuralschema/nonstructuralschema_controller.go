@@ -18,6 +18,9 @@ import (
 	"github.com/crdlab/crdlab/informer/workqueue"
 )
 
+// upstreamSync is the upstream function sync mirrors, named in traces.
+const upstreamSync = "k8s.io/apiextensions-apiserver/pkg/controller/nonstructuralschema.(*ConditionController).sync"
+
 // ConditionController keeps the NonStructuralSchema condition of every
 // CRD in step with its schemas.
 //
@@ -36,6 +39,9 @@ type ConditionController struct {
 	queue workqueue.RateLimitingInterface[string]
 	log   *slog.Logger
 	clock workqueue.Clock
+	// opts are the defaulted Options; ProcessNextWorkItem and the traces
+	// read them.
+	opts controller.Options
 
 	lastSeenMu sync.Mutex // guards lastSeenGeneration
 	// lastSeenGeneration holds, by CRD name, the generation last written:
@@ -56,6 +62,7 @@ func NewConditionController(crdInformer informer.SharedIndexInformer, crdClient 
 		queue:              controller.NewQueue[string]("non_structural_schema_condition_controller", opts),
 		log:                opts.Logger,
 		clock:              opts.Clock,
+		opts:               opts,
 		lastSeenGeneration: map[string]int64{},
 	}
 	c.syncFn = c.sync
@@ -149,7 +156,7 @@ func (c *ConditionController) sync(ctx context.Context, key string) error {
 	} else {
 		helpers.SetCRDConditionAt(crd, *cond, c.clock.Now())
 	}
-	_, err = c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
+	updated, err := c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
 	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
 		// Deleted or changed meanwhile: we are called again.
 		return nil
@@ -157,6 +164,7 @@ func (c *ConditionController) sync(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
+	c.opts.TraceStatus(updated, upstreamSync, "", apiextensionsv1.NonStructuralSchema)
 
 	c.lastSeenMu.Lock()
 	defer c.lastSeenMu.Unlock()
@@ -182,7 +190,7 @@ func (c *ConditionController) Run(ctx context.Context, workers int) {
 // processNextWorkItem handles one key off the queue. It returns false
 // when the queue is shut down.
 func (c *ConditionController) processNextWorkItem(ctx context.Context) bool {
-	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.opts, upstreamSync)
 }
 
 func (c *ConditionController) enqueue(obj any) {

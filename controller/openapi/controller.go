@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
@@ -12,7 +13,11 @@ import (
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/trace"
 )
+
+// upstreamSync is the upstream function sync mirrors, named in traces.
+const upstreamSync = "k8s.io/apiextensions-apiserver/pkg/controller/openapiv3.(*Controller).sync"
 
 // Service renders the /openapi/v3 documents.
 //
@@ -43,6 +48,9 @@ type Controller struct {
 	// queue holds group versions.
 	queue workqueue.RateLimitingInterface[scheme.GroupVersion]
 	log   *slog.Logger
+	// opts are the defaulted Options; ProcessNextWorkItem and the traces
+	// read them.
+	opts controller.Options
 }
 
 // NewController returns a controller fed by crdInformer's events (it
@@ -58,6 +66,7 @@ func NewController(crdInformer informer.SharedIndexInformer, service Service, op
 		crdsSynced: crdInformer.HasSynced,
 		queue:      controller.NewQueue[scheme.GroupVersion]("crd_openapi_v3_controller", opts),
 		log:        opts.Logger,
+		opts:       opts,
 	}
 	c.syncFn = c.sync
 	if _, err := crdInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
@@ -90,7 +99,7 @@ func (c *Controller) Run(ctx context.Context, workers int) {
 // processNextWorkItem handles one group version off the queue. It returns
 // false when the queue is shut down.
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.opts, upstreamSync)
 }
 
 // sync hands the service the Established CRDs that serve gv.
@@ -113,6 +122,17 @@ func (c *Controller) sync(_ context.Context, gv scheme.GroupVersion) error {
 	}
 	sort.Slice(crds, func(i, j int) bool { return crds[i].Name < crds[j].Name })
 	c.service.UpdateGroupVersion(gv, crds)
+	if c.opts.Tracer.Enabled() {
+		msg := "removed /openapi/v3/apis/" + gv.String()
+		if len(crds) > 0 {
+			names := make([]string, len(crds))
+			for i, crd := range crds {
+				names[i] = crd.Name
+			}
+			msg = "published /openapi/v3/apis/" + gv.String() + ": " + strings.Join(names, ", ")
+		}
+		c.opts.Trace(trace.Event{Step: "publish", Key: gv.String(), Message: msg, Upstream: upstreamSync})
+	}
 	return nil
 }
 

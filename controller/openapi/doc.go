@@ -17,6 +17,12 @@
 // document is built from, as upstream's controller hands over finished
 // specs.
 //
+// Tracing: with controller.Options.Tracer set, the controller's queue
+// ("crd_openapi_v3_controller", keyed by group version) emits workqueue
+// events and each sync a "sync" event (actor "openapi") and a "publish"
+// event: "published /openapi/v3/apis/stable.example.com/v1:
+// crontabs.stable.example.com" or "removed /openapi/v3/apis/…".
+//
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/controller/openapiv3/controller.go
 //     (Controller, sync, updateGroupVersion, the queue of CRD names)

@@ -34,6 +34,12 @@
 // just taken. A mutation cache (the CRDs this controller wrote, used while
 // they are newer than the cache's copies) closes that window.
 //
+// Tracing: with controller.Options.Tracer set, the controller's queue
+// ("crd_naming_condition_controller") emits workqueue events and each sync
+// a "sync" event (actor "naming"); each status write is a "status" event,
+// "NamesAccepted=True (NoConflicts), Established=False (Installing)" or
+// NamesAccepted=False with the conflict's reason.
+//
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/controller/status/naming_controller.go
 //     (NamingConditionController, getAcceptedNamesForGroup,

@@ -18,6 +18,9 @@ import (
 	"github.com/crdlab/crdlab/informer/workqueue"
 )
 
+// upstreamSync is the upstream function sync mirrors, named in traces.
+const upstreamSync = "k8s.io/apiextensions-apiserver/pkg/controller/status.(*NamingConditionController).sync"
+
 // NamingConditionController computes status.acceptedNames and the
 // NamesAccepted condition of every CRD. It reserves names, so it runs one
 // worker: two workers could hand the same name to two CRDs.
@@ -40,6 +43,9 @@ type NamingConditionController struct {
 	queue workqueue.RateLimitingInterface[string]
 	log   *slog.Logger
 	clock workqueue.Clock
+	// opts are the defaulted Options; ProcessNextWorkItem and the traces
+	// read them.
+	opts controller.Options
 }
 
 // NewNamingConditionController returns a controller fed by crdInformer's
@@ -57,6 +63,7 @@ func NewNamingConditionController(crdInformer informer.SharedIndexInformer, crdC
 		queue:            controller.NewQueue[string]("crd_naming_condition_controller", opts),
 		log:              opts.Logger,
 		clock:            opts.Clock,
+		opts:             opts,
 	}
 	c.syncFn = c.sync
 	// Every change of any CRD may free or take a name: queue it. The sync
@@ -94,7 +101,7 @@ func (c *NamingConditionController) Run(ctx context.Context, workers int) {
 //
 // Mirrors (*NamingConditionController).processNextWorkItem.
 func (c *NamingConditionController) processNextWorkItem(ctx context.Context) bool {
-	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.log)
+	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.opts, upstreamSync)
 }
 
 // sync brings one CRD's accepted names and NamesAccepted condition up to
@@ -146,6 +153,7 @@ func (c *NamingConditionController) sync(ctx context.Context, key string) error 
 	if err != nil {
 		return err
 	}
+	c.opts.TraceStatus(updated, upstreamSync, "", apiextensionsv1.NamesAccepted, apiextensionsv1.Established)
 	// Remember what we wrote until the informer catches up, so the next
 	// sync in this group sees the names this CRD just took.
 	c.crdMutationCache.mutation(updated)

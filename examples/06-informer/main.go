@@ -6,6 +6,11 @@
 //
 //	go run ./examples/06-informer
 //
+// To watch it move, open the /ui page of the server it starts (the
+// example waits for the page, and keeps it up until Ctrl-C):
+//
+//	CRDLAB_UI=127.0.0.1:8090 go run ./examples/06-informer   # open http://127.0.0.1:8090/ui/
+//
 // Mirrors k8s.io/client-go/tools/cache (SharedIndexInformer,
 // ResourceEventHandler, listers) and informers.SharedInformerFactory, as
 // seed 000 ("Landscape", "SharedInformerFactory") describes them.

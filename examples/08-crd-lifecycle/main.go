@@ -8,6 +8,11 @@
 //
 //	go run ./examples/08-crd-lifecycle
 //
+// To watch it move, open the /ui page of the server it starts (the
+// example waits for the page, and keeps it up until Ctrl-C):
+//
+//	CRDLAB_UI=127.0.0.1:8090 go run ./examples/08-crd-lifecycle   # open http://127.0.0.1:8090/ui/
+//
 // The controllers at work are in controller/status (naming),
 // controller/establish, controller/finalizer and controller/discovery;
 // docs/crd-states.md draws the states. Seed 000, "State Transition".

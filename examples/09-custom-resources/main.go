@@ -8,6 +8,11 @@
 //
 //	go run ./examples/09-custom-resources
 //
+// To watch it move, open the /ui page of the server it starts (the
+// example waits for the page, and keeps it up until Ctrl-C):
+//
+//	CRDLAB_UI=127.0.0.1:8090 go run ./examples/09-custom-resources   # open http://127.0.0.1:8090/ui/
+//
 // The requests are plain HTTP with JSON bodies, as kubectl sends them.
 // The code at work: handler/crdinfo.go (the per-version codec: prune,
 // default, validate, convert), apis/apiextensions/structural (the

@@ -6,6 +6,11 @@
 //
 //	go run ./examples/10-your-controller
 //
+// To watch it move, open the /ui page of the server it starts (the
+// example waits for the page, and keeps it up until Ctrl-C):
+//
+//	CRDLAB_UI=127.0.0.1:8090 go run ./examples/10-your-controller   # open http://127.0.0.1:8090/ui/
+//
 // Mirrors kubernetes/sample-controller (controller.go: NewController,
 // Run, runWorker, processNextWorkItem, syncHandler), on crdlab's client,
 // informer and workqueue.

@@ -9,6 +9,11 @@
 //
 //	go run ./examples/11-informer-questions
 //
+// To watch it move, open the /ui page of the server it starts (the
+// example waits for the page, and keeps it up until Ctrl-C):
+//
+//	CRDLAB_UI=127.0.0.1:8090 go run ./examples/11-informer-questions   # open http://127.0.0.1:8090/ui/
+//
 // Q1 drives an informer from a hand-made list+watch source, so that every
 // kind of change (ADDED, MODIFIED, DELETED, a relist after 410, a missed
 // delete, a resync) happens on cue. Q2 and Q3 run against a crdlab server

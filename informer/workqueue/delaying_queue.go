@@ -2,6 +2,7 @@ package workqueue
 
 import (
 	"container/heap"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -93,6 +94,12 @@ func newDelaying[T comparable](cfg Config) *delayingType[T] {
 // AddAfter mirrors (*delayingType).AddAfter; the heap insertion upstream
 // happens in waitingLoop via waitingForAddCh.
 func (q *delayingType[T]) AddAfter(item T, d time.Duration) {
+	q.addAfter(item, d, false)
+}
+
+// addAfter is AddAfter; rateLimited says AddRateLimited called it, for
+// the trace.
+func (q *delayingType[T]) addAfter(item T, d time.Duration, rateLimited bool) {
 	if q.ShuttingDown() {
 		return
 	}
@@ -122,6 +129,13 @@ func (q *delayingType[T]) AddAfter(item T, d time.Duration) {
 		q.known[item] = e
 	}
 	q.armLocked(now)
+	if q.tracer.Enabled() {
+		msg, upstream := fmt.Sprintf("waits %s before it is added", d), upstreamAddAfter
+		if rateLimited {
+			msg, upstream = fmt.Sprintf("backoff: waits %s before it is added again", d), upstreamAddRateLimited
+		}
+		q.emit("requeue", item, 0, msg, upstream)
+	}
 }
 
 // armLocked restores the timer invariant after waiting changed: stop the

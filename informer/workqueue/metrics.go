@@ -108,23 +108,29 @@ func (m *queueMetrics[T]) add(item T) {
 	}
 }
 
-// get records that Get handed item out.
-func (m *queueMetrics[T]) get(item T) {
+// get records that Get handed item out, and returns how long item
+// waited since it became dirty.
+func (m *queueMetrics[T]) get(item T) (waited time.Duration) {
 	now := m.clock.Now()
 	m.depth.Dec()
 	if start, ok := m.addTimes[item]; ok {
-		m.latency.Observe(now.Sub(start).Seconds())
+		waited = now.Sub(start)
+		m.latency.Observe(waited.Seconds())
 		delete(m.addTimes, item)
 	}
 	m.processingStartTimes[item] = now
+	return waited
 }
 
-// done records that a worker called Done on item.
-func (m *queueMetrics[T]) done(item T) {
+// done records that a worker called Done on item, and returns how long
+// the worker held it.
+func (m *queueMetrics[T]) done(item T) (worked time.Duration) {
 	if start, ok := m.processingStartTimes[item]; ok {
-		m.workDuration.Observe(m.clock.Now().Sub(start).Seconds())
+		worked = m.clock.Now().Sub(start)
+		m.workDuration.Observe(worked.Seconds())
 		delete(m.processingStartTimes, item)
 	}
+	return worked
 }
 
 // retry records an AddAfter.

@@ -3,6 +3,9 @@ package workqueue
 import (
 	"fmt"
 	"sync"
+	"time"
+
+	"github.com/crdlab/crdlab/trace"
 )
 
 // Interface is a work queue of items of type T.
@@ -57,6 +60,10 @@ type Config struct {
 	// MetricsProvider makes the queue's metrics. Nil means metrics are
 	// dropped.
 	MetricsProvider MetricsProvider
+	// Tracer, if not nil, gets an event (component trace.Workqueue, actor
+	// Name) when an item is added, handed out, done, or delayed by
+	// AddAfter/AddRateLimited. Nil is tracing off. (Not upstream.)
+	Tracer *trace.Tracer
 }
 
 // withDefaults returns c with nil fields filled in.
@@ -109,9 +116,22 @@ type Queue[T comparable] struct {
 	waiting int
 
 	metrics *queueMetrics[T]
+
+	// name and tracer are Config's, set at construction.
+	name   string
+	tracer *trace.Tracer
 }
 
 var _ Interface[string] = (*Queue[string])(nil)
+
+// The upstream functions the queue's trace events name.
+const (
+	upstreamAdd            = "k8s.io/client-go/util/workqueue.(*Typed).Add"
+	upstreamGet            = "k8s.io/client-go/util/workqueue.(*Typed).Get"
+	upstreamDone           = "k8s.io/client-go/util/workqueue.(*Typed).Done"
+	upstreamAddAfter       = "k8s.io/client-go/util/workqueue.(*delayingType).AddAfter"
+	upstreamAddRateLimited = "k8s.io/client-go/util/workqueue.(*rateLimitingType).AddRateLimited"
+)
 
 // New returns an empty Queue.
 //
@@ -122,6 +142,8 @@ func New[T comparable](cfg Config) *Queue[T] {
 		dirty:      set[T]{},
 		processing: set[T]{},
 		metrics:    newQueueMetrics[T](cfg.Name, cfg.MetricsProvider, cfg.Clock),
+		name:       cfg.Name,
+		tracer:     cfg.Tracer,
 	}
 	q.cond = sync.NewCond(&q.mu)
 	return q
@@ -144,10 +166,16 @@ func (q *Queue[T]) Add(item T) {
 	if q.processing.has(item) {
 		// A worker holds item; Done will queue it. Queueing it now would let
 		// a second worker process it concurrently.
+		if q.tracer.Enabled() {
+			q.emit("add", item, 0, fmt.Sprintf("dirty while a worker holds it: queued again on Done (depth %d)", len(q.queue)), upstreamAdd)
+		}
 		return
 	}
 	q.queue = append(q.queue, item)
 	q.cond.Signal()
+	if q.tracer.Enabled() {
+		q.emit("add", item, 0, fmt.Sprintf("queued (depth %d)", len(q.queue)), upstreamAdd)
+	}
 }
 
 // Len returns how many items wait in the queue. It does not count dirty
@@ -180,9 +208,12 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 	q.queue[0] = zero // drop the reference so the backing array does not pin it
 	q.queue = q.queue[1:]
 
-	q.metrics.get(item)
+	waited := q.metrics.get(item)
 	q.processing.insert(item)
 	q.dirty.delete(item)
+	if q.tracer.Enabled() {
+		q.emit("get", item, waited, fmt.Sprintf("handed to a worker after %s in the queue (depth %d)", waited.Round(time.Microsecond), len(q.queue)), upstreamGet)
+	}
 	return item, false
 }
 
@@ -192,9 +223,10 @@ func (q *Queue[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 
-	q.metrics.done(item)
+	worked := q.metrics.done(item)
 	q.processing.delete(item)
-	if q.dirty.has(item) {
+	requeued := q.dirty.has(item)
+	if requeued {
 		q.queue = append(q.queue, item)
 		q.cond.Signal()
 	} else if len(q.processing) == 0 && q.shuttingDown {
@@ -202,6 +234,22 @@ func (q *Queue[T]) Done(item T) {
 		// Signals, which a Get waiter could swallow.
 		q.cond.Broadcast()
 	}
+	if q.tracer.Enabled() {
+		msg := fmt.Sprintf("worker done after %s", worked.Round(time.Microsecond))
+		if requeued {
+			msg += fmt.Sprintf("; it was added meanwhile, so it is queued again (depth %d)", len(q.queue))
+		}
+		q.emit("done", item, worked, msg, upstreamDone)
+	}
+}
+
+// emit records one event of the queue, keyed by item. Call it only when
+// q.tracer.Enabled(), so that the message is not built for nothing.
+func (q *Queue[T]) emit(step string, item T, d time.Duration, msg, upstream string) {
+	q.tracer.Emit(trace.Event{
+		Component: trace.Workqueue, Step: step, Actor: q.name,
+		Key: fmt.Sprint(item), Duration: d, Message: msg, Upstream: upstream,
+	})
 }
 
 // ShutDown makes Add a no-op and wakes every Get; once the queue is empty

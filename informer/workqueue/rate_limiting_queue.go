@@ -46,7 +46,7 @@ func NewRateLimiting[T comparable](rl RateLimiter[T], cfg Config) RateLimitingIn
 
 // AddRateLimited Adds item after rateLimiter.When(item).
 func (q *rateLimitingType[T]) AddRateLimited(item T) {
-	q.AddAfter(item, q.rateLimiter.When(item))
+	q.addAfter(item, q.rateLimiter.When(item), true)
 }
 
 // NumRequeues returns rateLimiter.NumRequeues(item).

@@ -3,6 +3,15 @@
 // example runs on a fresh clone with nothing else running. It is the same
 // server `crdlab serve` runs (package apiserver), with its informer and
 // controllers.
+//
+// To watch an example move, set CRDLAB_UI to a loopback address:
+//
+//	CRDLAB_UI=127.0.0.1:8090 go run ./examples/08-crd-lifecycle
+//
+// The server then listens there with tracing on, Start prints where the
+// /ui page is and waits until a page has connected, and Stop waits for
+// Ctrl-C, so that the page can still be looked at when the example is
+// done.
 package labserver
 
 import (
@@ -11,6 +20,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
@@ -18,6 +30,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apiserver"
 	"github.com/crdlab/crdlab/client"
+	"github.com/crdlab/crdlab/trace"
 )
 
 // Server is a running in-process crdlab.
@@ -29,6 +42,8 @@ type Server struct {
 
 	cancel context.CancelFunc
 	done   chan error
+	// tracer is set with CRDLAB_UI.
+	tracer *trace.Tracer
 }
 
 // Start runs a server on a free loopback port with its data in dataDir
@@ -40,6 +55,10 @@ func Start(ctx context.Context, dataDir string) (*Server, error) {
 		Logger:  slog.New(slog.DiscardHandler),
 	}
 	cfg.Storage.NoSync = true // an example's data is thrown away: skip fsync
+	ui := os.Getenv(UIEnv)
+	if ui != "" {
+		cfg.Listen, cfg.Tracer = ui, trace.New(trace.Options{})
+	}
 	s, err := cfg.Complete().New()
 	if err != nil {
 		return nil, err
@@ -50,8 +69,19 @@ func Start(ctx context.Context, dataDir string) (*Server, error) {
 		Config: &client.Config{Host: "http://" + s.Addr(), QPS: -1},
 		cancel: cancel,
 		done:   make(chan error, 1),
+		tracer: cfg.Tracer,
 	}
 	go func() { srv.done <- s.Run(ctx) }()
+	if ui != "" {
+		fmt.Fprintf(os.Stderr, "%s: open %s%s to watch this example; it starts once the page is open\n", UIEnv, srv.URL, apiserver.UIPath)
+		for cfg.Tracer.Subscribers() == 0 {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
 
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -70,11 +100,22 @@ func Start(ctx context.Context, dataDir string) (*Server, error) {
 	}
 }
 
-// Stop shuts the server down and waits for it.
+// Stop shuts the server down and waits for it. With CRDLAB_UI set, it
+// first waits for Ctrl-C (SIGINT or SIGTERM), so that the page stays up.
 func (s *Server) Stop() error {
+	if s.tracer != nil {
+		fmt.Fprintf(os.Stderr, "%s: the example is done; %s%s stays up until Ctrl-C\n", UIEnv, s.URL, apiserver.UIPath)
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		<-ctx.Done()
+		stop()
+	}
 	s.cancel()
 	return <-s.done
 }
+
+// UIEnv is the environment variable that turns on tracing and the /ui
+// page at the address it holds.
+const UIEnv = "CRDLAB_UI"
 
 // InstallCRD creates crd and waits until it is Established.
 func (s *Server) InstallCRD(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) error {
