@@ -120,11 +120,13 @@ func (s *Server) serveTraceEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 
-	last := after
+	// hello: the last event so far (a reader that asked for a since past
+	// it is talking to a restarted server) and when tracing started.
+	last := tr.Seq()
 	if n := len(sub.Replay); n > 0 {
-		last = sub.Replay[n-1].Seq
+		last = max(last, sub.Replay[n-1].Seq)
 	}
-	fmt.Fprintf(w, "event: hello\ndata: {\"tracing\":true,\"seq\":%d}\n\n", last)
+	fmt.Fprintf(w, "event: hello\ndata: {\"tracing\":true,\"seq\":%d,\"started\":%q}\n\n", last, tr.Started().UTC().Format(time.RFC3339Nano))
 	send := func(batch []trace.Event) bool {
 		for len(batch) > 0 {
 			n := min(len(batch), maxBatch)

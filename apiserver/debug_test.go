@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -116,6 +117,8 @@ func TestDebug_TraceCRDJourney(t *testing.T) {
 	select {
 	case hello := <-stream.hello:
 		require.Contains(t, hello, `"tracing":true`)
+		require.Contains(t, hello, `"started":"`+tr.Started().UTC().Format(time.RFC3339Nano)+`"`)
+		require.Contains(t, hello, fmt.Sprintf(`"seq":%d`, tr.Seq()), "nothing happened since: hello has the last seq")
 	case <-time.After(10 * time.Second):
 		t.Fatal("no hello")
 	}

@@ -186,7 +186,10 @@ func ProcessNextWorkItem[T comparable](ctx context.Context, queue workqueue.Rate
 	// and a key changed during the sync is synced again after it.
 	defer queue.Done(key)
 
-	start := time.Now() // real time, even with a fake Clock: for the trace only
+	var start time.Time
+	if o.Tracer.Enabled() {
+		start = time.Now() // real time, even with a fake Clock: for the trace only
+	}
 	err := sync(ctx, key)
 	if o.Tracer.Enabled() {
 		traceSync(o, fmt.Sprint(key), time.Since(start), err, upstream)

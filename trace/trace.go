@@ -103,6 +103,8 @@ type Tracer struct {
 	full   bool
 	subs   map[*Subscription]struct{}
 	logBuf strings.Builder
+	// started is when New made the Tracer.
+	started time.Time
 }
 
 // New returns a Tracer, tracing on.
@@ -113,7 +115,7 @@ func New(opts Options) *Tracer {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Tracer{opts: opts, ring: make([]Event, opts.History), subs: map[*Subscription]struct{}{}}
+	return &Tracer{opts: opts, ring: make([]Event, opts.History), subs: map[*Subscription]struct{}{}, started: opts.Now()}
 }
 
 // Enabled reports whether tracing is on: t is not nil. Guard the making
@@ -212,6 +214,25 @@ func (t *Tracer) Subscribe(since uint64, buffer int) *Subscription {
 	s.Replay = t.recentLocked(since)
 	t.subs[s] = struct{}{}
 	return s
+}
+
+// Seq returns the Seq of the last event emitted (0 before the first).
+func (t *Tracer) Seq() uint64 {
+	if t == nil {
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.seq
+}
+
+// Started is when the Tracer was made: a reader that reconnects can tell
+// a restarted server (whose Seq starts again from 1) by it.
+func (t *Tracer) Started() time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.started
 }
 
 // Subscribers returns how many subscriptions are open: how many /ui

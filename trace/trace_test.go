@@ -34,6 +34,8 @@ func TestEmitNumbersAndKeepsRecent(t *testing.T) {
 	require.Equal(t, "b", got[0].Key)
 	require.Equal(t, now, got[0].Time)
 	require.Len(t, tr.Recent(3), 1)
+	require.Equal(t, uint64(4), tr.Seq())
+	require.Equal(t, now, tr.Started())
 	require.Empty(t, tr.Recent(4))
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
 	require.Len(t, lines, 4)

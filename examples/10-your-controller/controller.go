@@ -110,8 +110,6 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	if !informer.WaitForCacheSync(ctx, c.informer.HasSynced) {
 		return errors.New("cache did not sync")
 	}
-	stop := context.AfterFunc(ctx, c.queue.ShutDown) // wakes workers blocked in Get
-	defer stop()
 	for range workers {
 		wg.Go(func() {
 			for c.processNextWorkItem(ctx) {
@@ -119,6 +117,9 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		})
 	}
 	<-ctx.Done()
+	// Shut the queue down before waiting for the workers: it wakes those
+	// blocked in Get, and the deferred wg.Wait returns.
+	c.queue.ShutDown()
 	return nil
 }
 

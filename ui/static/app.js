@@ -12,7 +12,8 @@
 // elsewhere. To stay fast at 1,000 events a second the stream is parsed a
 // batch at a time into memory, and the page is drawn at most once per
 // animation frame: new rows are added in one go, the list keeps at most
-// MAX_ROWS rows, and at most MAX_DOTS dots move at once.
+// MAX_ROWS rows (FAST_ROWS when busy) and at most MAX_DOTS dots move at
+// once.
 'use strict';
 
 (function () {
@@ -26,6 +27,9 @@
   // controllers inside `crdlab serve`. A write with it is a controller
   // writing status back.
   const LOOPBACK_UA = 'crdlab-apiextensions-controllers';
+  // A request event's message starts with its verb, the RequestInfo verb
+  // ("UPDATE /apis/…") or the HTTP method: these are writes.
+  const WRITE = /^(CREATE|UPDATE|PATCH|DELETE|DELETECOLLECTION|POST|PUT)\b/i;
 
   const MAX_ROWS = 500; // rows in the event list's DOM
   // FAST_ROWS caps the list instead while more than FAST_RATE events a
@@ -39,16 +43,24 @@
   const MAX_DOTS = 60; // dots moving at once
   const MAX_DOTS_PER_EDGE = 8;
   const DOT_MS = 650; // one dot's trip along an edge
-  const FLASH_MS = 450;
+  const FLASH_MS = 450; // a box stays lit this long after its event
   const LIST_MS = 100; // the list is redrawn at most this often,
-  const FAST_LIST_MS = 250; // or this often above FAST_RATE // a box stays lit this long after its event
-  const EDGE_WINDOW_MS = 5000; // a predecessor seen this recently for the same key draws a dot
+  const FAST_LIST_MS = 250; // or this often above FAST_RATE
+  const EDGE_WINDOW_MS = 5000; // a predecessor shown this recently for the same key draws a dot
+  // Slow motion: a write crosses all the components in a few milliseconds,
+  // too fast to follow. The diagram replays each key's events STEP_MS
+  // apart whenever the component changes, but never more than MAX_LAG_MS
+  // behind (later events of the key then all show at that moment), with
+  // at most MAX_QUEUED waiting.
+  const STEP_MS = 90;
+  const MAX_LAG_MS = 6000;
+  const MAX_QUEUED = 2000;
   const STATE_MS = 500; // state poll interval
   const GONE_MS = 4000; // a deleted CRD's panel shows "gone" this long
   const RETRY_MS = [500, 1000, 2000, 4000]; // reconnect backoff
   const OFF_RETRY_MS = 5000; // retry when tracing is off or the token is refused
 
-  // The diagram: a box per component, at the centre (x, y) of a 1100×450
+  // The diagram: a box per component, at the centre (x, y) of a 1110×450
   // viewBox. The top row is the apiserver's write path, the bottom row the
   // control loop (DESIGN.md, "Data flow").
   const BOX_W = 168;
@@ -89,6 +101,7 @@
     events: 0, // events received
     lastSeq: 0, // seq of the newest event received
     helloSeq: 0, // the server's seq when the stream (re)started: events up to it are replay
+    boot: '', // the server's start, if its hello says (started or boot)
     dropped: 0, // events the server dropped for this page
     rate: 0, // events per second, last second
     stateUpdates: 0, // /debug/crdlab/state answers applied
@@ -112,12 +125,14 @@
   const lastStep = {}; // component → its last live event
   const numbers = {}; // component → live number text from state
   const boxText = {}; // component → text drawn in the box's live line
-  const dots = []; // {edge, start, el}
-  const dotPool = [];
-  let edgeGeom = {}; // "from>to" → {points: [[x,y]…], count, path}
+  const dots = []; // the moving dots: {geom, start, el}
+  let queued = []; // live events waiting for their turn in the diagram: {e, k, at}
+  const dotPool = []; // circles of finished dots, hidden, for reuse
+  const edgeGeom = {}; // "from>to" → {points: [[x,y]…], count, path}
 
   let frameRequested = false;
   let lastList = 0; // when the list was last drawn
+  let shownTotal = 0; // app.events as the header shows it
   let rateCount = 0;
   let token = sessionStorage.getItem('crdlab-token') || '';
   let stream = null; // AbortController of the current events request
@@ -133,8 +148,8 @@
   // ---- helpers ---------------------------------------------------------
 
   // upstreamURL is trace.UpstreamURL: a Go qualified name to its
-  // pkg.go.dev page ("k8s.io/client-go/tools/cache.(*DeltaFIFO).Pop" →
-  // https://pkg.go.dev/k8s.io/client-go/tools/cache#DeltaFIFO.Pop).
+  // pkg.go.dev page, "k8s.io/client-go/tools/cache.(*DeltaFIFO).Pop" →
+  // pkg.go.dev/k8s.io/client-go/tools/cache#DeltaFIFO.Pop.
   function upstreamURL(upstream) {
     if (!upstream) return '';
     const slash = upstream.lastIndexOf('/');
@@ -324,25 +339,43 @@
     requestFrame();
   }
 
+  // schedule queues e's animation: at once, or STEP_MS after the previous
+  // component of the same key (see STEP_MS).
+  function schedule(e, k, now) {
+    let at = now;
+    if (k && k.at) {
+      at = Math.max(now, k.atComp === e.component ? k.at : k.at + STEP_MS);
+      at = Math.min(at, now + MAX_LAG_MS);
+    }
+    if (k) {
+      k.at = at;
+      k.atComp = e.component;
+    }
+    if (at <= now || queued.length >= MAX_QUEUED) animate(e, k, now);
+    else queued.push({ e: e, k: k, at: at });
+  }
+
   // animate flashes the event's box and starts dots along the edges into
-  // it from components that handled the same key just before.
+  // it from components that showed the same key just before.
   function animate(e, k, now) {
     const c = e.component;
     flashes[c] = now;
+    lastStep[c] = e;
+    if (k) k.shown[c] = now;
     if (c === 'handler') {
       if (e.step === 'request') {
         if ((e.actor || '').indexOf(LOOPBACK_UA) < 0) {
           flashes.client = now;
           addDot('client', 'handler');
         }
-        else if (/^(POST|PUT|PATCH|DELETE)\b/.test(e.message || '')) addDot('controller', 'handler');
+        else if (WRITE.test(e.message || '')) addDot('controller', 'handler');
       }
       return;
     }
     if (!k) return;
     for (const [from, to] of EDGES) {
       if (to !== c || from === 'client') continue;
-      const seen = k.seen[from];
+      const seen = k.shown[from];
       if (seen === undefined || now - seen > EDGE_WINDOW_MS) continue;
       const id = from + '>' + to;
       if (k.anim[id] !== undefined && now - k.anim[id] < 1000) continue; // one dot per edge per key per second
@@ -369,16 +402,15 @@
       if (e.key) {
         k = keys.get(e.key);
         if (!k) {
-          k = { comps: [], seen: {}, steps: {}, anim: {}, rv: '' };
+          // comps, seen, steps: the key's path. shown, anim, at, atComp:
+          // its slow-motion replay in the diagram.
+          k = { comps: [], seen: {}, steps: {}, rv: '', shown: {}, anim: {}, at: 0, atComp: '' };
           keys.set(e.key, k);
           if (keys.size > MAX_KEYS) keys.delete(keys.keys().next().value);
         }
       }
       const live = e.seq > app.helloSeq;
-      if (live && COMPONENTS.indexOf(e.component) >= 0) {
-        animate(e, k, now);
-        lastStep[e.component] = e;
-      }
+      if (live && COMPONENTS.indexOf(e.component) >= 0) schedule(e, k, now);
       if (k) {
         const c = e.component;
         if (k.seen[c] === undefined) {
@@ -557,8 +589,8 @@
   function frame(now) {
     frameRequested = false;
     let again = false;
-    // The list changes at most every LIST_MS: a table of 500 rows costs a
-    // layout each time, and nobody reads faster than that.
+    // The list changes at most every LIST_MS (FAST_LIST_MS when busy):
+    // each redraw repaints its rows, and nobody reads faster than that.
     if (rebuild || now - lastList >= (app.rate < FAST_RATE ? LIST_MS : FAST_LIST_MS)) {
       if (rebuild || pending.length || paused) lastList = now;
       renderRows();
@@ -566,6 +598,20 @@
       again = true;
     }
     if (pathDirty) renderPath();
+
+    if (queued.length) {
+      const later = [];
+      for (const q of queued) {
+        if (q.at <= now) animate(q.e, q.k, now);
+        else later.push(q);
+      }
+      queued = later;
+      if (queued.length) again = true;
+    }
+    if (shownTotal !== app.events) {
+      shownTotal = app.events;
+      el.total.textContent = app.events + ' events';
+    }
 
     for (const name in NODES) {
       const on = flashes[name] !== undefined && now - flashes[name] < FLASH_MS;
@@ -738,8 +784,12 @@
     }
     if (type === 'hello') {
       app.helloSeq = v.seq || 0;
-      if (app.helloSeq < since) {
-        // The server restarted: its seq began again from 1. Start over.
+      // A server that restarted numbers its events from 1 again: its seq
+      // is behind ours, or (if it says when it started) it started anew.
+      const boot = String(v.started || v.boot || '');
+      const restarted = app.helloSeq < since || (boot && app.boot && boot !== app.boot);
+      if (boot) app.boot = boot;
+      if (restarted) {
         forget();
         app.lastSeq = 0;
         app.helloSeq = 0;
@@ -761,6 +811,7 @@
   // server).
   function forget() {
     buffer.length = 0;
+    queued = [];
     pending = [];
     pausedNew = 0;
     keys.clear();
@@ -811,7 +862,7 @@
       const tr = make('tr', q.depth ? 'busy' : '');
       tr.dataset.queue = q.name;
       tr.dataset.depth = q.depth || 0;
-      tr.appendChild(make('td', 'name', q.name));
+      tr.appendChild(make('td', 'name', q.name)).title = q.name;
       tr.appendChild(make('td', 'num', String(q.depth || 0)));
       tr.appendChild(make('td', 'num', String(q.adds || 0)));
       tr.appendChild(make('td', 'num', String(q.retries || 0)));
@@ -828,7 +879,7 @@
       const tr = make('tr');
       tr.dataset.informer = inf.name;
       tr.dataset.cacheSize = inf.cacheSize || 0;
-      tr.appendChild(make('td', 'name', inf.name));
+      tr.appendChild(make('td', 'name', inf.name)).title = inf.name;
       tr.appendChild(make('td', 'num', String(inf.cacheSize || 0)));
       tr.appendChild(make('td', 'num', inf.synced ? '✓' : '…'));
       ibody.appendChild(tr);
@@ -947,7 +998,6 @@
     app.rate = rateCount;
     rateCount = 0;
     el.rate.textContent = app.rate + ' events/s';
-    el.total.textContent = app.events + ' events';
   }
 
   function init() {
