@@ -315,7 +315,7 @@ var addrRE = regexp.MustCompile(`msg="crdlab is ready to serve" addr=(\S+)`)
 // startServer runs crdlab serve --listen 127.0.0.1:0 with the extra args,
 // reads the port it chose from its log and waits for /readyz. It is
 // stopped with SIGTERM when t ends and must exit cleanly.
-func startServer(t *testing.T, args ...string) *server {
+func startServer(t testing.TB, args ...string) *server {
 	t.Helper()
 	dir := t.TempDir()
 	s := &server{logPath: filepath.Join(dir, "crdlab.log"), exited: make(chan struct{})}
@@ -402,7 +402,7 @@ func (s *server) waitReady() error {
 	return fmt.Errorf("/readyz not ok after %v: %s", startTimeout, last)
 }
 
-func (s *server) stop(t *testing.T) {
+func (s *server) stop(t testing.TB) {
 	t.Helper()
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		t.Errorf("SIGTERM to crdlab serve: %v", err)
@@ -422,7 +422,7 @@ func (s *server) stop(t *testing.T) {
 	}
 }
 
-func (s *server) dumpLog(t *testing.T) {
+func (s *server) dumpLog(t testing.TB) {
 	t.Helper()
 	b, err := os.ReadFile(s.logPath)
 	if err != nil {
@@ -436,7 +436,7 @@ func (s *server) dumpLog(t *testing.T) {
 }
 
 // createCRD POSTs the CronTab CRD as JSON, as curl would.
-func (s *server) createCRD(t *testing.T) {
+func (s *server) createCRD(t testing.TB) {
 	t.Helper()
 	y, err := os.ReadFile(crdFile)
 	if err != nil {
@@ -449,12 +449,12 @@ func (s *server) createCRD(t *testing.T) {
 	s.do(t, http.MethodPost, crdPath, j, http.StatusCreated)
 }
 
-func (s *server) deleteCRD(t *testing.T) {
+func (s *server) deleteCRD(t testing.TB) {
 	t.Helper()
 	s.do(t, http.MethodDelete, crdPath+"/"+crdName, nil, http.StatusOK)
 }
 
-func (s *server) do(t *testing.T, method, path string, body []byte, want int) {
+func (s *server) do(t testing.TB, method, path string, body []byte, want int) {
 	t.Helper()
 	req, err := http.NewRequest(method, s.url+path, bytes.NewReader(body))
 	if err != nil {
@@ -481,7 +481,7 @@ func (s *server) do(t *testing.T, method, path string, body []byte, want int) {
 // ---- the browser ----
 
 // chromiumPath is Debian's Chromium, or CRDLAB_CHROMIUM.
-func chromiumPath(t *testing.T) string {
+func chromiumPath(t testing.TB) string {
 	t.Helper()
 	p := os.Getenv("CRDLAB_CHROMIUM")
 	if p == "" {
@@ -506,7 +506,7 @@ type page struct {
 // openPage starts a headless Chromium with a fresh profile, opens url in a
 // 1600×1000 viewport and records the page's console. The browser is
 // closed when t ends.
-func openPage(t *testing.T, url string) *page {
+func openPage(t testing.TB, url string) *page {
 	t.Helper()
 	exe := chromiumPath(t)
 	// Not t.TempDir: Chromium's helpers can still write in the profile for
@@ -577,7 +577,7 @@ func openPage(t *testing.T, url string) *page {
 
 // waitFor polls the JavaScript expression until it is true, or fails t
 // after pageTimeout with what the page shows.
-func (p *page) waitFor(t *testing.T, what, expr string) {
+func (p *page) waitFor(t testing.TB, what, expr string) {
 	t.Helper()
 	start := time.Now()
 	_, err := chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](expr,
@@ -589,7 +589,7 @@ func (p *page) waitFor(t *testing.T, what, expr string) {
 }
 
 // eval returns the string value of a JavaScript expression.
-func (p *page) eval(t *testing.T, expr string) string {
+func (p *page) eval(t testing.TB, expr string) string {
 	t.Helper()
 	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](expr))
 	if err != nil {
@@ -615,7 +615,7 @@ func (p *page) describe() string {
 }
 
 // noExceptions fails t if the page threw an exception nothing caught.
-func (p *page) noExceptions(t *testing.T) {
+func (p *page) noExceptions(t testing.TB) {
 	t.Helper()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -625,7 +625,7 @@ func (p *page) noExceptions(t *testing.T) {
 }
 
 // screenshot saves a PNG of the whole page.
-func (p *page) screenshot(t *testing.T, path string) {
+func (p *page) screenshot(t testing.TB, path string) {
 	t.Helper()
 	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
