@@ -41,7 +41,7 @@ import (
 const (
 	TraceEventsPath = "/debug/crdlab/events"
 	StatePath       = "/debug/crdlab/state"
-	UIPath          = "/ui/"
+	UIPath          = ui.Prefix
 )
 
 // How the event stream batches: at most one message per batchInterval,

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"path"
@@ -86,20 +87,16 @@ func Handler() http.Handler {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", r.Method+" is not supported on "+r.URL.Path+": the page is read-only")
 		return
 	}
 	name, ok := strings.CutPrefix(r.URL.Path, Prefix)
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
 	if name == "" {
 		name = "index.html"
 	}
-	f, ok := h.files[name]
-	if !ok {
-		http.NotFound(w, r)
+	f, found := h.files[name]
+	if !ok || !found {
+		writeStatus(w, http.StatusNotFound, "NotFound", "the page has no file "+strconv.Quote(r.URL.Path))
 		return
 	}
 	hdr := w.Header()
@@ -128,4 +125,17 @@ func etagMatches(header, etag string) bool {
 		}
 	}
 	return false
+}
+
+// writeStatus answers an error as the API does, with a metav1.Status
+// (written by hand: this package uses the standard library only).
+func writeStatus(w http.ResponseWriter, code int, reason, msg string) {
+	body, _ := json.Marshal(map[string]any{
+		"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
+		"status": "Failure", "message": msg, "reason": reason, "code": code,
+	})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
+	w.Write(body) //nolint:errcheck // the client went away; nothing to do
 }

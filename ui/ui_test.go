@@ -73,6 +73,9 @@ func TestHandler_NotFound(t *testing.T) {
 			if resp.StatusCode != http.StatusNotFound {
 				t.Errorf("GET %s: %d, want 404", path, resp.StatusCode)
 			}
+			if b := body(t, resp); !strings.Contains(b, `"kind":"Status"`) || !strings.Contains(b, `"reason":"NotFound"`) {
+				t.Errorf("GET %s: body %s, want a NotFound Status", path, b)
+			}
 		})
 	}
 }
@@ -92,6 +95,9 @@ func TestHandler_Methods(t *testing.T) {
 		resp := get(t, h, http.MethodPost, "/ui/", nil)
 		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
 			t.Errorf("POST: %d, Allow %q; want 405, GET, HEAD", resp.StatusCode, resp.Header.Get("Allow"))
+		}
+		if b := body(t, resp); !strings.Contains(b, `"reason":"MethodNotAllowed"`) {
+			t.Errorf("POST: body %s, want a MethodNotAllowed Status", b)
 		}
 	})
 }
