@@ -4,11 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/crdlab/crdlab/e2e/internal/proc"
 )
 
 var updateCompat = flag.Bool("update-compat", false, "write ../docs/compatibility.md from this run (also CRDLAB_WRITE_COMPAT=1)")
@@ -54,11 +53,11 @@ func run(m *testing.M) int {
 	binaries.crdlab = filepath.Join(dir, "crdlab")
 
 	// kubectl from this module, crdlab from the main module (the parent dir).
-	if err := build(".", binaries.kubectl, "./cmd/kubectl", kubectlVersionLDFlags); err != nil {
+	if err := proc.Build(".", binaries.kubectl, "./cmd/kubectl", kubectlVersionLDFlags); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: building kubectl:", err)
 		return 1
 	}
-	if err := build("..", binaries.crdlab, "./cmd/crdlab", ""); err != nil {
+	if err := proc.Build("..", binaries.crdlab, "./cmd/crdlab", ""); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: building crdlab:", err)
 		return 1
 	}
@@ -76,36 +75,4 @@ func run(m *testing.M) int {
 		}
 	}
 	return code
-}
-
-// build runs `go build -o out pkg` in dir and prints how long it took.
-func build(dir, out, pkg, ldflags string) error {
-	args := []string{"build", "-o", out}
-	if ldflags != "" {
-		args = append(args, "-ldflags", ldflags)
-	}
-	args = append(args, pkg)
-	cmd := exec.Command(goCommand(), args...)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	start := time.Now()
-	err := cmd.Run()
-	fmt.Fprintf(os.Stderr, "e2e: go %s (in %s): %v\n", strings.Join(args[:3], " ")+" "+pkg, dir, time.Since(start).Round(100*time.Millisecond))
-	return err
-}
-
-// goCommand is the go command that runs this test, so that the binaries
-// are built with the same toolchain.
-func goCommand() string {
-	if goroot := os.Getenv("GOROOT"); goroot != "" {
-		if p := filepath.Join(goroot, "bin", "go"); fileExists(p) {
-			return p
-		}
-	}
-	return "go"
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }

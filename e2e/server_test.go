@@ -6,18 +6,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/crdlab/crdlab/e2e/internal/proc"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -34,9 +32,9 @@ const (
 	pollInterval    = 50 * time.Millisecond
 )
 
-// server is one `crdlab serve` process with its own data dir, and a
-// kubeconfig and HOME (kubectl's discovery cache lives in ~/.kube/cache)
-// for the clients that talk to it.
+// server is one `crdlab serve` process (package proc) with its own data
+// dir, and a kubeconfig and HOME (kubectl's discovery cache lives in
+// ~/.kube/cache) for the clients that talk to it.
 type server struct {
 	url        string // http://127.0.0.1:PORT
 	dir        string // temporary root of everything below
@@ -45,16 +43,11 @@ type server struct {
 	kubeconfig string
 	logPath    string
 
-	cmd    *exec.Cmd
-	exited chan struct{} // closed when cmd has exited; then waitErr is set
-	// waitErr is cmd.Wait's result; read only after exited is closed.
-	waitErr error
+	proc *proc.Server
 }
 
-// startServer starts crdlab serve on a free loopback port, waits for
-// /readyz and writes a kubeconfig for it. The server is stopped with
-// SIGTERM when t ends, and must exit cleanly.
-func startServer(t *testing.T) *server {
+// newServer lays out a server's directories under a fresh temporary dir.
+func newServer(t *testing.T) *server {
 	t.Helper()
 	dir := t.TempDir()
 	s := &server{
@@ -67,21 +60,43 @@ func startServer(t *testing.T) *server {
 	if err := os.MkdirAll(s.home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	// Another process may take the free port between our check and the
-	// server's listen: then try another one.
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if err = s.start(t); err == nil {
-			break
-		}
-		t.Logf("crdlab serve did not start (attempt %d): %v", attempt+1, err)
+	return s
+}
+
+// start runs crdlab serve with args on a port of its choosing and waits
+// for /readyz; it is stopped with SIGTERM when t ends, and must exit
+// cleanly. readyClient, if set, makes the client /readyz is polled with
+// once the server listens (over TLS: one that trusts its CA).
+func (s *server) start(t *testing.T, readyClient func() (*http.Client, error), args ...string) {
+	t.Helper()
+	started := time.Now()
+	p, err := proc.Start(binaries.crdlab, s.dataDir, s.logPath, readyTimeout, args...)
+	if p != nil {
+		s.proc = p
+		t.Cleanup(func() { s.stop(t) })
+	}
+	var client *http.Client
+	if err == nil && readyClient != nil {
+		client, err = readyClient()
+	}
+	if err == nil {
+		s.url = p.URL
+		err = p.WaitReady(client, readyTimeout)
 	}
 	if err != nil {
 		s.dumpLog(t)
 		t.Fatalf("crdlab serve: %v", err)
 	}
-	t.Cleanup(func() { s.stop(t) })
+	t.Logf("crdlab serve on %s ready in %v (data %s)", s.url, time.Since(started).Round(time.Millisecond), s.dataDir)
+}
 
+// startServer starts crdlab serve on loopback, waits for /readyz and
+// writes a kubeconfig for it. The server is stopped with SIGTERM when t
+// ends, and must exit cleanly.
+func startServer(t *testing.T) *server {
+	t.Helper()
+	s := newServer(t)
+	s.start(t, nil)
 	out, err := exec.Command(binaries.crdlab, "kubeconfig", "--server", s.url).Output()
 	if err != nil {
 		t.Fatalf("crdlab kubeconfig --server %s: %v%s", s.url, err, stderrOf(err))
@@ -92,96 +107,11 @@ func startServer(t *testing.T) *server {
 	return s
 }
 
-// start launches the process on a free port and waits until it is ready.
-func (s *server) start(t *testing.T) error {
-	port, err := freePort()
-	if err != nil {
-		return err
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	s.url = "http://" + addr
-	logf, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return err
-	}
-	s.cmd = exec.Command(binaries.crdlab, "serve", "--data-dir", s.dataDir, "--listen", addr)
-	s.cmd.Stdout, s.cmd.Stderr = logf, logf
-	if err := s.cmd.Start(); err != nil {
-		logf.Close()
-		return err
-	}
-	s.exited = make(chan struct{})
-	go func() {
-		s.waitErr = s.cmd.Wait()
-		logf.Close()
-		close(s.exited)
-	}()
-	start := time.Now()
-	if err := s.waitReady(); err != nil {
-		s.kill()
-		return err
-	}
-	t.Logf("crdlab serve on %s ready in %v (data %s)", s.url, time.Since(start).Round(time.Millisecond), s.dataDir)
-	return nil
-}
-
-// freePort asks the kernel for a free loopback port.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// waitReady polls /readyz until it answers 200 "ok", the process exits or
-// readyTimeout passes.
-func (s *server) waitReady() error {
-	client := &http.Client{Timeout: 2 * time.Second}
-	deadline := time.Now().Add(readyTimeout)
-	var last string
-	for {
-		select {
-		case <-s.exited:
-			return fmt.Errorf("exited before it was ready: %v", s.waitErr)
-		default:
-		}
-		resp, err := client.Get(s.url + "/readyz")
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-			last = fmt.Sprintf("%d %s", resp.StatusCode, bytes.TrimSpace(body))
-		} else {
-			last = err.Error()
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("/readyz not ok after %v: %s", readyTimeout, last)
-		}
-		select {
-		case <-s.exited:
-		case <-time.After(pollInterval):
-		}
-	}
-}
-
 // stop sends SIGTERM and checks that the server exits, cleanly, in time.
 func (s *server) stop(t *testing.T) {
 	t.Helper()
-	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		t.Errorf("SIGTERM to crdlab serve: %v", err)
-	}
-	select {
-	case <-s.exited:
-		if s.waitErr != nil {
-			t.Errorf("crdlab serve exited with %v after SIGTERM", s.waitErr)
-		}
-	case <-time.After(stopTimeout):
-		t.Errorf("crdlab serve still running %v after SIGTERM; killing it", stopTimeout)
-		s.kill()
+	if err := s.proc.Stop(stopTimeout); err != nil {
+		t.Error(err)
 	}
 	// CRDLAB_E2E_LOGS=1 shows every request the server saw, even on success.
 	if t.Failed() || os.Getenv("CRDLAB_E2E_LOGS") == "1" {
@@ -189,23 +119,10 @@ func (s *server) stop(t *testing.T) {
 	}
 }
 
-func (s *server) kill() {
-	_ = s.cmd.Process.Kill()
-	<-s.exited
-}
-
 // dumpLog logs the end of the server's log.
 func (s *server) dumpLog(t *testing.T) {
 	t.Helper()
-	b, err := os.ReadFile(s.logPath)
-	if err != nil {
-		return
-	}
-	const max = 200000
-	if len(b) > max {
-		b = b[len(b)-max:]
-	}
-	t.Logf("crdlab serve log (%s):\n%s", s.logPath, b)
+	t.Logf("crdlab serve log (%s):\n%s", s.logPath, s.proc.Log(200000))
 }
 
 // restConfig is the client-go config for the server, read from its

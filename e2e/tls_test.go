@@ -4,7 +4,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -48,85 +47,25 @@ viewer-token,viewer,2
 )
 
 // startTLSServer starts crdlab serve over TLS with tokens and the Static
-// policy above, on a free loopback port; s.kubeconfig is the kubeconfig
+// policy above, on a loopback port; s.kubeconfig is the kubeconfig
 // the server wrote into its cert dir. It is stopped with SIGTERM when t
 // ends.
 func startTLSServer(t *testing.T) (s *server, certs string) {
 	t.Helper()
-	dir := t.TempDir()
-	certs = filepath.Join(dir, "certs")
-	s = &server{
-		dir:        dir,
-		dataDir:    filepath.Join(dir, "data"),
-		home:       filepath.Join(dir, "home"),
-		kubeconfig: filepath.Join(certs, "kubeconfig"),
-		logPath:    filepath.Join(dir, "crdlab.log"),
-	}
-	tokens, policy := filepath.Join(dir, "tokens.csv"), filepath.Join(dir, "policy.yaml")
+	s = newServer(t)
+	certs = filepath.Join(s.dir, "certs")
+	s.kubeconfig = filepath.Join(certs, "kubeconfig")
+	tokens, policy := filepath.Join(s.dir, "tokens.csv"), filepath.Join(s.dir, "policy.yaml")
 	for p, content := range map[string]string{tokens: tlsTokens, policy: tlsPolicy} {
 		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.MkdirAll(s.home, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	s.url = "https://" + addr
-	logf, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.cmd = exec.Command(binaries.crdlab, "serve", "--data-dir", s.dataDir, "--listen", addr,
+	// /readyz over TLS, trusting the CA the server made (written before
+	// it listens).
+	s.start(t, func() (*http.Client, error) { return caClient(certs) },
 		"--self-signed-cert-dir", certs, "--token-file", tokens,
 		"--authorization-mode", "Static", "--authorization-policy-file", policy)
-	s.cmd.Stdout, s.cmd.Stderr = logf, logf
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s.exited = make(chan struct{})
-	go func() {
-		s.waitErr = s.cmd.Wait()
-		logf.Close()
-		close(s.exited)
-	}()
-	t.Cleanup(func() { s.stop(t) })
-
-	// /readyz over TLS, trusting the CA the server made (it is written
-	// before the server listens).
-	deadline := time.Now().Add(readyTimeout)
-	var last string
-	for {
-		if c, err := caClient(certs); err == nil {
-			resp, err := c.Get(s.url + "/readyz")
-			if err == nil {
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode == http.StatusOK {
-					break
-				}
-				last = fmt.Sprintf("%d %s", resp.StatusCode, b)
-			} else {
-				last = err.Error()
-			}
-		} else {
-			last = err.Error()
-		}
-		select {
-		case <-s.exited:
-			s.dumpLog(t)
-			t.Fatalf("crdlab serve exited: %v", s.waitErr)
-		case <-time.After(pollInterval):
-		}
-		if time.Now().After(deadline) {
-			s.dumpLog(t)
-			t.Fatalf("/readyz over TLS not ok after %v: %s", readyTimeout, last)
-		}
-	}
 	return s, certs
 }
 
