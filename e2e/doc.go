@@ -1,7 +1,8 @@
 // Package e2e checks crdlab's central claim: the tools Kubernetes users
 // already have work against it unchanged. Its tests build the real kubectl
 // (from k8s.io/kubectl/pkg/cmd, see cmd/kubectl) and crdlab, start
-// `crdlab serve` as a separate process on a free loopback port, and drive it
+// `crdlab serve` as a separate process on a loopback port of its choosing
+// (package internal/proc, shared with e2e/ui), and drive it
 // with kubectl, client-go and a controller-runtime manager, exactly as a
 // user would drive a cluster.
 //
@@ -38,7 +39,10 @@
 // Upstream: test/e2e and test/integration/apiextensions in kubernetes, which
 // run the same clients against a real apiserver.
 //
-// Differences from upstream: no cluster, no authentication and no TLS — the
-// server speaks plain HTTP on 127.0.0.1, which kubectl and client-go accept
-// as they would any API server URL.
+// The /ui page is tested apart, in e2e/ui, with Debian's Chromium.
+//
+// Differences from upstream: no cluster. Most tests talk plain HTTP to
+// 127.0.0.1 without authentication, which kubectl and client-go accept as
+// they would any API server URL; TestTLS runs the same clients over HTTPS
+// with bearer tokens and the Static authorization policy.
 package e2e
