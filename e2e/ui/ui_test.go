@@ -1,25 +1,22 @@
 package ui
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/crdlab/crdlab/e2e/internal/proc"
 	"sigs.k8s.io/yaml"
 )
 
@@ -56,32 +53,11 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	crdlabBinary = filepath.Join(dir, "crdlab")
-	cmd := exec.Command(goCommand(), "build", "-o", crdlabBinary, "./cmd/crdlab")
-	cmd.Dir = "../.." // the main module
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
+	if err := proc.Build("../..", crdlabBinary, "./cmd/crdlab", ""); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e/ui: building crdlab:", err)
 		return 1
 	}
-	fmt.Fprintf(os.Stderr, "e2e/ui: go build ./cmd/crdlab: %v\n", time.Since(start).Round(100*time.Millisecond))
 	return m.Run()
-}
-
-// goCommand is the go command running this test, so that crdlab is built
-// with the same toolchain.
-func goCommand() string {
-	if goroot := os.Getenv("GOROOT"); goroot != "" {
-		if p := filepath.Join(goroot, "bin", "go"); fileExists(p) {
-			return p
-		}
-	}
-	return "go"
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }
 
 // TestPage_CRDLifecycle is issue 11's "done means": the page shows a CRD
@@ -299,123 +275,42 @@ func TestPage_Token(t *testing.T) {
 
 // ---- the server ----
 
-// server is one `crdlab serve` process on a port of its choosing.
+// server is one `crdlab serve` process (package proc) on a port of its
+// choosing.
 type server struct {
-	url     string
-	token   string // sent as a bearer token, if set
-	logPath string
-	cmd     *exec.Cmd
-	exited  chan struct{} // closed when cmd has exited; then waitErr is set
-	waitErr error
+	url   string
+	token string // sent as a bearer token, if set
+	proc  *proc.Server
 }
 
-// addrRE finds the address in the log line "msg=... addr=127.0.0.1:PORT".
-var addrRE = regexp.MustCompile(`msg="crdlab is ready to serve" addr=(\S+)`)
-
-// startServer runs crdlab serve --listen 127.0.0.1:0 with the extra args,
-// reads the port it chose from its log and waits for /readyz. It is
-// stopped with SIGTERM when t ends and must exit cleanly.
+// startServer runs crdlab serve --listen 127.0.0.1:0 with the extra args
+// and waits for /readyz. It is stopped with SIGTERM when t ends and must
+// exit cleanly.
 func startServer(t testing.TB, args ...string) *server {
 	t.Helper()
 	dir := t.TempDir()
-	s := &server{logPath: filepath.Join(dir, "crdlab.log"), exited: make(chan struct{})}
-	logf, err := os.Create(s.logPath)
+	p, err := proc.Start(crdlabBinary, filepath.Join(dir, "data"), filepath.Join(dir, "crdlab.log"), startTimeout, args...)
+	s := &server{proc: p}
+	if p != nil {
+		t.Cleanup(func() { s.stop(t) })
+	}
+	if err == nil {
+		s.url = p.URL
+		err = p.WaitReady(nil, startTimeout)
+	}
 	if err != nil {
-		t.Fatal(err)
-	}
-	s.cmd = exec.Command(crdlabBinary, append([]string{"serve", "--listen", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "data")}, args...)...)
-	stderr, err := s.cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.cmd.Stdout = logf
-	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("crdlab serve: %v", err)
-	}
-	addr := make(chan string, 1)
-	var copied sync.WaitGroup
-	copied.Add(1)
-	go func() {
-		// Copy the log to the file, and pick the address out of it.
-		defer copied.Done()
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			fmt.Fprintln(logf, line)
-			if m := addrRE.FindStringSubmatch(line); m != nil {
-				select {
-				case addr <- m[1]:
-				default:
-				}
-			}
+		if p != nil {
+			s.dumpLog(t)
 		}
-		io.Copy(logf, stderr) //nolint:errcheck // a line too long for the scanner: keep the rest
-	}()
-	go func() {
-		copied.Wait() // Wait closes the pipe: read it all first
-		s.waitErr = s.cmd.Wait()
-		logf.Close()
-		close(s.exited)
-	}()
-	t.Cleanup(func() { s.stop(t) })
-
-	select {
-	case a := <-addr:
-		s.url = "http://" + a
-	case <-s.exited:
-		s.dumpLog(t)
-		t.Fatalf("crdlab serve exited before it listened: %v", s.waitErr)
-	case <-time.After(startTimeout):
-		s.dumpLog(t)
-		t.Fatalf("crdlab serve did not say where it listens within %v", startTimeout)
-	}
-	if err := s.waitReady(); err != nil {
-		s.dumpLog(t)
-		t.Fatalf("crdlab serve on %s: %v", s.url, err)
+		t.Fatalf("crdlab serve: %v", err)
 	}
 	return s
 }
 
-func (s *server) waitReady() error {
-	client := &http.Client{Timeout: 2 * time.Second}
-	deadline := time.Now().Add(startTimeout)
-	var last string
-	for time.Now().Before(deadline) {
-		resp, err := client.Get(s.url + "/readyz")
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-			last = fmt.Sprintf("%d %s", resp.StatusCode, bytes.TrimSpace(body))
-		} else {
-			last = err.Error()
-		}
-		select {
-		case <-s.exited:
-			return fmt.Errorf("exited before it was ready: %v", s.waitErr)
-		case <-time.After(pollInterval):
-		}
-	}
-	return fmt.Errorf("/readyz not ok after %v: %s", startTimeout, last)
-}
-
 func (s *server) stop(t testing.TB) {
 	t.Helper()
-	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		t.Errorf("SIGTERM to crdlab serve: %v", err)
-	}
-	select {
-	case <-s.exited:
-		if s.waitErr != nil {
-			t.Errorf("crdlab serve exited with %v after SIGTERM", s.waitErr)
-		}
-	case <-time.After(stopTimeout):
-		t.Errorf("crdlab serve still running %v after SIGTERM; killing it", stopTimeout)
-		_ = s.cmd.Process.Kill()
-		<-s.exited
+	if err := s.proc.Stop(stopTimeout); err != nil {
+		t.Error(err)
 	}
 	if t.Failed() || os.Getenv("CRDLAB_E2E_LOGS") == "1" {
 		s.dumpLog(t)
@@ -424,15 +319,7 @@ func (s *server) stop(t testing.TB) {
 
 func (s *server) dumpLog(t testing.TB) {
 	t.Helper()
-	b, err := os.ReadFile(s.logPath)
-	if err != nil {
-		return
-	}
-	const max = 100000
-	if len(b) > max {
-		b = b[len(b)-max:]
-	}
-	t.Logf("crdlab serve log (%s):\n%s", s.logPath, b)
+	t.Logf("crdlab serve log (%s):\n%s", s.proc.LogPath, s.proc.Log(100000))
 }
 
 // createCRD POSTs the CronTab CRD as JSON, as curl would.
