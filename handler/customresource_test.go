@@ -167,6 +167,22 @@ func TestCRDHandler_CRUD(t *testing.T) {
 		check.Equal(t, `299 - "unknown field \"spec.foo\""`, r.header.Get("Warning"))
 		check.Equal(t, nil, get(r.body, "spec", "foo"))
 	})
+	t.Run("ErrStrictDuplicateField", func(t *testing.T) {
+		r := ts.do(t, "POST", ctPath+"?fieldValidation=Strict", crontab("dup", `,"replicas":2,"foo":1`))
+		r.status(t, 400, "BadRequest")
+		check.Equal(t, `strict decoding error: duplicate field "spec.replicas", unknown field "spec.foo"`, r.body["message"])
+		ts.do(t, "GET", ctPath+"/dup", "").status(t, 404, "NotFound")
+	})
+	t.Run("WarnDuplicateFieldLastWins", func(t *testing.T) {
+		r := ts.do(t, "POST", ctPath, crontab("dup", `,"replicas":2`))
+		check.Equal(t, 201, r.code, string(r.raw))
+		check.Equal(t, `299 - "duplicate field \"spec.replicas\""`, r.header.Get("Warning"))
+		check.Equal(t, float64(2), get(r.body, "spec", "replicas"))
+		r = ts.do(t, "PUT", ctPath+"/dup?fieldValidation=Ignore", crontab("dup", `,"replicas":3`))
+		check.Equal(t, 200, r.code, string(r.raw))
+		check.Equal(t, "", r.header.Get("Warning"))
+		check.Equal(t, float64(3), get(r.body, "spec", "replicas"))
+	})
 	t.Run("ErrNamespaceMismatch", func(t *testing.T) {
 		b := strings.Replace(crontab("e", ""), `"name":"e"`, `"name":"e","namespace":"other"`, 1)
 		r := ts.do(t, "POST", ctPath, b)

@@ -115,7 +115,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		}
 		unknown = u
 		if patchOpts.FieldValidation == metav1.FieldValidationStrict && len(unknown) > 0 {
-			if err := applyFieldValidation(w, metav1.FieldValidationStrict, unknown); err != nil {
+			if err := applyFieldValidation(w, metav1.FieldValidationStrict, unknown, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -133,7 +133,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		return
 	}
 	if patchOpts.FieldValidation != metav1.FieldValidationStrict {
-		_ = applyFieldValidation(w, patchOpts.FieldValidation, unknown)
+		_ = applyFieldValidation(w, patchOpts.FieldValidation, unknown, nil)
 	}
 	h.writeEncoded(w, r, s, opts, http.StatusOK, out)
 }

@@ -435,7 +435,11 @@ func (h *Handler) decodeBody(w http.ResponseWriter, r *http.Request, s *requestS
 	if err != nil {
 		return nil, decodeError(err)
 	}
-	if err := applyFieldValidation(w, fieldValidation, unknown); err != nil {
+	var dups []string
+	if fieldValidation != metav1.FieldValidationIgnore {
+		dups = duplicateFields(body)
+	}
+	if err := applyFieldValidation(w, fieldValidation, unknown, dups); err != nil {
 		return nil, err
 	}
 	return obj, nil

@@ -343,17 +343,21 @@ func validateFieldValidation(v string) error {
 		v, strings.Join([]string{metav1.FieldValidationIgnore, metav1.FieldValidationWarn, metav1.FieldValidationStrict}, ", ")))
 }
 
-// applyFieldValidation answers unknown fields as the fieldValidation
-// directive says: Strict → 400 BadRequest naming every field, Warn (the
-// default) → one Warning header per field, Ignore → nothing.
+// applyFieldValidation answers unknown and duplicate fields as the
+// fieldValidation directive says: Strict → 400 BadRequest naming every
+// field, Warn (the default) → one Warning header per field, Ignore →
+// nothing.
 //
 // Mirrors the field validation of k8s.io/apiserver/pkg/endpoints/handlers
 // (create.go, update.go, patch.go) with upstream's messages.
-func applyFieldValidation(w http.ResponseWriter, directive string, unknown []string) error {
-	if len(unknown) == 0 || directive == metav1.FieldValidationIgnore {
+func applyFieldValidation(w http.ResponseWriter, directive string, unknown, duplicates []string) error {
+	if len(unknown)+len(duplicates) == 0 || directive == metav1.FieldValidationIgnore {
 		return nil
 	}
 	var msgs []string
+	for _, f := range duplicates {
+		msgs = append(msgs, fmt.Sprintf("duplicate field %q", f))
+	}
 	for _, f := range unknown {
 		msgs = append(msgs, fmt.Sprintf("unknown field %q", f))
 	}

@@ -80,6 +80,7 @@ func badRequests() []badRequest {
 		{name: "JSONDeepNestingObjects", method: "POST", target: cr, header: []string{jsonCT}, body: obj(`"name":"t6"`, okSpec+`,"x":`+strings.Repeat(`{"a":`, 20000)+"1"+strings.Repeat("}", 20000)), code: 400, reason: "BadRequest"},
 		{name: "JSONControlCharInString", method: "POST", target: cr, header: []string{jsonCT}, body: obj(`"name":"t7"`, "\"cronSpec\":\"a\x01b\""), code: 400, reason: "BadRequest"},
 		{name: "JSONUnknownFieldStrict", method: "POST", target: cr + "?fieldValidation=Strict", header: []string{jsonCT}, body: obj(`"name":"t10"`, okSpec+`,"nope":1`), code: 400, reason: "BadRequest"},
+		{name: "JSONDuplicateFieldStrict", method: "POST", target: cr + "?fieldValidation=Strict", header: []string{jsonCT}, body: obj(`"name":"t10b","name":"t10c"`, okSpec), code: 400, reason: "BadRequest"},
 		{name: "YAMLBroken", method: "POST", target: cr, header: []string{"Content-Type: application/yaml"}, body: "apiVersion: [\nkind: 1", code: 400, reason: "BadRequest"},
 		{name: "YAMLAnchorBomb", method: "POST", target: cr, header: []string{"Content-Type: application/yaml"},
 			body: "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n",
