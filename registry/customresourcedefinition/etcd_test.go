@@ -189,6 +189,33 @@ func TestREST_Create(t *testing.T) {
 	})
 }
 
+// TestREST_InvalidDefaults checks that a schema default must fit its
+// field: a wrong type or an unknown field is a 422, on create and on
+// update (unless the stored CRD already had such a default: ratcheting).
+func TestREST_InvalidDefaults(t *testing.T) {
+	badType := strings.Replace(crontabCRD, "replicas: {type: integer, default: 1}", `replicas: {type: integer, default: "one"}`, 1)
+	badFields := strings.Replace(crontabCRD, "cronSpec: {type: string}",
+		"cronSpec: {type: string}\n              job: {type: object, properties: {image: {type: string}}, default: {image: x, extra: 1}}", 1)
+	for name, c := range map[string]struct{ doc, field, detail string }{
+		"WrongType":     {badType, "spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default", `Invalid value: "string":  in body must be of type integer: "string"`},
+		"UnknownFields": {badFields, "spec.validation.openAPIV3Schema.properties[spec].properties[job].default", "must not have unknown fields"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			_, err := e.rest.Create(context.Background(), e.crd(t, c.doc), nil, nil)
+			if apierrors.ReasonForError(err) != metav1.StatusReasonInvalid || !strings.Contains(err.Error(), c.field+": ") || !strings.Contains(err.Error(), c.detail) {
+				t.Fatalf("create: %v", err)
+			}
+			e.create(t)
+			bad := e.crd(t, c.doc)
+			_, err = e.update(t, e.rest, func(crd *apiextensions.CustomResourceDefinition) { crd.Spec = bad.Spec })
+			if apierrors.ReasonForError(err) != metav1.StatusReasonInvalid || !strings.Contains(err.Error(), c.field+": ") {
+				t.Fatalf("update: %v", err)
+			}
+		})
+	}
+}
+
 func TestREST_Update(t *testing.T) {
 	t.Run("SpecBumpsGeneration", func(t *testing.T) {
 		e := newEnv(t)

@@ -68,12 +68,20 @@ func addStorageVersion(crd *apiextensions.CustomResourceDefinition) {
 
 // Validate validates a new CRD.
 func (strategy) Validate(_ context.Context, obj scheme.Object) field.ErrorList {
-	return validation.ValidateCustomResourceDefinition(obj.(*apiextensions.CustomResourceDefinition))
+	crd := obj.(*apiextensions.CustomResourceDefinition)
+	return append(validation.ValidateCustomResourceDefinition(crd), validateDefaults(crd)...)
 }
 
-// ValidateUpdate validates an update of a CRD.
+// ValidateUpdate validates an update of a CRD. Invalid defaults are
+// refused only if the old CRD had none: a CRD stored before this check
+// can still be updated (upstream ratchets the same way).
 func (strategy) ValidateUpdate(_ context.Context, obj, old scheme.Object) field.ErrorList {
-	return validation.ValidateCustomResourceDefinitionUpdate(obj.(*apiextensions.CustomResourceDefinition), old.(*apiextensions.CustomResourceDefinition))
+	newCRD, oldCRD := obj.(*apiextensions.CustomResourceDefinition), old.(*apiextensions.CustomResourceDefinition)
+	errs := validation.ValidateCustomResourceDefinitionUpdate(newCRD, oldCRD)
+	if len(validateDefaults(oldCRD)) == 0 {
+		errs = append(errs, validateDefaults(newCRD)...)
+	}
+	return errs
 }
 
 func (strategy) WarningsOnCreate(context.Context, scheme.Object) []string                { return nil }

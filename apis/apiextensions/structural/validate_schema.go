@@ -419,3 +419,26 @@ func validateDefault(s *Structural, p string) []FieldError {
 	}
 	return errs
 }
+
+// ValidateDefaults checks every default of s (outside allOf, anyOf, oneOf
+// and not, where defaults are forbidden anyway) against the node it sits
+// on: it must validate, and have no field pruning would drop. fldPath is
+// the schema's path in the CRD. ValidateStructural includes it; the CRD
+// registry calls it alone, for schemas whose other rules the CRD
+// validation checks itself.
+//
+// Mirrors defaulting.ValidateDefaults.
+func ValidateDefaults(s *Structural, fldPath string) []FieldError {
+	if s == nil {
+		return nil
+	}
+	var errs []FieldError
+	if s.Default != nil {
+		errs = append(errs, validateDefault(s, fldPath)...)
+	}
+	errs = append(errs, ValidateDefaults(s.Items, fldPath+".items")...)
+	for _, k := range sortedKeys(s.Properties) {
+		errs = append(errs, ValidateDefaults(s.Properties[k], propPath(fldPath, k))...)
+	}
+	return append(errs, ValidateDefaults(s.AdditionalProperties, fldPath+".additionalProperties")...)
+}
