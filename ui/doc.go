@@ -18,7 +18,9 @@
 //     curl starts at "client"; a write by the server's own loopback client
 //     starts at "controller"). A write crosses every box in milliseconds,
 //     so the diagram replays each key's events in slow motion, 90 ms per
-//     component, at most 6 s behind (the list is never delayed). Each box
+//     component, at most 6 s behind (the list is never delayed); the
+//     "diagram" menu slows it further (slow: 400 ms, very slow: 1 s per
+//     component) for a teacher talking through each step. Each box
 //     shows the step it did last; the informer shows its cache size and
 //     the workqueue its depth, summed over queues (the side table lists
 //     each controller's queue: depth, adds, retries).

@@ -530,3 +530,27 @@ func (p *page) screenshot(t testing.TB, path string) {
 	abs, _ := filepath.Abs(path)
 	t.Logf("screenshot: %s (%d bytes)", abs, len(png))
 }
+
+// TestPage_Speed checks the diagram's speed menu: choosing "slow" slows
+// the replay (body[data-speed]) and is remembered across a reload.
+func TestPage_Speed(t *testing.T) {
+	chromiumPath(t)
+	s := startServer(t, "--trace")
+	p := openPage(t, s.url+"/ui/")
+	p.waitFor(t, "the page connects to the event stream", `document.body.dataset.connection === "connected"`)
+	if got := p.eval(t, `document.body.dataset.speed`); got != "normal" {
+		t.Fatalf("speed at first: %q, want normal", got)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.SetValue(chromedp.CSS("#speed"), "slow")); err != nil {
+		t.Fatal(err)
+	}
+	// SetValue sets the value as a script would; the page listens for the
+	// change event a user's choice fires.
+	p.eval(t, `(document.getElementById("speed").dispatchEvent(new Event("change")), "")`)
+	p.waitFor(t, "the diagram slows down", `document.body.dataset.speed === "slow"`)
+	if err := chromedp.Do(p.ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(t, "the choice survives a reload", `document.body.dataset.speed === "slow" && document.getElementById("speed").value === "slow"`)
+	p.noExceptions(t)
+}

@@ -42,8 +42,8 @@
   const MAX_KEYS = 5000; // keys whose path is remembered
   const MAX_DOTS = 60; // dots moving at once
   const MAX_DOTS_PER_EDGE = 8;
-  const DOT_MS = 650; // one dot's trip along an edge
-  const FLASH_MS = 450; // a box stays lit this long after its event
+  let DOT_MS = 650; // one dot's trip along an edge (see SPEEDS)
+  let FLASH_MS = 450; // a box stays lit this long after its event
   const LIST_MS = 100; // the list is redrawn at most this often,
   const FAST_LIST_MS = 250; // or this often above FAST_RATE
   const EDGE_WINDOW_MS = 5000; // a predecessor shown this recently for the same key draws a dot
@@ -52,8 +52,23 @@
   // apart whenever the component changes, but never more than MAX_LAG_MS
   // behind (later events of the key then all show at that moment), with
   // at most MAX_QUEUED waiting.
-  const STEP_MS = 90;
-  const MAX_LAG_MS = 6000;
+  let STEP_MS = 90;
+  let MAX_LAG_MS = 6000;
+  // SPEEDS are the choices of the "diagram" menu: a teacher slows the
+  // replay down to talk through each step. The list is never delayed.
+  const SPEEDS = {
+    normal: { step: 90, dot: 650, flash: 450, lag: 6000 },
+    slow: { step: 400, dot: 1200, flash: 900, lag: 20000 },
+    'very slow': { step: 1000, dot: 2000, flash: 1500, lag: 60000 },
+  };
+  function setSpeed(name) {
+    const sp = SPEEDS[name] || SPEEDS.normal;
+    STEP_MS = sp.step;
+    DOT_MS = sp.dot;
+    FLASH_MS = sp.flash;
+    MAX_LAG_MS = sp.lag;
+    document.body.dataset.speed = SPEEDS[name] ? name : 'normal';
+  }
   const MAX_QUEUED = 2000;
   const STATE_MS = 500; // state poll interval
   const GONE_MS = 4000; // a deleted CRD's panel shows "gone" this long
@@ -1042,6 +1057,13 @@
       requestFrame();
     });
     el.clear.addEventListener('click', forget);
+    const speed = $('#speed');
+    speed.value = SPEEDS[localStorage.getItem('crdlab-speed')] ? localStorage.getItem('crdlab-speed') : 'normal';
+    setSpeed(speed.value);
+    speed.addEventListener('change', () => {
+      setSpeed(speed.value);
+      localStorage.setItem('crdlab-speed', speed.value);
+    });
     el.token.value = token;
     $('#token-form').addEventListener('submit', (ev) => ev.preventDefault()); // Enter fires change
     el.token.addEventListener('change', () => {
