@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
-	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/apis/apiextensions/structural"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/apis/validation/field"
 )
 
