@@ -255,6 +255,12 @@ rules:
 		t.Fatalf("alice creates the CRD: %d %s", code, body)
 	}
 	waitEstablished(t, nil, ts.url, "alice-token")
+	// The discovery controller publishes the group after the crdHandler
+	// serves it: wait for it, as a client's discovery retry would.
+	eventually(t, "discovery lists the group", func() bool {
+		code, _ := call(t, nil, "GET", ts.url+"/apis/stable.example.com/v1", "alice-token", "")
+		return code == 200
+	})
 
 	for _, c := range []struct {
 		name, method, path, token, body string

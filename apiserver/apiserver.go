@@ -83,6 +83,9 @@ type Config struct {
 	// ShutdownTimeout bounds how long Run waits for requests to finish
 	// once its context is done.
 	ShutdownTimeout time.Duration
+	// WatchWriteTimeout ends a watch whose client stops reading; 0 is
+	// the handler's default (handler.DefaultWatchWriteTimeout, a minute).
+	WatchWriteTimeout time.Duration
 
 	// Authentication, Authorization and SecureServing control access
 	// (access.go); a non-loopback Listen needs Authentication.
@@ -257,6 +260,8 @@ func (c CompletedConfig) New() (*Server, error) {
 		Logger:          log,
 		Tracer:          c.Tracer,
 		RequestTimeout:  c.RequestTimeout,
+		// A client that stops reading a watch loses it.
+		WatchWriteTimeout: c.WatchWriteTimeout,
 		// Custom resources: their storage and their schemas.
 		CustomResourceStorage: customResourceStorage(db),
 		SchemaFor:             schemaFor,

@@ -50,6 +50,11 @@ type Config struct {
 	RequestTimeout time.Duration
 	// MaxRequestBodyBytes bounds request bodies; 0 means 3 MiB.
 	MaxRequestBodyBytes int64
+	// WatchWriteTimeout bounds each write of a watch stream: a client that
+	// stops reading (its socket buffers full) has its watch ended after
+	// this long instead of holding it open forever. 0 means
+	// DefaultWatchWriteTimeout; negative disables it.
+	WatchWriteTimeout time.Duration
 	// Delegate serves what nothing here serves; nil answers 404 NotFound
 	// "the server could not find the requested resource".
 	Delegate http.Handler
@@ -136,6 +141,9 @@ func New(cfg Config) (*Handler, error) {
 	}
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = 60 * time.Second
+	}
+	if cfg.WatchWriteTimeout == 0 {
+		cfg.WatchWriteTimeout = DefaultWatchWriteTimeout
 	}
 	if cfg.MaxRequestBodyBytes == 0 {
 		cfg.MaxRequestBodyBytes = responsewriters.MaxRequestBodyBytes

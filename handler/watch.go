@@ -75,8 +75,24 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 		defer t.Stop()
 		timeoutC = t.C
 	}
+	// Each write must finish within WatchWriteTimeout: a client that
+	// stops reading would otherwise hold this goroutine and its
+	// connection forever (storage drops its events, but a write blocked
+	// on a full socket never returns). The deadline is cleared at the end,
+	// so that a kept-alive connection serves its next request unbounded.
+	rc := http.NewResponseController(w)
+	writeTimeout := h.cfg.WatchWriteTimeout
+	setDeadline := func() {
+		if writeTimeout > 0 {
+			_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // unsupported by some writers: no bound then
+		}
+	}
+	if writeTimeout > 0 {
+		defer rc.SetWriteDeadline(time.Time{}) //nolint:errcheck
+	}
 	w.Header().Set("Content-Type", negotiation.MediaTypeJSON)
 	w.Header().Set("Transfer-Encoding", "chunked")
+	setDeadline()
 	w.WriteHeader(http.StatusOK)
 	flusher.Flush()
 
@@ -96,6 +112,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 			// Write this event and whatever else is already queued, then
 			// flush once: a watcher that fell behind catches up with one
 			// write per batch instead of one per event.
+			setDeadline()
 			for n := 0; ; n++ {
 				line, err := h.watchLine(r, s, opts, ev, table)
 				if err != nil {
@@ -133,6 +150,13 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 		}
 	}
 }
+
+// DefaultWatchWriteTimeout is Config.WatchWriteTimeout's default: a
+// client's socket must drain a batch of watch events within a minute.
+// Upstream has no such bound (an HTTP/2 stream's flow control stalls the
+// same way); crdlab adds it so that --max-watches is not used up by
+// clients that stopped reading.
+const DefaultWatchWriteTimeout = time.Minute
 
 // maxUnflushedEvents bounds the events written before a flush, so that a
 // watcher behind a fast writer still sees events as they come.
