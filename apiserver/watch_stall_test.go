@@ -1,15 +1,22 @@
 package apiserver
 
 import (
+	"bufio"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/crdlab/crdlab/apiserver/tlsutil"
 )
 
 // longRunning reads apiserver_longrunning_requests from /metrics.
@@ -80,4 +87,70 @@ func TestServer_WatchOfAStalledClientEnds(t *testing.T) {
 		}
 	}
 	eventually(t, "the stalled watch has ended", func() bool { return longRunning(t, ts.url) == base })
+}
+
+// TestServer_IdleWatchOutlivesWriteTimeout checks that the watch write
+// timeout bounds writes only: a watch idle for longer than it still gets
+// the next event, over HTTP/1.1 and over HTTP/2 (where a passed deadline
+// would reset the stream even without a write).
+func TestServer_IdleWatchOutlivesWriteTimeout(t *testing.T) {
+	const writeTimeout = 200 * time.Millisecond
+	for _, proto := range []string{"HTTP/1.1", "HTTP/2.0"} {
+		t.Run(proto, func(t *testing.T) {
+			cfg := Config{WatchWriteTimeout: writeTimeout}
+			var certs string
+			if proto == "HTTP/2.0" {
+				certs = filepath.Join(t.TempDir(), "certs")
+				cfg.SecureServing.SelfSignedCertDir = certs
+			}
+			ts := startServer(t, cfg)
+			url, c := ts.URL(), http.DefaultClient
+			if certs != "" {
+				roots := x509.NewCertPool()
+				ca, err := os.ReadFile(filepath.Join(certs, tlsutil.CACertFile))
+				if err != nil || !roots.AppendCertsFromPEM(ca) {
+					t.Fatalf("ca.crt: %v", err)
+				}
+				c = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}, ForceAttemptHTTP2: true}}
+				t.Cleanup(c.CloseIdleConnections)
+			}
+			eventually(t, "ready", func() bool { code, _ := call(t, c, "GET", url+"/readyz", "", ""); return code == 200 })
+			if code, body := call(t, c, "POST", url+crdsPath, "", crdJSON); code != 201 {
+				t.Fatalf("create the CRD: %d %s", code, body)
+			}
+			waitEstablished(t, c, url, "")
+
+			resp, err := c.Get(url + crontabsPath + "?watch=true")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.Proto != proto {
+				t.Fatalf("watch over %s, want %s", resp.Proto, proto)
+			}
+			lines := make(chan string, 1)
+			go func() {
+				sc := bufio.NewScanner(resp.Body)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+				close(lines)
+			}()
+			// Idle for five write timeouts (the subject of the test, not a
+			// wait for something to happen), then an event must arrive.
+			time.Sleep(5 * writeTimeout)
+			body := `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"late"},"spec":{}}`
+			if code, b := call(t, c, "POST", url+crontabsPath, "", body); code != 201 {
+				t.Fatalf("create: %d %s", code, b)
+			}
+			select {
+			case line, ok := <-lines:
+				if !ok || !strings.Contains(line, `"type":"ADDED"`) || !strings.Contains(line, `"name":"late"`) {
+					t.Fatalf("after an idle spell the watch gave %q (open %v)", line, ok)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("no event after an idle spell")
+			}
+		})
+	}
 }

@@ -75,26 +75,31 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 		defer t.Stop()
 		timeoutC = t.C
 	}
-	// Each write must finish within WatchWriteTimeout: a client that
-	// stops reading would otherwise hold this goroutine and its
-	// connection forever (storage drops its events, but a write blocked
-	// on a full socket never returns). The deadline is cleared at the end,
-	// so that a kept-alive connection serves its next request unbounded.
+	// Each batch must be written and flushed within WatchWriteTimeout: a
+	// client that stops reading would otherwise hold this goroutine and
+	// its connection forever (storage drops its events, but a write
+	// blocked on a full socket never returns). The deadline is set before
+	// a batch and cleared after its flush, so that it bounds only writes
+	// in progress: an idle watch is not cut (over HTTP/2 a passed deadline
+	// resets the stream even without a write).
 	rc := http.NewResponseController(w)
 	writeTimeout := h.cfg.WatchWriteTimeout
+	flush := func() {
+		flusher.Flush()
+		if writeTimeout > 0 {
+			_ = rc.SetWriteDeadline(time.Time{})
+		}
+	}
 	setDeadline := func() {
 		if writeTimeout > 0 {
 			_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // unsupported by some writers: no bound then
 		}
 	}
-	if writeTimeout > 0 {
-		defer rc.SetWriteDeadline(time.Time{}) //nolint:errcheck
-	}
 	w.Header().Set("Content-Type", negotiation.MediaTypeJSON)
 	w.Header().Set("Transfer-Encoding", "chunked")
 	setDeadline()
 	w.WriteHeader(http.StatusOK)
-	flusher.Flush()
+	flush()
 
 	ctx := r.Context()
 	events := wi.ResultChan()
@@ -127,7 +132,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 					return
 				}
 				if ev.Type == watch.Error {
-					flusher.Flush()
+					flush()
 					return
 				}
 				if n == maxUnflushedEvents {
@@ -137,7 +142,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 				select {
 				case ev, more = <-events:
 					if !more {
-						flusher.Flush()
+						flush()
 						return
 					}
 				default:
@@ -146,7 +151,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 					break
 				}
 			}
-			flusher.Flush()
+			flush()
 		}
 	}
 }
