@@ -15,8 +15,9 @@
 //	}
 //
 // The guard matters: building an Event (formatting a key, a revision)
-// costs more than the nil check. BenchmarkEmit and BenchmarkGuarded show
-// the cost off and on (docs/perf.md, "Tracing").
+// costs more than the nil check. BenchmarkEmit (here) and
+// BenchmarkTrace_CreateCustomResource (apiserver) show the cost off and on
+// (docs/perf.md, "Tracing: what it costs").
 //
 // An Event names its component and step, the object (resource and
 // namespace/name key, as informers and workqueues key objects), the

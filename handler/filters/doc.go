@@ -1,7 +1,11 @@
 // Package filters holds the HTTP middleware every API request goes through
 // before a handler sees it, innermost last:
 //
-//	WithPanicRecovery → WithRequestLog → WithRequestInfo → WithMaxRequestBody → WithTimeout → handler
+//	WithPanicRecovery → WithRequestLog → WithRequestInfo → WithTrace → WithMaxRequestBody → WithTimeout → handler
+//
+// WithTrace is there only with a tracer (crdlab serve --trace, package
+// trace): it reports each request coming in and going out, and hands the
+// tracer to the registry in the context.
 //
 // Vocabulary: a filter is a func(http.Handler) http.Handler; a long-running
 // request (a watch) is one the timeout filter leaves alone, decided from the
@@ -16,6 +20,8 @@
 //   - k8s.io/apiserver/pkg/server/httplog: httplog.go (the request log)
 //   - k8s.io/apiserver/pkg/server/config.go: DefaultBuildHandlerChain (the
 //     order)
+//   - WithTrace: none; the nearest is WithTracing in
+//     k8s.io/apiserver/pkg/endpoints/filters (OpenTelemetry spans)
 //
 // Differences from upstream: no authentication, authorization, audit,
 // impersonation, priority-and-fairness or max-in-flight filters; the body

@@ -46,8 +46,8 @@ type Server struct {
 	tracer *trace.Tracer
 }
 
-// Start runs a server on a free loopback port with its data in dataDir
-// and returns once /readyz passes.
+// Start runs a server on a free loopback port (CRDLAB_UI's address, if
+// set) with its data in dataDir and returns once /readyz passes.
 func Start(ctx context.Context, dataDir string) (*Server, error) {
 	cfg := apiserver.Config{
 		DataDir: dataDir,
