@@ -47,7 +47,7 @@ import (
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // The handler renders the OpenAPI documents the OpenAPI controller asks for.

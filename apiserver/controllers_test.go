@@ -20,7 +20,7 @@ import (
 	"github.com/crdlab/crdlab/client"
 	"github.com/crdlab/crdlab/client/dynamic"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // These tests drive the whole CRD lifecycle through a real server on a

@@ -34,7 +34,7 @@ import (
 	"github.com/crdlab/crdlab/informer/workqueue"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
-	"github.com/crdlab/crdlab/ui"
+	"github.com/crdlab/crdlab/trace/ui"
 )
 
 // Paths of the debug endpoints.

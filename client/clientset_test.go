@@ -10,7 +10,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/client"
 	"github.com/crdlab/crdlab/client/internal/apitest"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // newCRD returns the CronTab CRD of the Kubernetes docs, named

@@ -6,7 +6,7 @@ import (
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // CustomResourceDefinitionInterface reads and writes CRDs. Every error from

@@ -18,7 +18,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/client/flowcontrol"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // Request is one API call being built: each setter returns the request, so

@@ -11,7 +11,7 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // StreamWatcher turns the body of a watch answer — a stream of JSON objects

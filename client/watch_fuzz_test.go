@@ -8,7 +8,7 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/client"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // FuzzStreamWatcher feeds arbitrary bytes as a watch stream: the watcher must

@@ -1,7 +1,7 @@
 package handler
 
 import (
-	"github.com/crdlab/crdlab/jsonpath"
+	"github.com/crdlab/crdlab/machinery/jsonpath"
 )
 
 // jsonPathColumn evaluates a printer column's JSONPath with package

@@ -16,7 +16,7 @@ import (
 	openapicontroller "github.com/crdlab/crdlab/controller/openapi"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // startControllers runs against ts, over HTTP, what apiserver/controllers.go

@@ -13,7 +13,7 @@ import (
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // memCR is an in-memory custom resource storage keyed by namespace/name,

@@ -19,7 +19,7 @@ import (
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/internal/version"
-	"github.com/crdlab/crdlab/openapi"
+	"github.com/crdlab/crdlab/machinery/openapi"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"

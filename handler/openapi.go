@@ -17,7 +17,7 @@ import (
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/responsewriters"
-	"github.com/crdlab/crdlab/openapi"
+	"github.com/crdlab/crdlab/machinery/openapi"
 	"github.com/crdlab/crdlab/scheme"
 )
 

@@ -11,7 +11,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
-	"github.com/crdlab/crdlab/patch"
+	"github.com/crdlab/crdlab/machinery/patch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 )

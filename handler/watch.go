@@ -11,7 +11,7 @@ import (
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // minWatchTimeout is the lower bound of the timeout of a watch that asked

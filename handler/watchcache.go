@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // watchLines remembers the encoded line of recent watch events, so that an

@@ -12,7 +12,7 @@ import (
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 func widgetScope() *requestScope {

@@ -15,7 +15,7 @@ import (
 	"github.com/crdlab/crdlab/informer/workqueue"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // ReflectorStore is where a Reflector writes what it sees: Replace after a

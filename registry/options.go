@@ -7,8 +7,8 @@ import (
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/validation/field"
-	"github.com/crdlab/crdlab/fields"
-	"github.com/crdlab/crdlab/labels"
+	"github.com/crdlab/crdlab/machinery/fields"
+	"github.com/crdlab/crdlab/machinery/labels"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
 )

@@ -5,7 +5,7 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // The interfaces below are what the HTTP layer (package handler) calls; a

@@ -15,7 +15,7 @@ import (
 	"github.com/crdlab/crdlab/apis/validation/field"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // Store is the generic REST storage of one resource: it implements every

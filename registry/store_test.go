@@ -17,7 +17,7 @@ import (
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 const holdFinalizer = "test.example.com/hold"

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // change is one write as one store's watchers see it, with the objects

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // event is one committed write on its way to the watchers.

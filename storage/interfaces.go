@@ -4,7 +4,7 @@ import (
 	"context"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // Object is what the store keeps: an API object with metadata. Its

@@ -20,7 +20,7 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/storage/storagetest"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 var ctx = context.Background()

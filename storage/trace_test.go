@@ -11,7 +11,7 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/trace"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // TestTrace checks what storage tells a tracer: one "commit" per write at

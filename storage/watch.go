@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // A watch has two phases, as in etcd's watchableStore:

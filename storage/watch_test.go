@@ -14,7 +14,7 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/storage/storagetest"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // TestDB_WatchFanOut: 1,000 watchers all receive every event of 10,000

@@ -15,7 +15,7 @@ import (
 	"github.com/crdlab/crdlab/client/dynamic"
 	"github.com/crdlab/crdlab/client/internal/apitest"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 var crontabs = scheme.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "crontabs"}

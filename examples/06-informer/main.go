@@ -33,7 +33,7 @@ import (
 	"github.com/crdlab/crdlab/examples/internal/labserver"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 func main() {

@@ -25,7 +25,7 @@ import (
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 var crontabsGVR = scheme.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "crontabs"}

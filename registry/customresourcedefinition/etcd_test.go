@@ -16,7 +16,7 @@ import (
 	"github.com/crdlab/crdlab/registry/customresourcedefinition"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 const crontabCRD = `

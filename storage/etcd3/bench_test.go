@@ -13,7 +13,7 @@ import (
 	"github.com/crdlab/crdlab/storage/etcd3"
 	"github.com/crdlab/crdlab/storage/etcd3/etcdtest"
 	"github.com/crdlab/crdlab/storage/storagetest"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // BenchmarkBackends runs the same workload on the bbolt DB (package

@@ -3,7 +3,7 @@ package jsonpath_test
 import (
 	"testing"
 
-	"github.com/crdlab/crdlab/jsonpath"
+	"github.com/crdlab/crdlab/machinery/jsonpath"
 )
 
 // FuzzParse checks that Parse and Execute never panic, and that String is

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/crdlab/crdlab/patch"
+	"github.com/crdlab/crdlab/machinery/patch"
 )
 
 // FuzzMergePatch checks that MergePatch never panics, that it answers

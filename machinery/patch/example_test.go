@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/crdlab/crdlab/patch"
+	"github.com/crdlab/crdlab/machinery/patch"
 )
 
 func ExampleMergePatch() {

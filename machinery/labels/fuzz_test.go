@@ -3,7 +3,7 @@ package labels_test
 import (
 	"testing"
 
-	"github.com/crdlab/crdlab/labels"
+	"github.com/crdlab/crdlab/machinery/labels"
 )
 
 // FuzzParse checks that Parse never panics and that String is a fixed point:

@@ -3,7 +3,7 @@ package labels_test
 import (
 	"fmt"
 
-	"github.com/crdlab/crdlab/labels"
+	"github.com/crdlab/crdlab/machinery/labels"
 )
 
 func ExampleParse() {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdlab/crdlab/patch"
+	"github.com/crdlab/crdlab/machinery/patch"
 )
 
 // jsonEqual reports whether two JSON texts hold equal values.

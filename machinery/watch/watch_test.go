@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
-	"github.com/crdlab/crdlab/watch"
+	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 func TestFakeWatcher(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/crdlab/crdlab/openapi"
+	"github.com/crdlab/crdlab/machinery/openapi"
 )
 
 // FuzzBuildGroupVersion checks that any schema either is rejected or gives

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdlab/crdlab/labels"
+	"github.com/crdlab/crdlab/machinery/labels"
 	"github.com/crdlab/crdlab/storage"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdlab/crdlab/openapi"
+	"github.com/crdlab/crdlab/machinery/openapi"
 )
 
 const cronTabSchema = `{"type":"object","description":"CronTab runs things","properties":{

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crdlab/crdlab/openapi"
+	"github.com/crdlab/crdlab/machinery/openapi"
 )
 
 // The types of TestGoTypes_SchemaOf: a kind with a spec, a recursive

@@ -3,7 +3,7 @@ package jsonpath_test
 import (
 	"fmt"
 
-	"github.com/crdlab/crdlab/jsonpath"
+	"github.com/crdlab/crdlab/machinery/jsonpath"
 )
 
 func ExampleParse() {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/crdlab/crdlab/fields"
+	"github.com/crdlab/crdlab/machinery/fields"
 	"github.com/crdlab/crdlab/storage"
 )
 

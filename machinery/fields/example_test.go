@@ -3,7 +3,7 @@ package fields_test
 import (
 	"fmt"
 
-	"github.com/crdlab/crdlab/fields"
+	"github.com/crdlab/crdlab/machinery/fields"
 )
 
 func ExampleParseSelector() {

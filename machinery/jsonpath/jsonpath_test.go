@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/crdlab/crdlab/jsonpath"
+	"github.com/crdlab/crdlab/machinery/jsonpath"
 )
 
 // crontab is a custom resource as the server holds it: whole numbers are

@@ -3,7 +3,7 @@ package fields_test
 import (
 	"testing"
 
-	"github.com/crdlab/crdlab/fields"
+	"github.com/crdlab/crdlab/machinery/fields"
 )
 
 // FuzzParse checks that ParseSelector never panics and that what a

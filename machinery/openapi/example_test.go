@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/crdlab/crdlab/openapi"
+	"github.com/crdlab/crdlab/machinery/openapi"
 )
 
 func ExampleBuildGroupVersion() {

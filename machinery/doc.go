@@ -1,0 +1,15 @@
+// Package machinery groups the small libraries that the rest of crdlab is
+// built with, each a from-scratch counterpart of a package of
+// k8s.io/apimachinery or kube-openapi. None of them knows about CRDs,
+// storage or HTTP; they sit under the design's parts (scheme, storage,
+// informer, controller, handler), not beside them.
+//
+//	labels    label selectors: parse, match          (apimachinery/pkg/labels)
+//	fields    field selectors: parse, match          (apimachinery/pkg/fields)
+//	jsonpath  kubectl's JSONPath templates           (client-go/util/jsonpath)
+//	patch     JSON patch and JSON merge patch        (apimachinery/pkg/util/jsonmergepatch, evanphx/json-patch)
+//	watch     the watch.Interface and its events     (apimachinery/pkg/watch)
+//	openapi   OpenAPI v3 documents for served kinds  (kube-openapi, apiextensions-apiserver/pkg/controller/openapi/builder)
+//
+// This package holds no code.
+package machinery
