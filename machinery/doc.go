@@ -7,7 +7,7 @@
 //	labels    label selectors: parse, match          (apimachinery/pkg/labels)
 //	fields    field selectors: parse, match          (apimachinery/pkg/fields)
 //	jsonpath  kubectl's JSONPath templates           (client-go/util/jsonpath)
-//	patch     JSON patch and JSON merge patch        (apimachinery/pkg/util/jsonmergepatch, evanphx/json-patch)
+//	patch     JSON patch and JSON merge patch        (apimachinery/pkg/util/jsonmergepatch, evanphx/json-patch semantics)
 //	watch     the watch.Interface and its events     (apimachinery/pkg/watch)
 //	openapi   OpenAPI v3 documents for served kinds  (kube-openapi, apiextensions-apiserver/pkg/controller/openapi/builder)
 //
