@@ -236,10 +236,17 @@ func (s *Scheme) ConvertToVersion(in Object, target GroupVersion) (Object, error
 	if err != nil {
 		return nil, err
 	}
+	// One Go type may be registered in several groups (core.Event is the
+	// internal Event of both "" and events.k8s.io): start from its kind
+	// in the target's version, else in the target's group.
 	from := kinds[0]
 	for _, k := range kinds {
+		if k.Group == target.Group && from.Group != target.Group {
+			from = k
+		}
 		if k.GroupVersion() == target {
 			from = k
+			break
 		}
 	}
 	if from.Group != target.Group {

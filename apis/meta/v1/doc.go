@@ -8,7 +8,8 @@
 // written through the Object interface, which both typed structs and
 // Unstructured implement; a RuntimeObject is also a scheme.Object. A
 // Condition is the standard status entry (type, status, reason, message).
-// Time travels as RFC 3339 with second precision.
+// Time travels as RFC 3339 with second precision, MicroTime with
+// microseconds. List holds objects of any kinds (kind: List).
 //
 // JSON field names are exactly upstream's, so real clients decode them.
 //
@@ -21,6 +22,7 @@
 //   - managedFields is kept as opaque JSON: server-side apply's field
 //     ownership is not implemented.
 //   - DeepCopy is one reflective function (internal/deepcopy), not generated code.
-//   - MicroTime, LabelSelector as a struct, Duration and the protobuf
+//   - LabelSelector as a struct (only its requirements are here), Duration
+//     and the protobuf
 //     encodings are not here.
 package v1
