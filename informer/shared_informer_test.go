@@ -136,8 +136,11 @@ func TestSharedIndexInformer_Handlers(t *testing.T) {
 		if got := waitEvents(t, fast2, total); !slices.Equal(got, want) {
 			t.Fatalf("fast handlers disagree:\n%q\n%q", got, want)
 		}
-		// The slow handler is still inside its first call, the others are
-		// done with the initial list and 50 updates.
+		// The slow handler is still inside its first call (wait until it
+		// has entered it: its goroutine may not have run yet on a busy
+		// machine), the others are done with the initial list and 50
+		// updates.
+		waitEvents(t, slow, 1)
 		if n := slow.count(); n != 1 {
 			t.Fatalf("slow handler has %d events while blocked, want 1", n)
 		}
