@@ -9,6 +9,7 @@
 //	jsonpath  kubectl's JSONPath templates           (client-go/util/jsonpath)
 //	patch     JSON patch and JSON merge patch        (apimachinery/pkg/util/jsonmergepatch, evanphx/json-patch semantics)
 //	watch     the watch.Interface and its events     (apimachinery/pkg/watch)
+//	duration  kubectl's AGE column: "5m10s", "2d4h"   (apimachinery/pkg/util/duration)
 //	openapi   OpenAPI v3 documents for served kinds  (kube-openapi, apiextensions-apiserver/pkg/controller/openapi/builder)
 //
 // This package holds no code.

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 // The interfaces below are what the HTTP layer (package handler) calls; a

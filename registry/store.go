@@ -13,9 +13,9 @@ import (
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/validation/field"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // Store is the generic REST storage of one resource: it implements every
@@ -72,6 +72,11 @@ type Store struct {
 	// Clock returns the time written into creationTimestamp and
 	// deletionTimestamp. Nil means time.Now.
 	Clock func() time.Time
+
+	// ShouldDeleteDuringUpdate, if set, replaces the package function of
+	// that name: whether an update ends a deletion (a Namespace also
+	// waits for its spec.finalizers).
+	ShouldDeleteDuringUpdate func(obj, existing storage.Object) bool
 }
 
 var (
@@ -510,7 +515,11 @@ func (e *Store) Update(ctx context.Context, name string, objInfo UpdatedObjectIn
 					return nil, err
 				}
 			}
-			if ShouldDeleteDuringUpdate(obj, existing) {
+			shouldDelete := ShouldDeleteDuringUpdate
+			if e.ShouldDeleteDuringUpdate != nil {
+				shouldDelete = e.ShouldDeleteDuringUpdate
+			}
+			if shouldDelete(obj, existing) {
 				deleteObj = obj
 				return nil, errEmptiedFinalizers
 			}

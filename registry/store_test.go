@@ -14,10 +14,10 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 const holdFinalizer = "test.example.com/hold"

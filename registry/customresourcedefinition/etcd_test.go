@@ -12,11 +12,11 @@ import (
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/registry/customresourcedefinition"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 const crontabCRD = `

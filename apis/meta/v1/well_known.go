@@ -17,3 +17,14 @@ const (
 	// NamespacePublic is readable by everyone.
 	NamespacePublic = "kube-public"
 )
+
+// The garbage collector's finalizers, which a delete's propagationPolicy
+// adds.
+const (
+	// FinalizerOrphanDependents: the dependents are orphaned (their
+	// ownerReferences to this object removed) before it goes.
+	FinalizerOrphanDependents = "orphan"
+	// FinalizerDeleteDependents: the dependents that block owner deletion
+	// are deleted before this object goes (foreground deletion).
+	FinalizerDeleteDependents = "foregroundDeletion"
+)
