@@ -131,17 +131,17 @@ func New(mode string, policy *Policy) (Authorizer, error) {
 		if policy != nil {
 			return nil, fmt.Errorf("a policy file is only read in mode %s, not %s", ModeStatic, ModeAlwaysAllow)
 		}
-		chain = append(chain, AuthorizerFunc(alwaysAllow))
+		chain = append(chain, alwaysAllow{})
 	case ModeReadOnlyAnonymous:
 		if policy != nil {
 			return nil, fmt.Errorf("a policy file is only read in mode %s, not %s", ModeStatic, mode)
 		}
-		chain = append(chain, AuthorizerFunc(readOnlyAnonymous))
+		chain = append(chain, readOnlyAnonymous{})
 	case ModeStatic:
 		if policy == nil {
 			return nil, fmt.Errorf("mode %s needs a policy file (--authorization-policy-file)", ModeStatic)
 		}
-		chain = append(chain, discovery{}, policy)
+		chain = append(chain, discovery{}, basicUser{}, policy)
 	default:
 		return nil, fmt.Errorf("unknown authorization mode %q: want one of %s", mode, strings.Join(Modes, ", "))
 	}
@@ -151,11 +151,15 @@ func New(mode string, policy *Policy) (Authorizer, error) {
 // alwaysAllow allows everything.
 //
 // Mirrors alwaysAllowAuthorizer in authorizerfactory/builtin.go.
-func alwaysAllow(context.Context, Attributes) (Decision, string, error) { return Allow, "", nil }
+type alwaysAllow struct{}
+
+func (alwaysAllow) Authorize(context.Context, Attributes) (Decision, string, error) { return Allow, "", nil }
 
 // readOnlyAnonymous allows authenticated users everything and the
 // anonymous user reads only.
-func readOnlyAnonymous(_ context.Context, a Attributes) (Decision, string, error) {
+type readOnlyAnonymous struct{}
+
+func (readOnlyAnonymous) Authorize(_ context.Context, a Attributes) (Decision, string, error) {
 	if a.User != nil && !a.User.IsAnonymous() {
 		return Allow, "", nil
 	}
@@ -212,6 +216,32 @@ var discoveryPaths = []string{"/api", "/api/*", "/apis", "/apis/*", "/openapi", 
 func (discovery) Authorize(_ context.Context, a Attributes) (Decision, string, error) {
 	if !a.IsResourceRequest && a.Verb == "get" && a.User.InGroup(authn.AllAuthenticated) && urlMatches(discoveryPaths, a.Path) {
 		return Allow, "", nil
+	}
+	return NoOpinion, "", nil
+}
+
+// basicUser lets authenticated users ask about themselves: create
+// selfsubjectaccessreviews and selfsubjectrulesreviews
+// (authorization.k8s.io) and selfsubjectreviews (authentication.k8s.io) —
+// kubectl auth can-i and auth whoami.
+//
+// Mirrors the system:basic-user ClusterRole, bound to system:authenticated.
+type basicUser struct{}
+
+// basicUserRules are the rules of system:basic-user.
+var basicUserRules = []Rule{
+	{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}},
+	{Verbs: []string{"create"}, APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"selfsubjectreviews"}},
+}
+
+func (basicUser) Authorize(_ context.Context, a Attributes) (Decision, string, error) {
+	if !a.IsResourceRequest || !a.User.InGroup(authn.AllAuthenticated) {
+		return NoOpinion, "", nil
+	}
+	for _, r := range basicUserRules {
+		if has(r.Verbs, a.Verb) && has(r.APIGroups, a.APIGroup) && resourceMatches(r.Resources, a.Resource, a.Subresource) {
+			return Allow, "", nil
+		}
 	}
 	return NoOpinion, "", nil
 }

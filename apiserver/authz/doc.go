@@ -30,7 +30,11 @@
 // system:public-info-viewer. In Static mode, authenticated users may also
 // read discovery and OpenAPI (/api, /apis, /openapi/v3 and below), as
 // upstream's system:discovery role lets them — without it kubectl can do
-// nothing.
+// nothing — and ask about themselves (create selfsubjectaccessreviews,
+// selfsubjectrulesreviews and selfsubjectreviews: kubectl auth can-i and
+// auth whoami), as upstream's system:basic-user role lets them. Every mode
+// can list a user's rules (RuleResolver, rules.go) for
+// SelfSubjectRulesReview.
 //
 // # The policy file (Static mode)
 //
