@@ -98,7 +98,7 @@ func FuzzCheckRequestPath(f *testing.F) {
 func TestNew_RefusesPublicWithoutAuth(t *testing.T) {
 	for _, listen := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
 		t.Run(listen, func(t *testing.T) {
-			_, err := (&Config{DataDir: t.TempDir(), Listen: listen, Logger: discard}).Complete().New()
+			_, err := completeNew(&Config{DataDir: t.TempDir(), Listen: listen, Logger: discard})
 			if !errors.Is(err, ErrPublicWithoutAuth) || !strings.Contains(err.Error(), "--token-file") || !strings.Contains(err.Error(), "loopback") {
 				t.Errorf("err = %v, want ErrPublicWithoutAuth saying how", err)
 			}
@@ -106,7 +106,7 @@ func TestNew_RefusesPublicWithoutAuth(t *testing.T) {
 	}
 	t.Run("LoopbackOK", func(t *testing.T) {
 		for _, listen := range []string{"127.0.0.1:0", "localhost:0", "[::1]:0"} {
-			s, err := (&Config{DataDir: t.TempDir(), Listen: listen, Logger: discard}).Complete().New()
+			s, err := completeNew(&Config{DataDir: t.TempDir(), Listen: listen, Logger: discard})
 			if err != nil {
 				if strings.Contains(listen, "::1") && strings.Contains(err.Error(), "cannot assign") {
 					continue // no IPv6 here
@@ -117,8 +117,8 @@ func TestNew_RefusesPublicWithoutAuth(t *testing.T) {
 		}
 	})
 	t.Run("WithTokenFileOK", func(t *testing.T) {
-		s, err := (&Config{DataDir: t.TempDir(), Listen: "0.0.0.0:0", Logger: discard,
-			Authentication: AuthenticationConfig{TokenFile: writeFile(t, "tokens.csv", "t,alice,1\n")}}).Complete().New()
+		s, err := completeNew(&Config{DataDir: t.TempDir(), Listen: "0.0.0.0:0", Logger: discard,
+			Authentication: AuthenticationConfig{TokenFile: writeFile(t, "tokens.csv", "t,alice,1\n")}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +143,7 @@ func TestNew_AccessErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := tt.cfg
 			cfg.DataDir, cfg.Listen, cfg.Logger = t.TempDir(), "127.0.0.1:0", discard
-			_, err := cfg.Complete().New()
+			_, err := completeNew(&cfg)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}

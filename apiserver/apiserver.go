@@ -119,12 +119,14 @@ type completedConfig struct {
 	ResourceConfig *ResourceConfig
 	// scheme knows the apiextensions.k8s.io types.
 	scheme *scheme.Scheme
-	// err is a RuntimeConfig error, reported by New.
-	err error
 }
 
-// Complete fills in the defaults and works out the resource config.
-func (c *Config) Complete() CompletedConfig {
+// Complete fills in the defaults and works out the resource config. It
+// fails if RuntimeConfig names a group version crdlab does not have.
+//
+// Mirrors (*Config).Complete in apiextensions-apiserver's apiserver.go;
+// upstream checks --runtime-config earlier, in its options.
+func (c *Config) Complete() (CompletedConfig, error) {
 	cc := &completedConfig{Config: *c}
 	if cc.DataDir == "" {
 		cc.DataDir = DefaultDataDir
@@ -149,12 +151,13 @@ func (c *Config) Complete() CompletedConfig {
 	}
 	cc.scheme = scheme.NewScheme()
 	install.Install(cc.scheme)
-	var registered []scheme.GroupVersion
-	for _, gv := range cc.scheme.PrioritizedVersionsForGroup(apiextensionsv1.GroupName) {
-		registered = append(registered, gv)
+	registered := cc.scheme.PrioritizedVersionsForGroup(apiextensionsv1.GroupName)
+	rc, err := MergeAPIResourceConfigs(DefaultAPIResourceConfig(), cc.RuntimeConfig, registered)
+	if err != nil {
+		return CompletedConfig{}, err
 	}
-	cc.ResourceConfig, cc.err = MergeAPIResourceConfigs(DefaultAPIResourceConfig(), cc.RuntimeConfig, registered)
-	return CompletedConfig{cc}
+	cc.ResourceConfig = rc
+	return CompletedConfig{cc}, nil
 }
 
 // Server is a running crdlab API server: storage, the HTTP handler, the
@@ -212,9 +215,6 @@ type postStartHook struct {
 // apiextensions.k8s.io, the crdHandler behind it, and the CRD informer
 // and the controllers fed by it (controllers.go), started after the server.
 func (c CompletedConfig) New() (*Server, error) {
-	if c.err != nil {
-		return nil, c.err
-	}
 	log := c.Logger
 	// Access first: a public address without authentication, or a bad
 	// token, policy or certificate file, fails before anything listens.
@@ -253,7 +253,6 @@ func (c CompletedConfig) New() (*Server, error) {
 	s.handler, err = handler.New(handler.Config{
 		Scheme:          c.scheme,
 		Codecs:          scheme.NewCodecFactory(c.scheme),
-		Backend:         db,
 		CRDREST:         crdREST,
 		CRDStatusREST:   crdStatusREST,
 		EnabledVersions: versions,

@@ -27,6 +27,15 @@ type testServer struct {
 	done   chan error
 }
 
+// completeNew is Complete then New.
+func completeNew(c *Config) (*Server, error) {
+	cc, err := c.Complete()
+	if err != nil {
+		return nil, err
+	}
+	return cc.New()
+}
+
 func startServer(t *testing.T, cfg Config, setup ...func(*Server)) *testServer {
 	t.Helper()
 	if cfg.DataDir == "" {
@@ -35,7 +44,7 @@ func startServer(t *testing.T, cfg Config, setup ...func(*Server)) *testServer {
 	cfg.Listen = "127.0.0.1:0"
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.Storage.NoSync = true
-	s, err := cfg.Complete().New()
+	s, err := completeNew(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,13 +302,13 @@ func TestServer_RuntimeConfig(t *testing.T) {
 		}
 	})
 	t.Run("ErrUnknownGroup", func(t *testing.T) {
-		_, err := (&Config{DataDir: t.TempDir(), RuntimeConfig: map[string]bool{"batch/v1": true}}).Complete().New()
+		_, err := completeNew(&Config{DataDir: t.TempDir(), RuntimeConfig: map[string]bool{"batch/v1": true}})
 		if err == nil || err.Error() != "unknown api groups batch/v1" {
 			t.Errorf("err %v", err)
 		}
 	})
 	t.Run("ErrListen", func(t *testing.T) {
-		_, err := (&Config{DataDir: t.TempDir(), Listen: "not-an-address"}).Complete().New()
+		_, err := completeNew(&Config{DataDir: t.TempDir(), Listen: "not-an-address"})
 		if err == nil {
 			t.Error("New accepted a bad listen address")
 		}

@@ -62,8 +62,8 @@ func BenchmarkTrace_CreateCustomResource(b *testing.B) {
 // and served, and returns its URL.
 func benchServer(b *testing.B, tr *trace.Tracer) string {
 	b.Helper()
-	s, err := (&Config{DataDir: b.TempDir(), Listen: "127.0.0.1:0", Tracer: tr,
-		Logger: slog.New(slog.DiscardHandler), Storage: storage.Options{NoSync: true}}).Complete().New()
+	s, err := completeNew(&Config{DataDir: b.TempDir(), Listen: "127.0.0.1:0", Tracer: tr,
+		Logger: slog.New(slog.DiscardHandler), Storage: storage.Options{NoSync: true}})
 	if err != nil {
 		b.Fatal(err)
 	}

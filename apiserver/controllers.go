@@ -13,7 +13,7 @@ package apiserver
 // What flows where:
 //
 //	storage ──watch over HTTP──▶ CRD informer ──▶ crdHandler hooks (serve / stop serving)
-//	                                  │            └─ NamesAccepted && !Established ─▶ establishing queue
+//	                                  │            └─ NamesAccepted && !Established ─▶ establishing queue (QueueCRD)
 //	                                  ├──▶ naming controller      (acceptedNames, NamesAccepted)
 //	                                  ├──▶ finalizer              (Terminating, instances, finalizer)
 //	                                  ├──▶ discovery controller   (/apis/<g>[/<v>]; its only writer)
@@ -30,7 +30,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/client"
@@ -45,13 +44,17 @@ import (
 	"github.com/crdlab/crdlab/controller/status"
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/informer"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
-// The handler renders the OpenAPI documents the OpenAPI controller asks for.
-var _ openapi.Service = (*handler.Handler)(nil)
+// The handler renders the OpenAPI documents the OpenAPI controller asks
+// for, and the crdHandler hands CRDs to the establishing controller.
+var (
+	_ openapi.Service     = (*handler.Handler)(nil)
+	_ handler.Establisher = (*establish.EstablishingController)(nil)
+)
 
 // crdInformerResync is the CRD informer's resync period, as upstream's
 // apiextensions informer factory (5 minutes): every handler sees every CRD
@@ -212,44 +215,26 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 }
 
 // addCRDHandler registers the crdHandler's hooks on the informer: a CRD
-// added or changed is (re)recorded for serving, a deleted one dropped; and
-// a CRD whose names are accepted but that is not Established yet goes to
-// the establishing controller (seed 000, "CRD Handler": "When the Watch
-// object type is Update, it may be that the state changes to the
-// Established state and needs to be sent to the EstablishingController").
-// The hook records the CRD before queueing it, so the crdHandler serves it
-// by the time it is Established.
+// added or changed is (re)recorded for serving, a deleted one dropped. The
+// crdHandler hands CRDs whose names are accepted to the establishing
+// controller itself (handler/crdhandler.go:CRDHandler.OnUpdate).
 //
 // Mirrors the event handlers NewCustomResourceDefinitionHandler registers
 // (createCustomResourceDefinition, updateCustomResourceDefinition,
 // removeDeadStorage) in customresource_handler.go.
 func (c *crdControllers) addCRDHandler(crdInformer informer.SharedIndexInformer, establishing *establish.EstablishingController) error {
 	crds := c.handler.CRDs()
-	queueIfInstalling := func(crd *apiextensionsv1.CustomResourceDefinition) {
-		if helpers.IsCRDConditionTrue(crd, apiextensionsv1.NamesAccepted) &&
-			!helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
-			establishing.QueueCRD(crd.Name)
-		}
-	}
+	crds.SetEstablisher(establishing)
 	_, err := crdInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any, _ bool) {
-			crd, ok := controller.CRDFromObject(obj)
-			if !ok {
-				return
+			if crd, ok := controller.CRDFromObject(obj); ok {
+				crds.OnAdd(crd)
 			}
-			crds.OnAdd(crd)
-			// Upstream queues only on update and relies on the 5-minute
-			// resync for a CRD found half-installed at start-up; queueing
-			// here establishes it at once.
-			queueIfInstalling(crd)
 		},
 		UpdateFunc: func(_, newObj any) {
-			crd, ok := controller.CRDFromObject(newObj)
-			if !ok {
-				return
+			if crd, ok := controller.CRDFromObject(newObj); ok {
+				crds.OnUpdate(crd)
 			}
-			crds.OnUpdate(crd)
-			queueIfInstalling(crd)
 		},
 		DeleteFunc: func(obj any) {
 			if crd, ok := controller.CRDFromObject(obj); ok {

@@ -19,8 +19,8 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/client"
 	"github.com/crdlab/crdlab/client/dynamic"
-	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 // These tests drive the whole CRD lifecycle through a real server on a

@@ -15,8 +15,8 @@ import (
 	discoverycontroller "github.com/crdlab/crdlab/controller/discovery"
 	openapicontroller "github.com/crdlab/crdlab/controller/openapi"
 	"github.com/crdlab/crdlab/informer"
-	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 // startControllers runs against ts, over HTTP, what apiserver/controllers.go

@@ -28,6 +28,10 @@ import (
 // OpenAPI: the DiscoveryController and the OpenAPI controller, fed by the
 // same informer, own those, as upstream.
 //
+// OnUpdate (and OnAdd) also hand a CRD whose names are accepted but that
+// is not Established yet to the Establisher, as upstream's
+// updateCustomResourceDefinition hands it to the EstablishingController.
+//
 // A request for a CRD that does not exist, does not serve the version, is
 // of the other scope, or whose names are neither accepted nor established
 // goes to the delegate (404), as upstream.
@@ -37,12 +41,31 @@ import (
 type CRDHandler struct {
 	h *Handler
 
-	mu sync.RWMutex // guards crds and infos
+	mu sync.RWMutex // guards crds, infos and establisher
 	// crds holds the latest version of every CRD by name (the lister).
 	crds map[string]*apiextensionsv1.CustomResourceDefinition
 	// infos holds the serving info of a CRD by UID; an entry exists only
 	// for a CRD that is in crds and was requested since its last change.
 	infos map[metav1.UID]*crdInfo
+	// establisher gets the CRDs to establish; nil until SetEstablisher.
+	establisher Establisher
+}
+
+// Establisher is what the crdHandler hands each CRD whose names are
+// accepted but that is not Established yet: the EstablishingController
+// (controller/establish), which sets Established.
+//
+// Mirrors the establishingController of crdHandler (its QueueCRD).
+type Establisher interface {
+	QueueCRD(name string)
+}
+
+// SetEstablisher sets the Establisher; package apiserver wires the
+// EstablishingController before the CRD informer starts.
+func (c *CRDHandler) SetEstablisher(e Establisher) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.establisher = e
 }
 
 func newCRDHandler(h *Handler) *CRDHandler {
@@ -53,7 +76,10 @@ func newCRDHandler(h *Handler) *CRDHandler {
 	}
 }
 
-// OnAdd records a new CRD.
+// OnAdd records a new CRD, as OnUpdate does. Upstream queues a CRD for
+// the establishing controller on updates only, and relies on its 5-minute
+// resync for a CRD found half-installed at start-up; queueing on add too
+// establishes it at once.
 //
 // Mirrors (*crdHandler).createCustomResourceDefinition.
 func (c *CRDHandler) OnAdd(crd *apiextensionsv1.CustomResourceDefinition) {
@@ -62,7 +88,11 @@ func (c *CRDHandler) OnAdd(crd *apiextensionsv1.CustomResourceDefinition) {
 
 // OnUpdate records a changed CRD. Its serving info is rebuilt on next use
 // if its UID, spec or accepted names changed; status-only changes (say,
-// Established turning True) keep it.
+// Established turning True) keep it. A CRD whose names are accepted but
+// that is not Established yet then goes to the Establisher (seed 000,
+// "CRD Handler": an update may be the one that must reach the
+// EstablishingController); it is recorded first, so it is served by the
+// time it is Established.
 //
 // Mirrors (*crdHandler).updateCustomResourceDefinition.
 func (c *CRDHandler) OnUpdate(crd *apiextensionsv1.CustomResourceDefinition) {
@@ -81,9 +111,14 @@ func (c *CRDHandler) OnUpdate(crd *apiextensionsv1.CustomResourceDefinition) {
 			dropped = info
 		}
 	}
+	establisher := c.establisher
 	c.mu.Unlock()
 	if dropped != nil {
 		dropped.release()
+	}
+	if establisher != nil && helpers.IsCRDConditionTrue(crd, apiextensionsv1.NamesAccepted) &&
+		!helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
+		establisher.QueueCRD(crd.Name)
 	}
 	if tr := c.h.cfg.Tracer; tr.Enabled() {
 		tr.Emit(trace.Event{

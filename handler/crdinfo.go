@@ -93,31 +93,29 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 		if w, _ := helpers.GetDeprecationWarning(crd, v.Name); w != nil {
 			warnings = append(warnings, *w)
 		}
-		mk := func(sub string, storage interface{}) *requestScope {
+		mk := func(sub string) *requestScope {
 			return &requestScope{
-				resource:    gv.WithResource(names.Plural),
-				subresource: sub,
-				kind:        conv.kind,
-				listKind:    listKind,
-				namespaced:  conv.namespaced,
-				decode:      conv.decode,
-				encode:      conv.encode,
-				encodeOwned: conv.encodeOwned,
-				encodeShared: func(obj scheme.Object) (scheme.Object, bool, error) {
-					return conv.encodeShared(obj)
-				},
-				table:    table,
-				warnings: warnings,
+				resource:     gv.WithResource(names.Plural),
+				subresource:  sub,
+				kind:         conv.kind,
+				listKind:     listKind,
+				namespaced:   conv.namespaced,
+				decode:       conv.decode,
+				encode:       conv.encode,
+				encodeOwned:  conv.encodeOwned,
+				encodeShared: conv.encodeShared,
+				table:        table,
+				warnings:     warnings,
 			}
 		}
-		vs := &versionScopes{main: mk("", nil)}
+		vs := &versionScopes{main: mk("")}
 		vs.main.storage = st.Main
 		if v.Subresources != nil && v.Subresources.Status != nil && st.Status != nil {
-			vs.status = mk("status", nil)
+			vs.status = mk("status")
 			vs.status.storage = st.Status
 		}
 		if v.Subresources != nil && v.Subresources.Scale != nil && st.Scale != nil {
-			vs.scale = newScaleScope(mk("scale", nil), st.Scale)
+			vs.scale = newScaleScope(mk("scale"), st.Scale)
 		}
 		info.versions[v.Name] = vs
 	}

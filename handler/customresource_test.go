@@ -367,6 +367,58 @@ func TestCRDHandler_Hooks(t *testing.T) {
 	})
 }
 
+// queued records the CRDs the crdHandler hands its Establisher.
+type queued struct {
+	mu    sync.Mutex
+	names []string
+}
+
+func (q *queued) QueueCRD(name string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.names = append(q.names, name)
+}
+
+func (q *queued) get() []string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return append([]string(nil), q.names...)
+}
+
+// TestCRDHandler_Establisher checks the hand-off of upstream's
+// updateCustomResourceDefinition: a CRD whose names are accepted but that
+// is not Established yet goes to the Establisher, on add and on update;
+// no other does.
+func TestCRDHandler_Establisher(t *testing.T) {
+	ts, _ := newCRTestServer(t)
+	q := &queued{}
+	ts.h.CRDs().SetEstablisher(q)
+	crd := decodeCRD(t, []byte(crdJSON("crontabs.stable.example.com", "stable.example.com", "crontabs", "CronTab")))
+	cond := func(typ apiextensionsv1.CustomResourceDefinitionConditionType) apiextensionsv1.CustomResourceDefinitionCondition {
+		return apiextensionsv1.CustomResourceDefinitionCondition{Type: typ, Status: apiextensionsv1.ConditionTrue}
+	}
+	t.Run("NamesNotAccepted", func(t *testing.T) {
+		ts.h.CRDs().OnAdd(crd)
+		check.Len(t, q.get(), 0)
+	})
+	t.Run("NamesAcceptedOnUpdate", func(t *testing.T) {
+		crd.Status.Conditions = []apiextensionsv1.CustomResourceDefinitionCondition{cond(apiextensionsv1.NamesAccepted)}
+		ts.h.CRDs().OnUpdate(crd)
+		check.Equal(t, []string{"crontabs.stable.example.com"}, q.get())
+	})
+	t.Run("NamesAcceptedOnAdd", func(t *testing.T) {
+		other := crd.DeepCopy()
+		other.Name = "others.stable.example.com"
+		ts.h.CRDs().OnAdd(other)
+		check.Equal(t, []string{"crontabs.stable.example.com", "others.stable.example.com"}, q.get())
+	})
+	t.Run("Established", func(t *testing.T) {
+		crd.Status.Conditions = append(crd.Status.Conditions, cond(apiextensionsv1.Established))
+		ts.h.CRDs().OnUpdate(crd)
+		check.Len(t, q.get(), 2)
+	})
+}
+
 const aggregatedDiscovery = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"
 
 // discoveryVerbs returns the verbs /apis/stable.example.com/v1 lists for

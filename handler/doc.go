@@ -40,8 +40,9 @@
 //   - Protobuf (subpackage protobuf): request bodies in Kubernetes'
 //     protobuf wire format, turned into JSON before decoding.
 //   - Errors (subpackage responsewriters): every error answer is a
-//     metav1.Status; ErrorToStatus is the one table from error to code and
-//     reason.
+//     metav1.Status. The registry answers API errors only (it turns storage
+//     errors into them); ErrorToStatus writes them, and the few errors of
+//     the request itself (body too large, deadline).
 //
 // Upstream:
 //   - k8s.io/apiserver/pkg/endpoints/handlers: get.go, create.go,

@@ -11,9 +11,9 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // memCR is an in-memory custom resource storage keyed by namespace/name,

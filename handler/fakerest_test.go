@@ -8,9 +8,9 @@ import (
 	"github.com/crdlab/crdlab/apis/apiextensions"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // memCRDREST is an in-memory stand-in for the CRD REST storage (internal

@@ -1,7 +1,6 @@
 package handler
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,23 +17,19 @@ import (
 	"github.com/crdlab/crdlab/handler/filters"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
-	"github.com/crdlab/crdlab/internal/version"
 	"github.com/crdlab/crdlab/machinery/openapi"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/trace"
 )
 
-// Config is what New needs. Scheme, Codecs, Backend, CRDREST and
-// CRDStatusREST are required.
+// Config is what New needs. Scheme, CRDREST and CRDStatusREST are
+// required.
 type Config struct {
 	// Scheme knows the apiextensions.k8s.io types (install.Install).
 	Scheme *scheme.Scheme
-	// Codecs decode request bodies of CRDs.
+	// Codecs decode request bodies of CRDs; zero means codecs of Scheme.
 	Codecs scheme.CodecFactory
-	// Backend stores custom resources (one store per CRD is made on it).
-	Backend storage.Backend
 	// CRDREST and CRDStatusREST serve customresourcedefinitions and their
 	// /status, on internal *apiextensions.CustomResourceDefinition objects
 	// (registry/customresourcedefinition.NewREST).
@@ -58,8 +53,6 @@ type Config struct {
 	// Delegate serves what nothing here serves; nil answers 404 NotFound
 	// "the server could not find the requested resource".
 	Delegate http.Handler
-	// Ready, if set, is checked by /readyz (and /healthz); nil is ready.
-	Ready func(ctx context.Context) error
 	// Now is the clock of Table age cells; nil means time.Now.
 	Now func() time.Time
 	// Tracer, if set, gets a "request" and a "response" event per request
@@ -70,12 +63,11 @@ type Config struct {
 	// CustomResourceStorage builds the REST storage of one CRD's custom
 	// resources, in the CRD's storage version (the handler converts to and
 	// from the other served versions). Required to serve custom resources;
-	// DefaultCustomResourceStorage(backend) wires
-	// registry/customresource.NewStorage.
+	// package apiserver wires registry/customresource.NewStorage.
 	CustomResourceStorage func(crd *apiextensionsv1.CustomResourceDefinition) (*CustomResourceStorage, error)
 	// SchemaFor compiles one version's openAPIV3Schema for validation,
-	// defaulting and pruning; nil means DefaultSchemaFor (package
-	// structural) when available, else no schema checks.
+	// defaulting and pruning; nil means no schema checks. Package
+	// apiserver wires package structural.
 	SchemaFor func(schema *apiextensionsv1.JSONSchemaProps) (Schema, error)
 }
 
@@ -128,8 +120,6 @@ func New(cfg Config) (*Handler, error) {
 	switch {
 	case cfg.Scheme == nil:
 		return nil, errors.New("handler: Config.Scheme is required")
-	case cfg.Backend == nil:
-		return nil, errors.New("handler: Config.Backend is required")
 	case cfg.CRDREST == nil || cfg.CRDStatusREST == nil:
 		return nil, errors.New("handler: Config.CRDREST and Config.CRDStatusREST are required")
 	}
@@ -220,11 +210,6 @@ func (h *Handler) routes() *mux.Router {
 	r.NotFoundHandler = h.cfg.Delegate
 	r.MethodNotAllowedHandler = h.cfg.Delegate
 
-	r.HandleFunc("/version", h.serveVersion).Methods(http.MethodGet)
-	r.HandleFunc("/healthz", h.serveHealth).Methods(http.MethodGet)
-	r.HandleFunc("/livez", func(w http.ResponseWriter, _ *http.Request) { writeText(w, "ok") }).Methods(http.MethodGet)
-	r.HandleFunc("/readyz", h.serveHealth).Methods(http.MethodGet)
-
 	r.HandleFunc("/openapi/v3", h.openapi.serveRoot).Methods(http.MethodGet)
 	r.HandleFunc("/openapi/v3/apis/{group}/{version}", func(w http.ResponseWriter, req *http.Request) {
 		v := mux.Vars(req)
@@ -268,28 +253,6 @@ func (h *Handler) routes() *mux.Router {
 // resourcePath is a resource request's path, split.
 type resourcePath struct {
 	group, version, namespace, resource, name, subresource string
-}
-
-func (h *Handler) serveVersion(w http.ResponseWriter, _ *http.Request) {
-	responsewriters.WriteJSON(w, http.StatusOK, version.Get())
-}
-
-func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
-	if h.cfg.Ready != nil {
-		if err := h.cfg.Ready(r.Context()); err != nil {
-			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			w.WriteHeader(http.StatusInternalServerError)
-			_, _ = w.Write([]byte("[-]ready failed: " + err.Error() + "\n"))
-			return
-		}
-	}
-	writeText(w, "ok")
-}
-
-func writeText(w http.ResponseWriter, s string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	_, _ = w.Write([]byte(s))
 }
 
 // notFoundHandler is the end of the delegation chain: a 404 Status, as

@@ -18,12 +18,7 @@ import (
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/handler/internal/check"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
 )
-
-// nopBackend satisfies Config.Backend in tests that serve no custom
-// resource.
-type nopBackend struct{ storage.Backend }
 
 type testServer struct {
 	*httptest.Server
@@ -37,7 +32,7 @@ func newTestServer(t *testing.T, mutate ...func(*handler.Config)) *testServer {
 	install.Install(s)
 	main, status := newMemCRDREST()
 	cfg := handler.Config{
-		Scheme: s, Codecs: scheme.NewCodecFactory(s), Backend: nopBackend{},
+		Scheme: s, Codecs: scheme.NewCodecFactory(s),
 		CRDREST: main, CRDStatusREST: status,
 		EnabledVersions: []string{"v1", "v1beta1"},
 		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -544,15 +539,5 @@ func TestHandler_Discovery(t *testing.T) {
 		r.status(t, 404, "NotFound")
 		r = ts.do(t, "GET", "/openapi/v2", "")
 		check.Equal(t, 404, r.code)
-	})
-	t.Run("Version", func(t *testing.T) {
-		r := ts.do(t, "GET", "/version", "")
-		check.Equal(t, 200, r.code)
-		check.NotEmpty(t, r.body["gitVersion"].(string))
-	})
-	t.Run("Healthz", func(t *testing.T) {
-		r := ts.do(t, "GET", "/healthz", "")
-		check.Equal(t, 200, r.code)
-		check.Equal(t, "ok", string(r.raw))
 	})
 }

@@ -120,7 +120,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 			}
 		}
 		if m, ok := metav1.Accessor(obj); ok {
-			if err := firstError(checkName(m, name), ensureNamespace(s.namespaceFor(namespace), m)); err != nil {
+			if err := firstError(checkName(m, name), registry.EnsureObjectNamespaceMatchesRequestNamespace(s.namespaceFor(namespace), m)); err != nil {
 				return nil, err
 			}
 		}

@@ -394,7 +394,7 @@ func (h *Handler) createResource(w http.ResponseWriter, r *http.Request, s *requ
 		return
 	}
 	if m, ok := metav1.Accessor(obj); ok {
-		if err := ensureNamespace(s.namespaceFor(namespace), m); err != nil {
+		if err := registry.EnsureObjectNamespaceMatchesRequestNamespace(s.namespaceFor(namespace), m); err != nil {
 			responsewriters.WriteError(w, err)
 			return
 		}
@@ -474,7 +474,7 @@ func (h *Handler) updateResource(w http.ResponseWriter, r *http.Request, s *requ
 		return
 	}
 	if m, ok := metav1.Accessor(obj); ok {
-		if err := firstError(checkName(m, name), ensureNamespace(s.namespaceFor(namespace), m)); err != nil {
+		if err := firstError(checkName(m, name), registry.EnsureObjectNamespaceMatchesRequestNamespace(s.namespaceFor(namespace), m)); err != nil {
 			responsewriters.WriteError(w, err)
 			return
 		}

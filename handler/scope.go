@@ -156,27 +156,6 @@ func decodeError(err error) error {
 	return apierrors.NewBadRequest(fmt.Sprintf("error decoding request body: %v", err))
 }
 
-// ensureNamespace makes obj's namespace agree with the request's.
-//
-// Mirrors rest.EnsureObjectNamespaceMatchesRequestNamespace in
-// k8s.io/apiserver/pkg/registry/rest/meta.go.
-func ensureNamespace(requestNamespace string, obj metav1.Object) error {
-	objNamespace := obj.GetNamespace()
-	switch {
-	case objNamespace == requestNamespace:
-		return nil
-	case objNamespace == "":
-		obj.SetNamespace(requestNamespace)
-		return nil
-	case requestNamespace == "":
-		// Cluster-scoped: a namespace in the body is dropped.
-		obj.SetNamespace("")
-		return nil
-	default:
-		return apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
-	}
-}
-
 // checkName checks that an update's body names the object of the URL.
 //
 // Mirrors checkName in k8s.io/apiserver/pkg/endpoints/handlers/rest.go.

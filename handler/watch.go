@@ -9,9 +9,9 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // minWatchTimeout is the lower bound of the timeout of a watch that asked

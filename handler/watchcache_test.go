@@ -11,8 +11,8 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
-	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 func widgetScope() *requestScope {

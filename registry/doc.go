@@ -21,8 +21,10 @@
 //     removes the last one deletes the object;
 //   - dry run (dryRun=All) runs every step of a write except the write.
 //
-// Every error the REST methods return is an *apis/errors.StatusError;
-// storage errors are mapped in one table (errors.go). Objects returned by
+// Every error the REST methods return is an *apis/errors.StatusError:
+// storage errors become API errors here, in one table (errors.go:
+// interpretStorageError, upstream's storage/errors), so the handler never
+// sees a storage error. Objects returned by
 // Get, List, Create, Update and Delete belong to the caller (List copies
 // what storage shares); objects in watch events are shared with every
 // watcher and must be copied before they are changed (the storage
@@ -50,8 +52,8 @@
 //     builds Tables), no managedFields handling.
 //   - The qualified resource in errors is always DefaultQualifiedResource
 //     (upstream prefers the request's RequestInfo; the two agree here).
-//   - DeleteCollection deletes one object at a time (upstream uses a worker
-//     pool), in each object's own namespace.
+//   - DeleteCollection deletes 16 objects at a time, each in its own
+//     namespace (upstream: --delete-collection-workers, default 1).
 //   - Dry run is done in the Store (upstream wraps storage in
 //     DryRunnableStorage): writes end just before storage is changed.
 //   - A strategy may also answer in ready StatusCauses (CauseValidator),

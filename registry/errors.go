@@ -50,9 +50,12 @@ func (op operation) String() string {
 }
 
 // interpretStorageError turns an error of package storage into the API
-// error (an *apierrors.StatusError) the client gets. Errors that already
-// carry a Status pass through. This is the one table from storage errors
-// to API errors in crdlab's registry.
+// error (an *apierrors.StatusError) the client gets; errors that already
+// carry a Status pass through, and anything else is a 500. Every REST
+// method of this package and its subpackages returns its storage errors
+// through here: it is crdlab's one table from storage errors to API errors,
+// and package handler never sees a storage error (it writes API errors as
+// they are, handler/responsewriters).
 //
 // Mirrors k8s.io/apiserver/pkg/storage/errors (storeerr):
 // InterpretGetError, InterpretListError, InterpretCreateError,
@@ -70,33 +73,31 @@ func interpretStorageError(op operation, err error, gr scheme.GroupResource, nam
 	if !errors.As(err, &se) {
 		return apierrors.NewInternalError(err)
 	}
-	if errors.Is(err, storage.ErrObjectTooLarge) {
+	switch {
+	case errors.Is(err, storage.ErrObjectTooLarge):
 		// Upstream: etcd's "request is too large", answered 413.
 		return apierrors.NewRequestEntityTooLarge(se.Msg)
-	}
-	switch se.Code {
-	case storage.ErrCodeKeyNotFound:
+	case errors.Is(err, storage.ErrNotFound):
 		if op == opList || op == opWatch {
 			name = ""
 		}
 		return apierrors.NewNotFound(gr, name)
-	case storage.ErrCodeKeyExists:
+	case errors.Is(err, storage.ErrAlreadyExists):
 		if op == opCreate {
 			return apierrors.NewAlreadyExists(gr, name)
 		}
 		return apierrors.NewConflict(gr, name, err)
-	case storage.ErrCodeResourceVersionConflicts:
+	case errors.Is(err, storage.ErrConflict):
 		return apierrors.NewConflict(gr, name, err)
-	case storage.ErrCodeInvalidObj:
+	case errors.Is(err, storage.ErrInvalidObject):
 		if op == opUpdate || op == opDelete {
 			return apierrors.NewConflict(gr, name, err)
 		}
 		return apierrors.NewInternalError(err)
-	case storage.ErrCodeExpired:
+	case errors.Is(err, storage.ErrExpired):
 		switch {
 		case op == opList && continuing:
-			e := apierrors.NewResourceExpired(inconsistentContinueMsg)
-			return e
+			return apierrors.NewResourceExpired(inconsistentContinueMsg)
 		case op == opList:
 			return apierrors.NewResourceExpired(expiredListMsg)
 		case se.Msg != "":
@@ -104,15 +105,24 @@ func interpretStorageError(op operation, err error, gr scheme.GroupResource, nam
 		default:
 			return apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d", se.ResourceVersion))
 		}
-	case storage.ErrCodeTooLargeResourceVersion:
+	case errors.Is(err, storage.ErrTooLargeResourceVersion):
 		return newTooLargeResourceVersionError(se)
-	case storage.ErrCodeBadRequest:
+	case errors.Is(err, storage.ErrBadRequest):
 		return apierrors.NewBadRequest(se.Msg)
-	case storage.ErrCodeTimeout:
+	case errors.Is(err, storage.ErrTimeout):
 		return newServerTimeout(gr, op.String(), 2)
 	default:
 		return apierrors.NewInternalError(err)
 	}
+}
+
+// InterpretDeleteError is interpretStorageError for a delete: REST
+// storages built on a Store but writing to storage themselves (the CRD
+// REST's Delete) answer their storage errors with it.
+//
+// Mirrors storeerr.InterpretDeleteError.
+func InterpretDeleteError(err error, gr scheme.GroupResource, name string) error {
+	return interpretStorageError(opDelete, err, gr, name, false)
 }
 
 // newTooLargeResourceVersionError: 504 Timeout with a

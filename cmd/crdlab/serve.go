@@ -198,7 +198,10 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 	} else if o.traceLog != "-" {
 		return fmt.Errorf("--trace-log needs --trace")
 	}
-	completed := cfg.Complete()
+	completed, err := cfg.Complete()
+	if err != nil {
+		return err
+	}
 	srv, err := completed.New()
 	if err != nil {
 		return err

@@ -76,7 +76,10 @@ func run(w io.Writer, dataDir string) error {
 	// DefaultAPIResourceConfig (seed 000: "Default Configuration") with
 	// the runtime config merged in ("Extend").
 	defaults := apiserver.DefaultAPIResourceConfig()
-	completed := cfg.Complete()
+	completed, err := cfg.Complete()
+	if err != nil {
+		return err
+	}
 	say("Complete: default resource config serves %v; with the runtime config: %v",
 		enabled(defaults), completed.EnabledVersions())
 	note("shutdown timeout defaulted to %s", completed.ShutdownTimeout)

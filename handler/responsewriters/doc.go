@@ -1,20 +1,21 @@
 // Package responsewriters writes API answers: objects in the negotiated
-// representation and errors as metav1.Status. It holds crdlab's one table
-// from error to HTTP code and Status reason (ErrorToStatus), so every part
-// of the server answers the same error the same way.
+// representation and errors as metav1.Status.
 //
-// Vocabulary: a Status is the body of every error answer; an APIStatus
-// error (apis/errors.StatusError) carries its own; any other error is
-// classified by ErrorToStatus (storage errors, timeouts, oversized bodies,
-// strict decoding errors) and, failing all, answered as a 500 InternalError.
+// Vocabulary: a Status is the body of every error answer. An API error
+// (apis/errors.StatusError, any APIStatus) carries its own; ErrorToStatus
+// passes it through, fills the few errors of the request itself that are
+// not API errors (a body over the limit, a passed deadline), and answers
+// anything else as a 500 InternalError. Errors of the storage never get
+// here: the registry turns them into API errors (registry/errors.go), as
+// upstream's REST stores do with k8s.io/apiserver/pkg/storage/errors.
 //
 // Upstream:
 //   - k8s.io/apiserver/pkg/endpoints/handlers/responsewriters: status.go
 //     (ErrorToAPIStatus), writers.go (WriteObjectNegotiated,
 //     ErrorNegotiated)
-//   - k8s.io/apiserver/pkg/storage/errors: InterpretGetError and friends
-//     (the storage rows of the table)
 //
 // Differences from upstream: errors are always written as JSON (upstream
-// writes them in the negotiated format); no gzip; no protobuf.
+// writes them in the negotiated format); no gzip; no protobuf. Upstream's
+// ErrorToAPIStatus also answers a storage conflict that escaped its
+// registry as a 409; crdlab's registry lets none escape.
 package responsewriters

@@ -8,8 +8,6 @@ import (
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
 )
 
 // MaxRequestBodyBytes is the largest request body crdlab reads: 3 MiB, as
@@ -24,13 +22,14 @@ type errorRow struct {
 	status func(err error) *apierrors.StatusError
 }
 
-// errorTable maps every error the handler can meet to the Status sent to
-// the client. The first matching row wins; an error no row matches is a
-// 500 InternalError. This is the one place crdlab decides an error's HTTP
-// code (STYLE habit 6).
+// errorTable maps every error that reaches a response to the Status sent
+// to the client. The first matching row wins; an error no row matches is a
+// 500 InternalError. API errors (apis/errors) carry their Status already:
+// the registry turns storage errors into them (registry/errors.go, as
+// upstream's storage/errors), so the rows below the first are only the
+// errors of the request itself.
 //
-// Mirrors ErrorToAPIStatus in responsewriters/status.go and the storage
-// error interpretation of k8s.io/apiserver/pkg/storage/errors.
+// Mirrors ErrorToAPIStatus in responsewriters/status.go.
 var errorTable = []errorRow{
 	{"APIStatus (already a Status: NotFound, Conflict, Invalid …)",
 		func(err error) bool { var s apierrors.APIStatus; return errors.As(err, &s) },
@@ -54,44 +53,8 @@ var errorTable = []errorRow{
 			errors.As(err, &m)
 			return apierrors.NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", m.Limit))
 		}},
-	{"strict decoding (fieldValidation=Strict) → 400 BadRequest",
-		func(err error) bool { var s *scheme.StrictDecodingError; return errors.As(err, &s) },
-		func(err error) *apierrors.StatusError { return apierrors.NewBadRequest(err.Error()) }},
-	{"storage: key not found → 404 NotFound",
-		func(err error) bool { return storage.IsNotFound(err) },
-		func(err error) *apierrors.StatusError {
-			return apierrors.NewNotFound(scheme.GroupResource{}, storageKey(err))
-		}},
-	{"storage: key exists → 409 AlreadyExists",
-		func(err error) bool { return storage.IsAlreadyExists(err) },
-		func(err error) *apierrors.StatusError {
-			return apierrors.NewAlreadyExists(scheme.GroupResource{}, storageKey(err))
-		}},
-	{"storage: resourceVersion conflict → 409 Conflict",
-		func(err error) bool { return storage.IsConflict(err) },
-		func(err error) *apierrors.StatusError {
-			return apierrors.NewConflict(scheme.GroupResource{}, storageKey(err), err)
-		}},
-	{"storage: compacted resourceVersion → 410 Expired",
-		func(err error) bool { return storage.IsExpired(err) },
-		func(err error) *apierrors.StatusError { return apierrors.NewResourceExpired(storageMsg(err)) }},
-	{"storage: resourceVersion not reached yet → 504 Timeout (upstream: \"Too large resource version\")",
-		func(err error) bool { return errors.Is(err, storage.ErrTooLargeResourceVersion) },
-		func(err error) *apierrors.StatusError {
-			e := apierrors.NewTimeoutError(storageMsg(err), 1)
-			e.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: metav1.CauseTypeResourceVersionTooLarge, Message: storageMsg(err)}}
-			return e
-		}},
-	{"storage: bad request (e.g. malformed continue token) → 400 BadRequest",
-		func(err error) bool { return errors.Is(err, storage.ErrBadRequest) },
-		func(err error) *apierrors.StatusError { return apierrors.NewBadRequest(storageMsg(err)) }},
-	{"storage: invalid object → 500 InternalError",
-		func(err error) bool { return errors.Is(err, storage.ErrInvalidObject) },
-		func(err error) *apierrors.StatusError { return apierrors.NewInternalError(err) }},
-	{"request timeout → 504 Timeout",
-		func(err error) bool {
-			return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, storage.ErrTimeout)
-		},
+	{"request deadline passed → 504 Timeout",
+		func(err error) bool { return errors.Is(err, context.DeadlineExceeded) },
 		func(err error) *apierrors.StatusError {
 			return apierrors.NewTimeoutError("request did not complete within requested timeout - "+err.Error(), 0)
 		}},
@@ -107,22 +70,6 @@ func ErrorToStatus(err error) *apierrors.StatusError {
 		}
 	}
 	return apierrors.NewInternalError(err)
-}
-
-func storageKey(err error) string {
-	var se *storage.Error
-	if errors.As(err, &se) {
-		return se.Key
-	}
-	return ""
-}
-
-func storageMsg(err error) string {
-	var se *storage.Error
-	if errors.As(err, &se) && se.Msg != "" {
-		return se.Msg
-	}
-	return err.Error()
 }
 
 // codeForReason fills the code of a Status that came without one.

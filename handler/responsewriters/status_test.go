@@ -11,7 +11,6 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
 )
 
 func TestErrorToStatus(t *testing.T) {
@@ -24,11 +23,8 @@ func TestErrorToStatus(t *testing.T) {
 		{"APIStatus", apierrors.NewNotFound(scheme.GroupResource{Resource: "x"}, "a"), 404, metav1.StatusReasonNotFound},
 		{"WrappedAPIStatus", fmt.Errorf("ctx: %w", apierrors.NewConflict(scheme.GroupResource{}, "a", errors.New("x"))), 409, metav1.StatusReasonConflict},
 		{"MaxBytes", &http.MaxBytesError{Limit: 3}, 413, metav1.StatusReasonRequestEntityTooLarge},
-		{"Strict", &scheme.StrictDecodingError{Msg: `unknown field "x"`}, 400, metav1.StatusReasonBadRequest},
-		{"StorageNotFound", storage.NewNotFoundError("/k"), 404, metav1.StatusReasonNotFound},
-		{"StorageExists", storage.NewAlreadyExistsError("/k"), 409, metav1.StatusReasonAlreadyExists},
-		{"StorageConflict", storage.NewConflictError("/k", "x"), 409, metav1.StatusReasonConflict},
-		{"StorageExpired", storage.NewExpiredError(1, 5), 410, metav1.StatusReasonExpired},
+		{"NoCode", &apierrors.StatusError{ErrStatus: metav1.Status{Reason: metav1.StatusReasonMethodNotAllowed}}, 405, metav1.StatusReasonMethodNotAllowed},
+		{"WrappedDeadline", fmt.Errorf("list: %w", context.DeadlineExceeded), 504, metav1.StatusReasonTimeout},
 		{"Deadline", context.DeadlineExceeded, 504, metav1.StatusReasonTimeout},
 		{"Other", errors.New("boom"), 500, metav1.StatusReasonInternalError},
 	}

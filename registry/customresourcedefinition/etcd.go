@@ -151,17 +151,7 @@ func (r *REST) Delete(ctx context.Context, name string, deleteValidation registr
 	case errors.Is(err, errDryRun):
 		return dryRunResult, false, nil
 	default:
-		var status apierrors.APIStatus
-		if errors.As(err, &status) {
-			return nil, false, err
-		}
-		switch {
-		case storage.IsNotFound(err):
-			return nil, false, apierrors.NewNotFound(Resource, name)
-		case storage.IsConflict(err), errors.Is(err, storage.ErrInvalidObject):
-			return nil, false, apierrors.NewConflict(Resource, name, err)
-		}
-		return nil, false, apierrors.NewInternalError(err)
+		return nil, false, registry.InterpretDeleteError(err, Resource, name)
 	}
 }
 

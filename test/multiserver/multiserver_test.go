@@ -45,7 +45,11 @@ func startServer(t *testing.T, name string, endpoints []string, prefix string) *
 		EtcdServers:    endpoints,
 		EtcdPrefix:     prefix,
 	}
-	s, err := cfg.Complete().New()
+	completed, err := cfg.Complete()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := completed.New()
 	if err != nil {
 		t.Fatal(err)
 	}

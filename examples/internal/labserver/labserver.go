@@ -59,7 +59,11 @@ func Start(ctx context.Context, dataDir string) (*Server, error) {
 	if ui != "" {
 		cfg.Listen, cfg.Tracer = ui, trace.New(trace.Options{})
 	}
-	s, err := cfg.Complete().New()
+	completed, err := cfg.Complete()
+	if err != nil {
+		return nil, err
+	}
+	s, err := completed.New()
 	if err != nil {
 		return nil, err
 	}
