@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/handler/internal/check"
@@ -494,6 +495,12 @@ func TestHandler_DiscoveryAndOpenAPI(t *testing.T) {
 			return len(v) == 5
 		})
 		check.Equal(t, []any{"delete", "deletecollection", "get", "list", "watch"}, discoveryVerbs(t, ts))
+		// The crdHandler's hook is another handler of the same informer:
+		// it may see the update after the discovery controller does.
+		eventually(t, "the hook sees Terminating", func() bool {
+			crd, _ := ts.h.CRDs().Get(name)
+			return helpers.IsCRDConditionTrue(crd, apiextensionsv1.Terminating)
+		})
 		r := ts.do(t, "POST", ctPath, crontab("z", ""))
 		r.status(t, 405, "MethodNotAllowed")
 	})
