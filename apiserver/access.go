@@ -29,7 +29,6 @@ import (
 	"time"
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
-	"github.com/crdlab/crdlab/apis/validation"
 	"github.com/crdlab/crdlab/apiserver/authn"
 	"github.com/crdlab/crdlab/apiserver/authz"
 	"github.com/crdlab/crdlab/apiserver/limits"
@@ -37,6 +36,7 @@ import (
 	"github.com/crdlab/crdlab/client"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
+	utilvalidation "github.com/crdlab/crdlab/machinery/validation"
 )
 
 // ErrPublicWithoutAuth: New refuses to listen on an address other
@@ -414,11 +414,11 @@ func CheckRequestPath(r *http.Request, info *request.RequestInfo) error {
 		return nil
 	}
 	return errors.Join(
-		check("API group", info.APIGroup, validation.IsDNS1123Subdomain),
-		check("version", info.APIVersion, validation.IsDNS1123Label),
-		check("namespace", info.Namespace, validation.IsDNS1123Label),
-		check("resource", info.Resource, validation.IsDNS1123Label),
-		check("subresource", info.Subresource, validation.IsDNS1123Label),
+		check("API group", info.APIGroup, utilvalidation.IsDNS1123Subdomain),
+		check("version", info.APIVersion, utilvalidation.IsDNS1123Label),
+		check("namespace", info.Namespace, utilvalidation.IsDNS1123Label),
+		check("resource", info.Resource, utilvalidation.IsDNS1123Label),
+		check("subresource", info.Subresource, utilvalidation.IsDNS1123Label),
 		check("name", info.Name, isValidPathSegmentName),
 	)
 }

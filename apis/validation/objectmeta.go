@@ -8,6 +8,7 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/validation/field"
+	utilvalidation "github.com/crdlab/crdlab/machinery/validation"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -33,7 +34,7 @@ func NameIsDNSSubdomain(name string, prefix bool) []string {
 	if prefix {
 		name = maskTrailingDash(name)
 	}
-	return IsDNS1123Subdomain(name)
+	return utilvalidation.IsDNS1123Subdomain(name)
 }
 
 // NameIsDNSLabel is a ValidateNameFunc for names that must be DNS labels.
@@ -41,7 +42,7 @@ func NameIsDNSLabel(name string, prefix bool) []string {
 	if prefix {
 		name = maskTrailingDash(name)
 	}
-	return IsDNS1123Label(name)
+	return utilvalidation.IsDNS1123Label(name)
 }
 
 // NameIsDNS1035Label is a ValidateNameFunc for names that must be DNS-1035 labels.
@@ -49,7 +50,7 @@ func NameIsDNS1035Label(name string, prefix bool) []string {
 	if prefix {
 		name = maskTrailingDash(name)
 	}
-	return IsDNS1035Label(name)
+	return utilvalidation.IsDNS1035Label(name)
 }
 
 // ValidateNamespaceName checks a namespace name (a DNS label).
@@ -158,7 +159,7 @@ func ValidateLabels(labels map[string]string, fldPath *field.Path) field.ErrorLi
 	var allErrs field.ErrorList
 	for _, k := range sortedKeys(labels) {
 		allErrs = append(allErrs, ValidateLabelName(k, fldPath)...)
-		for _, msg := range IsValidLabelValue(labels[k]) {
+		for _, msg := range utilvalidation.IsValidLabelValue(labels[k]) {
 			allErrs = append(allErrs, field.Invalid(fldPath, labels[k], msg))
 		}
 	}
@@ -168,7 +169,7 @@ func ValidateLabels(labels map[string]string, fldPath *field.Path) field.ErrorLi
 // ValidateLabelName checks one label key.
 func ValidateLabelName(labelName string, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
-	for _, msg := range IsQualifiedName(labelName) {
+	for _, msg := range utilvalidation.IsQualifiedName(labelName) {
 		allErrs = append(allErrs, field.Invalid(fldPath, labelName, msg))
 	}
 	return allErrs
@@ -180,7 +181,7 @@ func ValidateAnnotations(annotations map[string]string, fldPath *field.Path) fie
 	var allErrs field.ErrorList
 	size := 0
 	for _, k := range sortedKeys(annotations) {
-		for _, msg := range IsQualifiedName(strings.ToLower(k)) {
+		for _, msg := range utilvalidation.IsQualifiedName(strings.ToLower(k)) {
 			allErrs = append(allErrs, field.Invalid(fldPath, k, msg))
 		}
 		size += len(k) + len(annotations[k])
@@ -225,7 +226,7 @@ func ValidateOwnerReferences(refs []metav1.OwnerReference, fldPath *field.Path) 
 func ValidateFinalizers(finalizers []string, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for _, f := range finalizers {
-		for _, msg := range IsQualifiedName(f) {
+		for _, msg := range utilvalidation.IsQualifiedName(f) {
 			allErrs = append(allErrs, field.Invalid(fldPath, f, msg))
 		}
 	}

@@ -25,8 +25,7 @@
 //     Requirement, internalSelector), labels.go (Set)
 //   - k8s.io/apimachinery/pkg/selection: operator.go (Operator)
 //   - k8s.io/apimachinery/pkg/util/validation: IsQualifiedName,
-//     IsValidLabelValue (the error texts are copied so clients see the same
-//     messages)
+//     IsValidLabelValue (in machinery/validation, shared with apis/validation)
 //
 // Differences from upstream:
 //   - Matches takes a map[string]string, not a Labels interface.

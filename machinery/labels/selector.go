@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	utilvalidation "github.com/crdlab/crdlab/machinery/validation"
 )
 
 // Selector says whether a set of labels is selected.
@@ -107,7 +109,7 @@ func NewRequirement(key string, op Operator, values []string) (*Requirement, err
 		msgs = append(msgs, "operator: Unsupported value: "+strconv.Quote(string(op))+": supported values: "+strings.Join(quoted, ", "))
 	}
 	for i, v := range values {
-		if errs := IsValidLabelValue(v); len(errs) > 0 {
+		if errs := utilvalidation.IsValidLabelValue(v); len(errs) > 0 {
 			msgs = append(msgs, invalid("values["+strconv.Itoa(i)+"]["+key+"]", v, strings.Join(errs, "; ")))
 		}
 	}

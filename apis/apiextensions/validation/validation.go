@@ -10,6 +10,7 @@ import (
 	"github.com/crdlab/crdlab/apis/apiextensions"
 	"github.com/crdlab/crdlab/apis/validation"
 	"github.com/crdlab/crdlab/apis/validation/field"
+	utilvalidation "github.com/crdlab/crdlab/machinery/validation"
 )
 
 // MaxSelectableFields caps the selectable fields of one version.
@@ -121,7 +122,7 @@ func ValidateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefi
 
 	if len(spec.Group) == 0 {
 		allErrs = append(allErrs, field.Required(fldPath.Child("group"), ""))
-	} else if errs := validation.IsDNS1123Subdomain(spec.Group); len(errs) > 0 {
+	} else if errs := utilvalidation.IsDNS1123Subdomain(spec.Group); len(errs) > 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("group"), spec.Group, strings.Join(errs, ",")))
 	} else if len(strings.Split(spec.Group, ".")) < 2 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("group"), spec.Group, "should be a domain with at least one dot"))
@@ -145,7 +146,7 @@ func ValidateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefi
 			uniqueNames = false
 		}
 		seen[version.Name] = true
-		if errs := validation.IsDNS1035Label(version.Name); len(errs) > 0 {
+		if errs := utilvalidation.IsDNS1035Label(version.Name); len(errs) > 0 {
 			allErrs = append(allErrs, field.Invalid(p.Child("name"), version.Name, strings.Join(errs, ",")))
 		}
 		statusEnabled := false
@@ -191,7 +192,7 @@ func ValidateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefi
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("versions"), spec.Versions, "must have exactly one version marked as storage version"))
 	}
 	if len(spec.Version) != 0 {
-		if errs := validation.IsDNS1035Label(spec.Version); len(errs) > 0 {
+		if errs := utilvalidation.IsDNS1035Label(spec.Version); len(errs) > 0 {
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("version"), spec.Version, strings.Join(errs, ",")))
 		}
 		if len(spec.Versions) >= 1 && spec.Versions[0].Name != spec.Version {
@@ -285,20 +286,20 @@ func ValidateCustomResourceDefinitionStatus(status *apiextensions.CustomResource
 // and listKind are too once lower-cased, and differ from each other.
 func ValidateCustomResourceDefinitionNames(names *apiextensions.CustomResourceDefinitionNames, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
-	if errs := validation.IsDNS1035Label(names.Plural); len(names.Plural) > 0 && len(errs) > 0 {
+	if errs := utilvalidation.IsDNS1035Label(names.Plural); len(names.Plural) > 0 && len(errs) > 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("plural"), names.Plural, strings.Join(errs, ",")))
 	}
-	if errs := validation.IsDNS1035Label(names.Singular); len(names.Singular) > 0 && len(errs) > 0 {
+	if errs := utilvalidation.IsDNS1035Label(names.Singular); len(names.Singular) > 0 && len(errs) > 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("singular"), names.Singular, strings.Join(errs, ",")))
 	}
-	if errs := validation.IsDNS1035Label(strings.ToLower(names.Kind)); len(names.Kind) > 0 && len(errs) > 0 {
+	if errs := utilvalidation.IsDNS1035Label(strings.ToLower(names.Kind)); len(names.Kind) > 0 && len(errs) > 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("kind"), names.Kind, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
 	}
-	if errs := validation.IsDNS1035Label(strings.ToLower(names.ListKind)); len(names.ListKind) > 0 && len(errs) > 0 {
+	if errs := utilvalidation.IsDNS1035Label(strings.ToLower(names.ListKind)); len(names.ListKind) > 0 && len(errs) > 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("listKind"), names.ListKind, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
 	}
 	for i, shortName := range names.ShortNames {
-		if errs := validation.IsDNS1035Label(shortName); len(errs) > 0 {
+		if errs := utilvalidation.IsDNS1035Label(shortName); len(errs) > 0 {
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("shortNames").Index(i), shortName, strings.Join(errs, ",")))
 		}
 	}
@@ -307,7 +308,7 @@ func ValidateCustomResourceDefinitionNames(names *apiextensions.CustomResourceDe
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("listKind"), names.ListKind, "kind and listKind may not be the same"))
 	}
 	for i, category := range names.Categories {
-		if errs := validation.IsDNS1035Label(category); len(errs) > 0 {
+		if errs := utilvalidation.IsDNS1035Label(category); len(errs) > 0 {
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("categories").Index(i), category, strings.Join(errs, ",")))
 		}
 	}

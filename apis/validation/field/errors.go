@@ -1,8 +1,8 @@
 package field
 
 import (
+	"encoding/json"
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 )
@@ -48,12 +48,15 @@ func (t ErrorType) String() string {
 	case ErrorTypeTypeInvalid:
 		return "Invalid value"
 	default:
-		return fmt.Sprintf("unrecognized validation error: %q", string(t))
+		return fmt.Sprintf("<unknown error %q>", string(t))
 	}
 }
 
-// omitValue is a BadValue that is not printed.
-const omitValue = "<value omitted>"
+// omitValue is a BadValue that is not printed (TooMany with an unknown
+// count).
+type omitValueType struct{}
+
+var omitValue = omitValueType{}
 
 // Error is one validation failure of one field.
 //
@@ -72,41 +75,42 @@ func (v *Error) Error() string {
 	return fmt.Sprintf("%s: %s", v.Field, v.ErrorBody())
 }
 
-// ErrorBody is Error without the field path.
+// ErrorBody is Error without the field path. The bad value is printed as
+// upstream prints it: numbers and booleans plainly, strings quoted,
+// anything else as JSON (a nil value is null).
 func (v *Error) ErrorBody() string {
 	var s string
-	switch {
-	case v.Type == ErrorTypeRequired, v.Type == ErrorTypeForbidden,
-		v.Type == ErrorTypeTooLong, v.Type == ErrorTypeInternal:
-		s = v.Type.String()
-	case v.BadValue == omitValue:
+	switch v.Type {
+	case ErrorTypeRequired, ErrorTypeForbidden, ErrorTypeTooLong, ErrorTypeInternal:
 		s = v.Type.String()
 	default:
-		value := v.BadValue
-		if value == nil {
-			value = "null"
-		} else if rv := reflect.ValueOf(value); rv.Kind() == reflect.Pointer {
-			if rv.IsNil() {
-				value = "null"
-			} else {
-				value = rv.Elem().Interface()
-			}
+		if v.BadValue == omitValue {
+			s = v.Type.String()
+			break
 		}
-		switch t := value.(type) {
-		case int64, int32, int, float64, float32, bool:
-			s = fmt.Sprintf("%s: %v", v.Type, value)
-		case string:
-			s = fmt.Sprintf("%s: %q", v.Type, t)
-		case fmt.Stringer:
-			s = fmt.Sprintf("%s: %s", v.Type, t.String())
-		default:
-			s = fmt.Sprintf("%s: %#v", v.Type, value)
-		}
+		s = v.Type.String() + ": " + RenderValue(v.BadValue)
 	}
 	if len(v.Detail) != 0 {
 		s += ": " + v.Detail
 	}
 	return s
+}
+
+// RenderValue prints a bad value as upstream's ErrorBody does.
+func RenderValue(value any) string {
+	switch t := value.(type) {
+	case int64, int32, float64, float32, bool:
+		return fmt.Sprint(t)
+	case string:
+		return strconv.Quote(t)
+	}
+	if b, err := json.Marshal(value); err == nil {
+		return string(b)
+	}
+	if st, ok := value.(fmt.Stringer); ok {
+		return st.String()
+	}
+	return fmt.Sprintf("%#v", value)
 }
 
 // NotFound says a value (an item of a list, a key) was not found.

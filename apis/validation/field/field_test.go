@@ -41,7 +41,9 @@ func TestError_Error(t *testing.T) {
 		{"RequiredDetail", field.Required(p.Child("group"), "must be set"), "spec.group: Required value: must be set"},
 		{"Invalid", field.Invalid(p.Child("names", "plural"), "X", "detail"), `spec.names.plural: Invalid value: "X": detail`},
 		{"InvalidInt", field.Invalid(p.Child("replicas"), int64(-1), "must be greater than or equal to 0"), "spec.replicas: Invalid value: -1: must be greater than or equal to 0"},
-		{"InvalidNil", field.Invalid(p, nil, "bad"), "spec: Invalid value: \"null\": bad"},
+		{"InvalidNil", field.Invalid(p, nil, "bad"), "spec: Invalid value: null: bad"},
+		{"InvalidList", field.Invalid(p, []string{"a"}, "bad"), `spec: Invalid value: ["a"]: bad`},
+		{"InvalidPointer", field.Invalid(p, ptr(true), "bad"), "spec: Invalid value: true: bad"},
 		{"NotSupported", field.NotSupported(p.Child("scope"), "x", []string{"a", "b"}), `spec.scope: Unsupported value: "x": supported values: "a", "b"`},
 		{"Forbidden", field.Forbidden(p.Child("validation"), "no"), "spec.validation: Forbidden: no"},
 		{"Duplicate", field.Duplicate(p.Child("x"), "y"), `spec.x: Duplicate value: "y"`},
@@ -78,3 +80,5 @@ func TestErrorList_ToAggregate(t *testing.T) {
 		t.Errorf("errors.As should find the first *field.Error")
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
