@@ -1,18 +1,15 @@
-// Package validation holds the checks every API object shares: names (DNS
-// labels and subdomains, qualified names, label values) and object
-// metadata. Kind-specific validation (a CRD's, a Deployment's) lives beside
-// its types and builds on these.
+// Package validation holds the checks every API object shares: object
+// metadata (name, namespace, labels, annotations, owner references,
+// finalizers) and immutable fields. Kind-specific validation (a CRD's, a
+// Deployment's) lives beside its types and builds on these; the name rules
+// themselves (IsDNS1123Label, IsQualifiedName, …) are machinery/validation's.
 //
-// Vocabulary: a name check (IsDNS1123Label, IsQualifiedName, …) returns the
-// messages of what is wrong, nil when the value is fine; a ValidateNameFunc
-// is such a check for object names, with a prefix mode for generateName;
-// Validate* functions return a field.ErrorList tied to field paths.
-// Messages are upstream's word for word, so that clients (and people
-// comparing with a real cluster) see the same text.
+// Vocabulary: a ValidateNameFunc checks an object name, with a prefix mode
+// for generateName; Validate* functions return a field.ErrorList tied to
+// field paths. Messages are upstream's word for word, so that clients (and
+// people comparing with a real cluster) see the same text.
 //
 // Upstream:
-//   - k8s.io/apimachinery/pkg/util/validation/validation.go (IsDNS1123Label,
-//     IsDNS1123Subdomain, IsDNS1035Label, IsQualifiedName, IsValidLabelValue)
 //   - k8s.io/apimachinery/pkg/api/validation: objectmeta.go, generic.go
 //   - k8s.io/apimachinery/pkg/apis/meta/v1/validation (ValidateLabels)
 //
