@@ -13,6 +13,7 @@ import (
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/validation/field"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
@@ -97,8 +98,8 @@ func calculateCondition(in *apiextensionsv1.CustomResourceDefinition) *apiextens
 		if err == nil {
 			var s *structural.Structural
 			if s, err = structural.FromJSON(raw); err == nil {
-				path := fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i)
-				for _, e := range structural.ValidateStructural(s, path) {
+				path := field.NewPath("spec", "versions").Index(i).Child("schema", "openAPIV3Schema")
+				for _, e := range structural.ValidateStructural(path, s) {
 					allErrs = append(allErrs, e.Error())
 				}
 				continue

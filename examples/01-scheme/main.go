@@ -104,11 +104,21 @@ func run(w io.Writer) error {
 		return err
 	}
 	hub := hubObj.(*apiextensions.CustomResourceDefinition)
-	say("converted to the hub (%T) for validation: %d errors", hub, len(validation.ValidateCustomResourceDefinition(hub)))
+	errs := validation.ValidateCustomResourceDefinition(hub)
+	say("converted to the hub (%T) for validation: %d error(s):", hub, len(errs))
+	for _, e := range errs {
+		fmt.Fprintf(w, "   - %v\n", e)
+	}
+
+	// v1beta1's default keeps unknown fields; since Kubernetes 1.22 the
+	// API refuses it, and v1 has no such field default.
+	preserve := false
+	hub.Spec.PreserveUnknownFields = &preserve
+	say("with preserveUnknownFields=false, as v1 requires: %d errors", len(validation.ValidateCustomResourceDefinition(hub)))
 
 	hub.Name = "crontab.stable.example.com"
 	hub.Spec.Validation.OpenAPIV3Schema.Properties["spec"].Properties["cronSpec"] = apiextensions.JSONSchemaProps{}
-	errs := validation.ValidateCustomResourceDefinition(hub)
+	errs = validation.ValidateCustomResourceDefinition(hub)
 	say("a broken copy has %d errors:", len(errs))
 	for _, e := range errs {
 		fmt.Fprintf(w, "   - %v\n", e)

@@ -68,20 +68,13 @@ func addStorageVersion(crd *apiextensions.CustomResourceDefinition) {
 
 // Validate validates a new CRD.
 func (strategy) Validate(_ context.Context, obj scheme.Object) field.ErrorList {
-	crd := obj.(*apiextensions.CustomResourceDefinition)
-	return append(validation.ValidateCustomResourceDefinition(crd), validateDefaults(crd)...)
+	return validation.ValidateCustomResourceDefinition(obj.(*apiextensions.CustomResourceDefinition))
 }
 
-// ValidateUpdate validates an update of a CRD. Invalid defaults are
-// refused only if the old CRD had none: a CRD stored before this check
-// can still be updated (upstream ratchets the same way).
+// ValidateUpdate validates an update of a CRD (the rules a stored CRD
+// already broke are kept off, as upstream ratchets them).
 func (strategy) ValidateUpdate(_ context.Context, obj, old scheme.Object) field.ErrorList {
-	newCRD, oldCRD := obj.(*apiextensions.CustomResourceDefinition), old.(*apiextensions.CustomResourceDefinition)
-	errs := validation.ValidateCustomResourceDefinitionUpdate(newCRD, oldCRD)
-	if len(validateDefaults(oldCRD)) == 0 {
-		errs = append(errs, validateDefaults(newCRD)...)
-	}
-	return errs
+	return validation.ValidateCustomResourceDefinitionUpdate(obj.(*apiextensions.CustomResourceDefinition), old.(*apiextensions.CustomResourceDefinition))
 }
 
 func (strategy) WarningsOnCreate(context.Context, scheme.Object) []string                { return nil }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/structural"
+	"github.com/crdlab/crdlab/apis/validation/field"
 )
 
 // Example walks a custom resource through what the server does on create:
@@ -27,7 +28,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(structural.ValidateStructural(s, "spec.versions[0].schema.openAPIV3Schema"))
+	fmt.Println(structural.ValidateStructural(field.NewPath("spec", "versions").Index(0).Child("schema", "openAPIV3Schema"), s))
 
 	obj := map[string]any{
 		"apiVersion": "stable.example.com/v1",
@@ -52,7 +53,7 @@ func Example() {
 
 func ExampleValidateStructural() {
 	s, _ := structural.FromJSON([]byte(`{"type":"object","properties":{"spec":{"properties":{"x":{"type":"string"}}}}}`))
-	for _, e := range structural.ValidateStructural(s, "spec.versions[0].schema.openAPIV3Schema") {
+	for _, e := range structural.ValidateStructural(field.NewPath("spec", "versions").Index(0).Child("schema", "openAPIV3Schema"), s) {
 		fmt.Println(e)
 	}
 	// Output:

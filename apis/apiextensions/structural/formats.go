@@ -91,17 +91,3 @@ func isHostname(s string) bool {
 	}
 	return true
 }
-
-// isDNS1035Label mirrors validation.IsDNS1035Label (for embedded kinds).
-func isDNS1035Label(s string) []string {
-	var errs []string
-	if len(s) > 63 {
-		errs = append(errs, "must be no more than 63 characters")
-	}
-	if !dns1035RE.MatchString(s) {
-		errs = append(errs, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name' or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')")
-	}
-	return errs
-}
-
-var dns1035RE = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)

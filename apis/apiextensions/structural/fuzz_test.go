@@ -5,6 +5,7 @@ import (
 
 	"github.com/crdlab/crdlab/apis/apiextensions/structural"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/apis/validation/field"
 )
 
 var fuzzSchemas = []string{
@@ -35,7 +36,8 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_ = structural.ValidateStructural(s, "schema")
+		_ = structural.ValidateStructural(field.NewPath("schema"), s)
+		_ = structural.ValidateDefaults(field.NewPath("schema"), s, true, true)
 		obj, err := unstructured.DecodeJSONObject([]byte(object))
 		if err != nil {
 			return

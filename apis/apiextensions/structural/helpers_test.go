@@ -6,6 +6,7 @@ import (
 
 	"github.com/crdlab/crdlab/apis/apiextensions/structural"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/apis/validation/field"
 )
 
 func mustSchema(t testing.TB, js string) *structural.Structural {
@@ -26,7 +27,7 @@ func mustObject(t testing.TB, js string) map[string]any {
 	return m
 }
 
-func errorStrings(errs []structural.FieldError) []string {
+func errorStrings(errs field.ErrorList) []string {
 	out := make([]string, len(errs))
 	for i, e := range errs {
 		out[i] = e.Error()
@@ -34,7 +35,7 @@ func errorStrings(errs []structural.FieldError) []string {
 	return out
 }
 
-func checkErrors(t *testing.T, got []structural.FieldError, want []string) {
+func checkErrors(t *testing.T, got field.ErrorList, want []string) {
 	t.Helper()
 	g := errorStrings(got)
 	if strings.Join(g, "\n") != strings.Join(want, "\n") {

@@ -2,7 +2,8 @@ package structural
 
 import (
 	"sort"
-	"strconv"
+
+	"github.com/crdlab/crdlab/apis/validation/field"
 )
 
 // metaFields are kept, unpruned, at the root of a resource and of an
@@ -21,42 +22,56 @@ var metaFields = map[string]bool{"apiVersion": true, "kind": true, "metadata": t
 // kind and metadata are kept as they are (metadata is ObjectMeta's
 // business); the same holds inside x-kubernetes-embedded-resource objects.
 //
-// Mirrors pruning.PruneWithOptions (with TrackUnknownFieldPaths).
+// Mirrors pruning.PruneWithOptions (with TrackUnknownFieldPaths) in
+// k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning/algorithm.go.
 func Prune(s *Structural, obj map[string]any, isResourceRoot bool) (pruned []string) {
-	if isResourceRoot {
-		if s == nil {
-			s = &Structural{}
-		}
-		if !s.XEmbeddedResource {
-			clone := *s
-			clone.XEmbeddedResource = true
-			s = &clone
-		}
-	}
-	p := pruner{}
-	p.prune(obj, s, "")
+	p := pruner{track: true}
+	p.prune(obj, rootSchema(s, isResourceRoot), nil)
 	sort.Strings(p.paths)
 	return p.paths
 }
 
+// pruneValue prunes any JSON value (a default, say) without tracking paths.
+func pruneValue(x any, s *Structural, isResourceRoot bool) {
+	p := pruner{}
+	p.prune(x, rootSchema(s, isResourceRoot), nil)
+}
+
+// rootSchema marks s as an embedded resource when it is a resource's root,
+// so that apiVersion, kind and metadata are treated alike at both places.
+func rootSchema(s *Structural, isResourceRoot bool) *Structural {
+	if !isResourceRoot {
+		return s
+	}
+	if s == nil {
+		s = &Structural{}
+	}
+	if !s.XEmbeddedResource {
+		clone := *s
+		clone.XEmbeddedResource = true
+		s = &clone
+	}
+	return s
+}
+
+// pruner walks an object and its schema. Paths are built as *field.Path
+// links, rendered to strings only for the fields dropped: building them as
+// strings at every level made a deeply nested object quadratic.
 type pruner struct {
+	// track says to record the paths of dropped fields in paths.
+	track bool
 	paths []string
 }
 
-func childPath(parent, key string) string {
-	if parent == "" {
-		return key
+func (p *pruner) dropped(path *field.Path) {
+	if p.track {
+		p.paths = append(p.paths, path.String())
 	}
-	return parent + "." + key
-}
-
-func indexPath(parent string, i int) string {
-	return parent + "[" + strconv.Itoa(i) + "]"
 }
 
 // prune mirrors pruning's prune: with no schema every field of an object
 // is unknown.
-func (p *pruner) prune(x any, s *Structural, path string) {
+func (p *pruner) prune(x any, s *Structural, path *field.Path) {
 	if s != nil && s.XPreserveUnknownFields {
 		p.skipPrune(x, s, path)
 		return
@@ -64,23 +79,23 @@ func (p *pruner) prune(x any, s *Structural, path string) {
 	switch x := x.(type) {
 	case map[string]any:
 		if s == nil {
-			for _, k := range sortedKeys(x) {
-				p.paths = append(p.paths, childPath(path, k))
+			for k := range x {
+				p.dropped(path.Child(k))
 				delete(x, k)
 			}
 			return
 		}
-		for _, k := range sortedKeys(x) {
+		for k, v := range x {
 			if s.XEmbeddedResource && metaFields[k] {
 				continue
 			}
 			if prop, ok := s.Properties[k]; ok {
-				p.prune(x[k], prop, childPath(path, k))
-			} else if s.AdditionalProperties != nil || s.AdditionalPropertiesBool != nil {
-				p.prune(x[k], s.AdditionalProperties, childPath(path, k))
+				p.prune(v, prop, path.Child(k))
+			} else if hasAdditionalProperties(s) {
+				p.prune(v, s.AdditionalProperties, path.Child(k))
 			} else {
-				if !metaFields[k] || path != "" {
-					p.paths = append(p.paths, childPath(path, k))
+				if !metaFields[k] || path != nil {
+					p.dropped(path.Child(k))
 				}
 				delete(x, k)
 			}
@@ -91,32 +106,32 @@ func (p *pruner) prune(x any, s *Structural, path string) {
 			items = s.Items
 		}
 		for i, v := range x {
-			p.prune(v, items, indexPath(path, i))
+			p.prune(v, items, path.Index(i))
 		}
 	}
 }
 
 // skipPrune keeps unknown fields but prunes below the declared ones.
 // Mirrors pruning's skipPrune.
-func (p *pruner) skipPrune(x any, s *Structural, path string) {
+func (p *pruner) skipPrune(x any, s *Structural, path *field.Path) {
 	if s == nil {
 		return
 	}
 	switch x := x.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for k, v := range x {
 			if s.XEmbeddedResource && metaFields[k] {
 				continue
 			}
 			if prop, ok := s.Properties[k]; ok {
-				p.prune(x[k], prop, childPath(path, k))
-			} else if s.AdditionalProperties != nil || s.AdditionalPropertiesBool != nil {
-				p.prune(x[k], s.AdditionalProperties, childPath(path, k))
+				p.prune(v, prop, path.Child(k))
+			} else if hasAdditionalProperties(s) {
+				p.prune(v, s.AdditionalProperties, path.Child(k))
 			}
 		}
 	case []any:
 		for i, v := range x {
-			p.skipPrune(v, s.Items, indexPath(path, i))
+			p.skipPrune(v, s.Items, path.Index(i))
 		}
 	}
 }

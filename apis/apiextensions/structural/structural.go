@@ -3,21 +3,25 @@ package structural
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"regexp"
 	"strconv"
+
+	"github.com/crdlab/crdlab/apis/validation/field"
 )
 
 // Structural is one node of a structural schema: what a value at this place
 // of a custom resource must be.
 //
 // Generic part: Type ("object", "array", "string", "integer", "number",
-// "boolean"), Format, Description, Title, Nullable, Default. Structure:
-// Properties (named fields of an object), AdditionalProperties (the schema of
-// every other field, making the object a map), Items (the schema of every
-// array element). Value validations: Required, Enum, Minimum…, and the
-// junctors AllOf, AnyOf, OneOf, Not, which hold further value validations
-// of the same value. Extensions: the x-kubernetes-* fields.
+// "boolean"), Format, Description, Title, Nullable, Default, Example,
+// ExternalDocs. Structure: Properties (named fields of an object),
+// AdditionalProperties (the schema of every other field, making the object
+// a map), Items (the schema of every array element). Value validations:
+// Required, Enum, Minimum…, and the junctors AllOf, AnyOf, OneOf, Not,
+// which hold further value validations of the same value. Extensions: the
+// x-kubernetes-* fields.
 //
 // A Structural is read-only once built: Validate, Default and Prune may run
 // on it from many goroutines.
@@ -34,6 +38,9 @@ type Structural struct {
 	// Default is the value a missing field gets; nil means no default (a
 	// JSON `default: null` is no default, as upstream).
 	Default any
+	// Example and ExternalDocs are documentation only (nil when absent).
+	Example      any
+	ExternalDocs map[string]any
 
 	Properties map[string]*Structural
 	Items      *Structural
@@ -56,7 +63,7 @@ type Structural struct {
 	Pattern          string
 	MinItems         *int64
 	MaxItems         *int64
-	// UniqueItems is not allowed in a CRD (ValidateStructural says so) and
+	// UniqueItems is not allowed in a CRD (the CRD validation says so) and
 	// is not checked.
 	UniqueItems   bool
 	MinProperties *int64
@@ -77,13 +84,9 @@ type Structural struct {
 	XListMapKeys []string
 	// XMapType is "granular" or "atomic" for objects.
 	XMapType *string
-	// XValidations holds the x-kubernetes-validations (CEL rules) as read;
-	// they are not evaluated.
+	// XValidations holds the x-kubernetes-validations (CEL rules) as read.
 	XValidations []any
 
-	// unsupported lists the keywords found that a CRD schema may not use
-	// ("$ref", "patternProperties"…), for ValidateStructural.
-	unsupported []string
 	// re is Pattern compiled by FromJSON (nil if it does not compile, or
 	// if the Structural was built by hand); reErr is the compile error.
 	re    *regexp.Regexp
@@ -91,11 +94,41 @@ type Structural struct {
 	reErr error
 }
 
+// ErrInvalidSchema is wrapped by the errors FromJSON returns.
+var ErrInvalidSchema = errors.New("invalid schema")
+
+// SchemaError is a schema FromJSON cannot read: not JSON, a keyword with a
+// value of the wrong JSON type, or a keyword a CRD schema may not use.
+type SchemaError struct {
+	// Path is where in the schema, e.g. "properties[spec].minLength".
+	Path string
+	Msg  string
+}
+
+func (e *SchemaError) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// Unwrap makes errors.Is(err, ErrInvalidSchema) true.
+func (e *SchemaError) Unwrap() error { return ErrInvalidSchema }
+
+// unsupportedKeywords are the JSON-Schema keywords a CRD schema may not
+// use, with the JSON Go field names upstream's messages use.
+var unsupportedKeywords = []struct{ key, name string }{
+	{"id", "id"}, {"$schema", "schema"}, {"$ref", "$ref"}, {"patternProperties", "patternProperties"},
+	{"dependencies", "dependencies"}, {"additionalItems", "additionalItems"}, {"definitions", "definitions"},
+}
+
 // FromJSON reads a schema from the JSON of a JSONSchemaProps (a CRD
-// version's schema.openAPIV3Schema). It fails only on what cannot be read
-// (not JSON, "minLength": "x"…); whether the schema is structural is
-// ValidateStructural's business. Whole numbers in default and enum become
-// int64, others float64, as in an Unstructured object.
+// version's schema.openAPIV3Schema). It fails on what a structural schema
+// cannot hold: not JSON, "minLength": "x", $ref and the other keywords a
+// CRD may not use, items given as an array; whether the schema is
+// structural is ValidateStructural's business. Whole numbers in default,
+// enum and example become int64, others float64, as in an Unstructured
+// object.
 //
 // Mirrors schema.NewStructural (reading JSON instead of the
 // apiextensions.JSONSchemaProps type).
@@ -109,17 +142,24 @@ func FromJSON(schemaJSON []byte) (*Structural, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, &SchemaError{Msg: "invalid JSON: unexpected data after the schema"}
 	}
-	return fromValue(v, "")
+	return fromValue(v, nil)
 }
 
-// fromValue builds the Structural of one decoded schema object.
-func fromValue(v any, path string) (*Structural, error) {
+// fromValue builds the Structural of one decoded schema object. pth is
+// where it sits, rendered only for an error: building the string at every
+// level costs quadratic time and memory on a deeply nested schema.
+func fromValue(v any, pth *field.Path) (*Structural, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, &SchemaError{Path: path, Msg: "must be an object"}
+		return nil, &SchemaError{Path: pathString(pth), Msg: "must be an object"}
+	}
+	for _, u := range unsupportedKeywords {
+		if _, ok := m[u.key]; ok {
+			return nil, &SchemaError{Path: pathString(pth), Msg: "OpenAPIV3Schema '" + u.name + "' is not supported"}
+		}
 	}
 	s := &Structural{}
-	r := reader{m: m, path: path}
+	r := reader{m: m, path: pth}
 	s.Type = r.str("type")
 	s.Format = r.str("format")
 	s.Description = r.str("description")
@@ -129,9 +169,11 @@ func fromValue(v any, path string) (*Structural, error) {
 	s.UniqueItems = r.boolean("uniqueItems")
 	s.ExclusiveMinimum = r.boolean("exclusiveMinimum")
 	s.ExclusiveMaximum = r.boolean("exclusiveMaximum")
-	s.XPreserveUnknownFields = r.boolean("x-kubernetes-preserve-unknown-fields")
 	s.XIntOrString = r.boolean("x-kubernetes-int-or-string")
 	s.XEmbeddedResource = r.boolean("x-kubernetes-embedded-resource")
+	// false is as good as absent here (upstream's NewStructural refuses
+	// it; the CRD validation says "must be true or undefined").
+	s.XPreserveUnknownFields = r.boolean("x-kubernetes-preserve-unknown-fields")
 	s.Minimum = r.number("minimum")
 	s.Maximum = r.number("maximum")
 	s.MultipleOf = r.number("multipleOf")
@@ -153,6 +195,14 @@ func fromValue(v any, path string) (*Structural, error) {
 	}
 	if d, ok := m["default"]; ok {
 		s.Default = normalize(d)
+	}
+	if d, ok := m["example"]; ok {
+		s.Example = normalize(d)
+	}
+	if d, ok := m["externalDocs"]; ok {
+		if s.ExternalDocs, ok = d.(map[string]any); !ok && d != nil {
+			r.fail("externalDocs", "must be an object")
+		}
 	}
 	if e, ok := m["enum"]; ok {
 		list, ok := e.([]any)
@@ -178,26 +228,29 @@ func fromValue(v any, path string) (*Structural, error) {
 	if p, ok := m["properties"]; ok {
 		pm, ok := p.(map[string]any)
 		if !ok {
-			return nil, &SchemaError{Path: path + ".properties", Msg: "must be an object"}
+			return nil, &SchemaError{Path: pathString(pth.Child("properties")), Msg: "must be an object"}
 		}
-		s.Properties = make(map[string]*Structural, len(pm))
+		if len(pm) > 0 {
+			s.Properties = make(map[string]*Structural, len(pm))
+		}
 		for k, pv := range pm {
-			if s.Properties[k], err = fromValue(pv, path+".properties["+k+"]"); err != nil {
+			if s.Properties[k], err = fromValue(pv, pth.Child("properties").Key(k)); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if it, ok := m["items"]; ok {
 		if _, isArray := it.([]any); isArray {
-			s.unsupported = append(s.unsupported, "items")
-		} else if s.Items, err = fromValue(it, path+".items"); err != nil {
+			return nil, &SchemaError{Path: pathString(pth), Msg: "OpenAPIV3Schema 'items' must be a schema, but is an array"}
+		}
+		if s.Items, err = fromValue(it, pth.Child("items")); err != nil {
 			return nil, err
 		}
 	}
 	if ap, ok := m["additionalProperties"]; ok {
 		if b, isBool := ap.(bool); isBool {
 			s.AdditionalPropertiesBool = &b
-		} else if s.AdditionalProperties, err = fromValue(ap, path+".additionalProperties"); err != nil {
+		} else if s.AdditionalProperties, err = fromValue(ap, pth.Child("additionalProperties")); err != nil {
 			return nil, err
 		}
 	}
@@ -211,10 +264,10 @@ func fromValue(v any, path string) (*Structural, error) {
 		}
 		list, ok := raw.([]any)
 		if !ok {
-			return nil, &SchemaError{Path: path + "." + j.key, Msg: "must be an array"}
+			return nil, &SchemaError{Path: pathString(pth.Child(j.key)), Msg: "must be an array"}
 		}
 		for i, x := range list {
-			sub, err := fromValue(x, path+"."+j.key+"["+strconv.Itoa(i)+"]")
+			sub, err := fromValue(x, pth.Child(j.key).Index(i))
 			if err != nil {
 				return nil, err
 			}
@@ -222,13 +275,8 @@ func fromValue(v any, path string) (*Structural, error) {
 		}
 	}
 	if n, ok := m["not"]; ok {
-		if s.Not, err = fromValue(n, path+".not"); err != nil {
+		if s.Not, err = fromValue(n, pth.Child("not")); err != nil {
 			return nil, err
-		}
-	}
-	for _, k := range []string{"$ref", "definitions", "patternProperties", "dependencies", "additionalItems"} {
-		if _, ok := m[k]; ok {
-			s.unsupported = append(s.unsupported, k)
 		}
 	}
 	if s.Pattern != "" {
@@ -238,17 +286,25 @@ func fromValue(v any, path string) (*Structural, error) {
 	return s, nil
 }
 
+// pathString renders a schema path for an error ("" at the root).
+func pathString(p *field.Path) string {
+	if p == nil {
+		return ""
+	}
+	return p.String()
+}
+
 // reader reads typed keywords of one schema object, remembering the first
 // error.
 type reader struct {
 	m    map[string]any
-	path string
+	path *field.Path
 	err  error
 }
 
 func (r *reader) fail(key, msg string) {
 	if r.err == nil {
-		r.err = &SchemaError{Path: r.path + "." + key, Msg: msg}
+		r.err = &SchemaError{Path: pathString(r.path.Child(key)), Msg: msg}
 	}
 }
 

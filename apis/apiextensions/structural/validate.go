@@ -9,96 +9,133 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/crdlab/crdlab/apis/validation/field"
 )
 
 // Validate checks a custom resource (the whole object, apiVersion, kind
-// and metadata included) against its schema and returns every violation.
+// and metadata included) against its schema and returns every violation,
+// in upstream's order: the OpenAPI schema (ValidateValue), then the
+// apiVersion and kind of embedded resources, then the uniqueness of
+// x-kubernetes-list-type set and map lists (ValidateListSetsAndMaps).
 // Fields the schema does not declare are not errors here (Prune drops
 // them); apiVersion, kind and metadata are checked only as far as the
 // schema describes them.
 //
-// What is checked, per node: type (nullable, x-kubernetes-int-or-string),
-// allOf / anyOf / oneOf / not, maxLength / minLength / pattern (only the
-// first failing of the three, as upstream), format, multipleOf / maximum /
-// minimum, minItems / maxItems, enum, minProperties / maxProperties,
-// additionalProperties: false, required; then x-kubernetes-list-type set
-// and map uniqueness, and apiVersion / kind of embedded resources.
-//
-// Mirrors validation.ValidateCustomResource (kube-openapi's
-// SchemaValidator), listtype.ValidateListSetsAndMaps and the embedded
-// resource part of objectmeta.Validate.
-func Validate(s *Structural, obj map[string]any) []FieldError {
+// Mirrors what customResourceStrategy.Validate runs on a custom resource:
+// validation.ValidateCustomResource (kube-openapi's SchemaValidator),
+// objectmeta.Validate and listtype.ValidateListSetsAndMaps.
+func Validate(s *Structural, obj map[string]any) field.ErrorList {
 	if s == nil {
 		return nil
 	}
-	return ValidateValue(s, "", obj)
+	errs := ValidateValue(s, nil, obj)
+	errs = append(errs, validateEmbedded(nil, obj, s, false)...)
+	return append(errs, ValidateListSetsAndMaps(nil, s, obj)...)
 }
 
-// ValidateValue checks any JSON value against a schema node. fldPath
-// prefixes the paths of the errors ("" for a whole object); an error about
-// the value itself is at fldPath ("<nil>" if empty).
-func ValidateValue(s *Structural, fldPath string, value any) []FieldError {
+// ValidateValue checks any JSON value against a schema node, as
+// kube-openapi does: type (nullable, x-kubernetes-int-or-string), allOf /
+// anyOf / oneOf / not, maxLength / minLength / pattern (only the first
+// failing of the three, as upstream), format, multipleOf / maximum /
+// minimum, minItems / maxItems, enum, minProperties / maxProperties,
+// additionalProperties: false, required. fldPath prefixes the paths of
+// the errors (nil for a whole object).
+//
+// Mirrors validation.ValidateCustomResource and kubeOpenAPIResultToFieldErrors
+// in k8s.io/apiextensions-apiserver/pkg/apiserver/validation/validation.go.
+func ValidateValue(s *Structural, fldPath *field.Path, value any) field.ErrorList {
 	v := validator{base: fldPath}
-	return v.validate(s, loc{}, value)
+	return v.validate(s, nil, value)
 }
 
 type validator struct {
-	// base is the field path the object validated sits at.
-	base string
+	// base is the field path the value validated sits at.
+	base *field.Path
 }
 
-// loc is where a value sits, spelled two ways: name as kube-openapi spells
-// it (it appears in error details: "spec.replicas", "spec.ports[0]", and
-// ".key" for a map entry at the root), path as field.Path spells it (map
-// entries in brackets: "spec.labels[app]"), for the checks upstream does
-// outside kube-openapi.
+// loc is where a value sits: a chain of steps up to the validated value
+// (nil). It is rendered only for an error, two ways: name as kube-openapi
+// spells it (it appears in error details: "spec.replicas",
+// "spec.ports[0]", and ".key" for a map entry at the root), and as a
+// field.Path (map entries in brackets: "spec.labels[app]") for the checks
+// upstream does outside kube-openapi. Building both strings at every level
+// made a deeply nested object cost quadratic time and memory.
 type loc struct {
-	name, path string
+	parent *loc
+	// kind is 'p' for a property, 'k' for a map key, 'i' for an index.
+	kind byte
+	key  string
+	idx  int
 }
 
-func (l loc) property(k string) loc {
-	if l.name == "" {
-		return loc{name: k, path: k}
+func (l *loc) property(k string) *loc { return &loc{parent: l, kind: 'p', key: k} }
+func (l *loc) mapKey(k string) *loc   { return &loc{parent: l, kind: 'k', key: k} }
+func (l *loc) index(i int) *loc       { return &loc{parent: l, kind: 'i', idx: i} }
+
+// steps returns the steps from the top down.
+func (l *loc) steps() []*loc {
+	var out []*loc
+	for ; l != nil; l = l.parent {
+		out = append(out, l)
 	}
-	return loc{name: l.name + "." + k, path: l.path + "." + k}
+	slices.Reverse(out)
+	return out
 }
 
-func (l loc) mapKey(k string) loc {
-	p := l.path + "[" + k + "]"
-	if l.path == "" {
-		p = k
+// name is kube-openapi's spelling.
+func (l *loc) name() string {
+	var b strings.Builder
+	for _, s := range l.steps() {
+		switch s.kind {
+		case 'p':
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.key)
+		case 'k':
+			b.WriteByte('.')
+			b.WriteString(s.key)
+		case 'i':
+			b.WriteString("[" + strconv.Itoa(s.idx) + "]")
+		}
 	}
-	return loc{name: l.name + "." + k, path: p}
+	return b.String()
 }
 
-func (l loc) index(i int) loc {
-	s := "[" + strconv.Itoa(i) + "]"
-	return loc{name: l.name + s, path: l.path + s}
+// path is the field.Path below base.
+func (l *loc) path(base *field.Path) *field.Path {
+	p := base
+	for _, s := range l.steps() {
+		switch s.kind {
+		case 'p':
+			p = p.Child(s.key)
+		case 'k':
+			if p == nil {
+				p = field.NewPath(s.key)
+			} else {
+				p = p.Key(s.key)
+			}
+		case 'i':
+			p = p.Index(s.idx)
+		}
+	}
+	return p
 }
 
-// field is the FieldError path of a kube-openapi error at name, as
+// field is the error path of a kube-openapi error at name, as
 // kubeOpenAPIResultToFieldErrors builds it: the base path, then the name
-// without its leading dot.
-func (v validator) field(name string) string {
-	return join(v.base, strings.TrimPrefix(name, "."))
-}
-
-// fieldPath is the FieldError path of the other checks.
-func (v validator) fieldPath(l loc) string { return join(v.base, l.path) }
-
-func join(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
+// without its leading dot as one step.
+func (v validator) field(name string) *field.Path {
+	if name = strings.TrimPrefix(name, "."); name == "" {
+		return v.base
 	}
-	return a + "." + b
+	return v.base.Child(name)
 }
 
 // validate runs the validators of one schema node on one value, in
 // kube-openapi's order.
-func (v validator) validate(s *Structural, l loc, data any) []FieldError {
+func (v validator) validate(s *Structural, l *loc, data any) field.ErrorList {
 	if s == nil {
 		return nil
 	}
@@ -122,12 +159,6 @@ func (v validator) validate(s *Structural, l loc, data any) []FieldError {
 	errs = append(errs, v.checkEnum(s, l, data)...)
 	if m, ok := data.(map[string]any); ok {
 		errs = append(errs, v.checkObject(s, l, m)...)
-		if s.XEmbeddedResource {
-			errs = append(errs, v.checkEmbedded(l, m)...)
-		}
-	}
-	if a, ok := data.([]any); ok {
-		errs = append(errs, v.checkListType(s, l, a)...)
 	}
 	return errs
 }
@@ -167,7 +198,7 @@ func jsonType(data any) string {
 
 // checkType mirrors kube-openapi's typeValidator: a whole float passes as
 // an integer, an integer as a number, null only when nullable.
-func (v validator) checkType(s *Structural, l loc, data any) []FieldError {
+func (v validator) checkType(s *Structural, l *loc, data any) field.ErrorList {
 	types := schemaTypes(s)
 	if len(types) == 0 {
 		return nil
@@ -183,22 +214,23 @@ func (v validator) checkType(s *Structural, l loc, data any) []FieldError {
 	case got == "integer" && slices.Contains(types, "number"):
 		return nil
 	}
-	return []FieldError{typeInvalid(v.field(l.name), got,
-		fmt.Sprintf("%s in body must be of type %s: %q", l.name, strings.Join(types, ","), got))}
+	name := l.name()
+	return field.ErrorList{field.TypeInvalid(v.field(name), got,
+		fmt.Sprintf("%s in body must be of type %s: %q", name, strings.Join(types, ","), got))}
 }
 
 // composite is how upstream reports a failed junctor: a kube-openapi error
 // of no field, which kubeOpenAPIResultToFieldErrors turns into an Invalid
 // error at the base path with an empty value.
-func (v validator) composite(format string, args ...any) FieldError {
-	return invalid(v.base, "", fmt.Sprintf(format, args...))
+func (v validator) composite(format string, args ...any) *field.Error {
+	return field.Invalid(v.base, "", fmt.Sprintf(format, args...))
 }
 
 // checkJunctors mirrors kube-openapi's schemaPropsValidator.
-func (v validator) checkJunctors(s *Structural, l loc, data any) []FieldError {
-	var errs []FieldError
+func (v validator) checkJunctors(s *Structural, l *loc, data any) field.ErrorList {
+	var errs field.ErrorList
 	if len(s.AnyOf) > 0 {
-		var best []FieldError
+		var best field.ErrorList
 		ok := false
 		for i, sub := range s.AnyOf {
 			r := v.validate(sub, l, data)
@@ -211,12 +243,12 @@ func (v validator) checkJunctors(s *Structural, l loc, data any) []FieldError {
 			}
 		}
 		if !ok {
-			errs = append(errs, v.composite("%q must validate at least one schema (anyOf)", l.name))
+			errs = append(errs, v.composite("%q must validate at least one schema (anyOf)", l.name()))
 			errs = append(errs, best...)
 		}
 	}
 	if len(s.OneOf) > 0 {
-		var best []FieldError
+		var best field.ErrorList
 		valid := 0
 		for _, sub := range s.OneOf {
 			r := v.validate(sub, l, data)
@@ -229,10 +261,10 @@ func (v validator) checkJunctors(s *Structural, l loc, data any) []FieldError {
 		switch valid {
 		case 1:
 		case 0:
-			errs = append(errs, v.composite("%q must validate one and only one schema (oneOf). %s", l.name, "Found none valid"))
+			errs = append(errs, v.composite("%q must validate one and only one schema (oneOf). %s", l.name(), "Found none valid"))
 			errs = append(errs, best...)
 		default:
-			errs = append(errs, v.composite("%q must validate one and only one schema (oneOf). %s", l.name,
+			errs = append(errs, v.composite("%q must validate one and only one schema (oneOf). %s", l.name(),
 				fmt.Sprintf("Found %d valid alternatives", valid)))
 		}
 	}
@@ -250,33 +282,37 @@ func (v validator) checkJunctors(s *Structural, l loc, data any) []FieldError {
 			if valid == 0 {
 				more = ". None validated"
 			}
-			errs = append(errs, v.composite("%q must validate all the schemas (allOf)%s", l.name, more))
+			errs = append(errs, v.composite("%q must validate all the schemas (allOf)%s", l.name(), more))
 		}
 	}
 	if s.Not != nil && len(v.validate(s.Not, l, data)) == 0 {
-		errs = append(errs, v.composite("%q must not validate the schema (not)", l.name))
+		errs = append(errs, v.composite("%q must not validate the schema (not)", l.name()))
 	}
 	return errs
 }
 
 // checkString mirrors kube-openapi's stringValidator: maxLength, minLength
 // (in characters), pattern, and it stops at the first failure.
-func (v validator) checkString(s *Structural, l loc, d string) []FieldError {
-	f := v.field(l.name)
+func (v validator) checkString(s *Structural, l *loc, d string) field.ErrorList {
+	if s.MaxLength == nil && s.MinLength == nil && s.Pattern == "" {
+		return nil
+	}
+	name := l.name()
+	f := v.field(name)
 	n := int64(utf8.RuneCountInString(d))
 	if s.MaxLength != nil && n > *s.MaxLength {
-		return []FieldError{tooLong(f, *s.MaxLength)}
+		return field.ErrorList{field.TooLong(f, "", int(*s.MaxLength))}
 	}
 	if s.MinLength != nil && n < *s.MinLength {
-		return []FieldError{invalid(f, d, fmt.Sprintf("%s in body should be at least %d chars long", l.name, *s.MinLength))}
+		return field.ErrorList{field.Invalid(f, d, fmt.Sprintf("%s in body should be at least %d chars long", name, *s.MinLength))}
 	}
 	if s.Pattern != "" {
 		re, err := s.pattern()
 		if err != nil {
-			return []FieldError{invalid(f, d, fmt.Sprintf("%s in body should match '%s, but pattern is invalid: %s'", l.name, s.Pattern, err))}
+			return field.ErrorList{field.Invalid(f, d, fmt.Sprintf("%s in body should match '%s, but pattern is invalid: %s'", name, s.Pattern, err))}
 		}
 		if !re.MatchString(d) {
-			return []FieldError{invalid(f, d, fmt.Sprintf("%s in body should match '%s'", l.name, s.Pattern))}
+			return field.ErrorList{field.Invalid(f, d, fmt.Sprintf("%s in body should match '%s'", name, s.Pattern))}
 		}
 	}
 	return nil
@@ -284,9 +320,10 @@ func (v validator) checkString(s *Structural, l loc, d string) []FieldError {
 
 // checkFormat mirrors kube-openapi's formatValidator for the formats of
 // formats.go.
-func (v validator) checkFormat(s *Structural, l loc, d string) []FieldError {
+func (v validator) checkFormat(s *Structural, l *loc, d string) field.ErrorList {
 	if known, ok := checkFormat(s.Format, d); known && !ok {
-		return []FieldError{typeInvalid(v.field(l.name), d, fmt.Sprintf("%s in body must be of type %s: %q", l.name, s.Format, d))}
+		name := l.name()
+		return field.ErrorList{field.TypeInvalid(v.field(name), d, fmt.Sprintf("%s in body must be of type %s: %q", name, s.Format, d))}
 	}
 	return nil
 }
@@ -294,33 +331,37 @@ func (v validator) checkFormat(s *Structural, l loc, d string) []FieldError {
 // checkNumber mirrors kube-openapi's numberValidator: multipleOf, maximum,
 // minimum. Limits print as integers when the value is one, as upstream's
 // "native type" checks do.
-func (v validator) checkNumber(s *Structural, l loc, d any) []FieldError {
-	f := v.field(l.name)
+func (v validator) checkNumber(s *Structural, l *loc, d any) field.ErrorList {
+	if s.MultipleOf == nil && s.Maximum == nil && s.Minimum == nil {
+		return nil
+	}
+	name := l.name()
+	f := v.field(name)
 	x, isInt := asFloat(d)
-	var errs []FieldError
+	var errs field.ErrorList
 	if s.MultipleOf != nil {
 		m := *s.MultipleOf
 		switch {
 		case m <= 0:
-			errs = append(errs, invalid(f, m, fmt.Sprintf("factor MultipleOf declared for %s must be positive: %v", l.name, m)))
+			errs = append(errs, field.Invalid(f, m, fmt.Sprintf("factor MultipleOf declared for %s must be positive: %v", name, m)))
 		case !isMultiple(d, m):
-			errs = append(errs, invalid(f, d, fmt.Sprintf("%s in body should be a multiple of %s", l.name, limit(m, isInt))))
+			errs = append(errs, field.Invalid(f, d, fmt.Sprintf("%s in body should be a multiple of %s", name, limit(m, isInt))))
 		}
 	}
 	if s.Maximum != nil {
 		m := *s.Maximum
 		if s.ExclusiveMaximum && x >= m {
-			errs = append(errs, invalid(f, d, fmt.Sprintf("%s in body should be less than %s", l.name, limit(m, isInt))))
+			errs = append(errs, field.Invalid(f, d, fmt.Sprintf("%s in body should be less than %s", name, limit(m, isInt))))
 		} else if x > m {
-			errs = append(errs, invalid(f, d, fmt.Sprintf("%s in body should be less than or equal to %s", l.name, limit(m, isInt))))
+			errs = append(errs, field.Invalid(f, d, fmt.Sprintf("%s in body should be less than or equal to %s", name, limit(m, isInt))))
 		}
 	}
 	if s.Minimum != nil {
 		m := *s.Minimum
 		if s.ExclusiveMinimum && x <= m {
-			errs = append(errs, invalid(f, d, fmt.Sprintf("%s in body should be greater than %s", l.name, limit(m, isInt))))
+			errs = append(errs, field.Invalid(f, d, fmt.Sprintf("%s in body should be greater than %s", name, limit(m, isInt))))
 		} else if x < m {
-			errs = append(errs, invalid(f, d, fmt.Sprintf("%s in body should be greater than or equal to %s", l.name, limit(m, isInt))))
+			errs = append(errs, field.Invalid(f, d, fmt.Sprintf("%s in body should be greater than or equal to %s", name, limit(m, isInt))))
 		}
 	}
 	return errs
@@ -328,8 +369,8 @@ func (v validator) checkNumber(s *Structural, l loc, d any) []FieldError {
 
 // checkArray validates the items, then minItems and maxItems (as
 // kube-openapi's schemaSliceValidator).
-func (v validator) checkArray(s *Structural, l loc, d []any) []FieldError {
-	var errs []FieldError
+func (v validator) checkArray(s *Structural, l *loc, d []any) field.ErrorList {
+	var errs field.ErrorList
 	if s.Items != nil {
 		for i, e := range d {
 			errs = append(errs, v.validate(s.Items, l.index(i), e)...)
@@ -337,10 +378,11 @@ func (v validator) checkArray(s *Structural, l loc, d []any) []FieldError {
 	}
 	n := int64(len(d))
 	if s.MinItems != nil && n < *s.MinItems {
-		errs = append(errs, invalid(v.field(l.name), n, fmt.Sprintf("%s in body should have at least %d items", l.name, *s.MinItems)))
+		name := l.name()
+		errs = append(errs, field.Invalid(v.field(name), n, fmt.Sprintf("%s in body should have at least %d items", name, *s.MinItems)))
 	}
 	if s.MaxItems != nil && n > *s.MaxItems {
-		errs = append(errs, tooMany(v.field(l.name), len(d), *s.MaxItems))
+		errs = append(errs, field.TooMany(v.field(l.name()), len(d), int(*s.MaxItems)))
 	}
 	return errs
 }
@@ -348,7 +390,7 @@ func (v validator) checkArray(s *Structural, l loc, d []any) []FieldError {
 // checkEnum mirrors kube-openapi's basicCommonValidator (numbers compare
 // by value). Note that, as upstream, null fails an enum even when the
 // field is nullable, unless the enum lists null.
-func (v validator) checkEnum(s *Structural, l loc, data any) []FieldError {
+func (v validator) checkEnum(s *Structural, l *loc, data any) field.ErrorList {
 	if len(s.Enum) == 0 {
 		return nil
 	}
@@ -366,33 +408,36 @@ func (v validator) checkEnum(s *Structural, l loc, data any) []FieldError {
 			values = append(values, string(b))
 		}
 	}
-	return []FieldError{notSupported(v.field(l.name), data, values)}
+	return field.ErrorList{field.NotSupported(v.field(l.name()), data, values)}
 }
 
 // checkObject mirrors kube-openapi's objectValidator: minProperties and
 // maxProperties (which stop the object's other checks), then fields
 // forbidden by additionalProperties: false or validated by the
 // additionalProperties schema, then properties, then required.
-func (v validator) checkObject(s *Structural, l loc, d map[string]any) []FieldError {
-	f := v.field(l.name)
+func (v validator) checkObject(s *Structural, l *loc, d map[string]any) field.ErrorList {
 	n := int64(len(d))
 	if s.MinProperties != nil && n < *s.MinProperties {
-		return []FieldError{invalid(f, n, fmt.Sprintf("%s in body should have at least %d properties", l.name, *s.MinProperties))}
+		name := l.name()
+		return field.ErrorList{field.Invalid(v.field(name), n, fmt.Sprintf("%s in body should have at least %d properties", name, *s.MinProperties))}
 	}
 	if s.MaxProperties != nil && n > *s.MaxProperties {
-		return []FieldError{tooMany(f, len(d), *s.MaxProperties)}
+		return field.ErrorList{field.TooMany(v.field(l.name()), len(d), int(*s.MaxProperties))}
 	}
-	var errs []FieldError
+	var errs field.ErrorList
 	keys := sortedKeys(d)
-	for _, k := range keys {
-		if _, declared := s.Properties[k]; declared {
-			continue
-		}
-		switch {
-		case s.AdditionalPropertiesBool != nil && !*s.AdditionalPropertiesBool:
-			errs = append(errs, invalid(f, k, fmt.Sprintf("%s.%s in body is a forbidden property", l.name, k)))
-		case s.AdditionalProperties != nil:
-			errs = append(errs, v.validate(s.AdditionalProperties, l.mapKey(k), d[k])...)
+	if s.AdditionalProperties != nil || s.AdditionalPropertiesBool != nil {
+		for _, k := range keys {
+			if _, declared := s.Properties[k]; declared {
+				continue
+			}
+			switch {
+			case s.AdditionalPropertiesBool != nil && !*s.AdditionalPropertiesBool:
+				name := l.name()
+				errs = append(errs, field.Invalid(v.field(name), k, fmt.Sprintf("%s.%s in body is a forbidden property", name, k)))
+			case s.AdditionalProperties != nil:
+				errs = append(errs, v.validate(s.AdditionalProperties, l.mapKey(k), d[k])...)
+			}
 		}
 	}
 	for _, k := range keys {
@@ -402,110 +447,7 @@ func (v validator) checkObject(s *Structural, l loc, d map[string]any) []FieldEr
 	}
 	for _, k := range s.Required {
 		if _, ok := d[k]; !ok {
-			errs = append(errs, required(v.field(l.name+"."+k), ""))
-		}
-	}
-	return errs
-}
-
-// checkListType mirrors listtype.validateListSetsAndMapsArray: the
-// elements of a set, and the keys of a map's elements, must be unique.
-// Each duplicate is reported once, at its second appearance.
-func (v validator) checkListType(s *Structural, l loc, d []any) []FieldError {
-	if s.XListType == nil {
-		return nil
-	}
-	switch *s.XListType {
-	case "set":
-		var errs []FieldError
-		for _, i := range duplicates(d) {
-			errs = append(errs, duplicate(v.fieldPath(l.index(i)), d[i]))
-		}
-		return errs
-	case "map":
-		for i, e := range d {
-			if _, ok := e.(map[string]any); e != nil && !ok {
-				return []FieldError{invalid(v.fieldPath(l.index(i)), e, "must be an object for an array of list-type map")}
-			}
-		}
-		keys := make([]any, len(d))
-		for i, e := range d {
-			key := map[string]any{}
-			if m, ok := e.(map[string]any); ok {
-				for _, k := range s.XListMapKeys {
-					if kv, ok := m[k]; ok {
-						key[k] = kv
-					}
-				}
-			}
-			keys[i] = key
-		}
-		var errs []FieldError
-		for _, i := range duplicates(keys) {
-			errs = append(errs, duplicate(v.fieldPath(l.index(i)), keys[i]))
-		}
-		return errs
-	}
-	return nil
-}
-
-// duplicates returns the indexes at which a value appears for the second
-// time.
-func duplicates(list []any) []int {
-	seen := map[string]int{}
-	var out []int
-	for i, e := range list {
-		b, err := json.Marshal(normalizeNumber(e))
-		if err != nil {
-			continue
-		}
-		key := string(b)
-		seen[key]++
-		if seen[key] == 2 {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// checkEmbedded mirrors objectmeta.validateEmbeddedResource: an embedded
-// object needs apiVersion and kind.
-func (v validator) checkEmbedded(l loc, d map[string]any) []FieldError {
-	var errs []FieldError
-	p := func(child string) string { return v.fieldPath(l.property(child)) }
-	if _, ok := d["apiVersion"]; !ok {
-		errs = append(errs, required(p("apiVersion"), "must not be empty"))
-	}
-	if _, ok := d["kind"]; !ok {
-		errs = append(errs, required(p("kind"), "must not be empty"))
-	}
-	if x, ok := d["apiVersion"]; ok {
-		av, isStr := x.(string)
-		switch {
-		case !isStr:
-			errs = append(errs, invalid(p("apiVersion"), x, "must be a string"))
-		case av == "":
-			errs = append(errs, invalid(p("apiVersion"), av, "must not be empty"))
-		case av != "/" && strings.Count(av, "/") > 1:
-			errs = append(errs, invalid(p("apiVersion"), av, "unexpected GroupVersion string: "+av))
-		}
-	}
-	if x, ok := d["kind"]; ok {
-		k, isStr := x.(string)
-		switch {
-		case !isStr:
-			errs = append(errs, invalid(p("kind"), x, "must be a string"))
-		case k == "":
-			errs = append(errs, invalid(p("kind"), k, "must not be empty"))
-		default:
-			if msgs := isDNS1035Label(strings.ToLower(k)); len(msgs) > 0 {
-				errs = append(errs, invalid(p("kind"), k, "may have mixed case, but should otherwise match: "+strings.Join(msgs, ",")))
-			}
-		}
-	}
-	if x, ok := d["metadata"]; ok && x != nil {
-		if _, isMap := x.(map[string]any); !isMap {
-			errs = append(errs, invalid(p("metadata"), x, "must be an object"))
+			errs = append(errs, field.Required(v.field(l.property(k).name()), ""))
 		}
 	}
 	return errs

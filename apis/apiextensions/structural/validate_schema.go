@@ -1,13 +1,16 @@
 package structural
 
 import (
+	"fmt"
 	"reflect"
-	"slices"
-	"strconv"
+	"regexp"
+	"sort"
+
+	"github.com/crdlab/crdlab/apis/validation/field"
 )
 
 // level is where a schema node sits, which decides the wording of a
-// missing type. Mirrors the level of schema/validation.go.
+// missing type.
 type level int
 
 const (
@@ -16,123 +19,125 @@ const (
 	fieldLevel              // a property or additionalProperties
 )
 
-// ValidateStructural reports why s is not a structural schema, plus what
-// the CRD API rejects in a schema that can be seen without the rest of the
-// CRD. fldPath is the schema's path in the CRD, e.g.
-// "spec.versions[0].schema.openAPIV3Schema"; errors read like
+// ValidateStructural reports why s is not a structural schema. fldPath is
+// the schema's path in the CRD, e.g. spec.versions[0].schema.openAPIV3Schema;
+// errors read like
 //
 //	spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields
 //
-// The structural rules: every node has a type, except where
-// x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields
-// stands in; arrays have items; the root is an object without
-// additionalProperties, and its metadata may only constrain name and
-// generateName; embedded resources are objects; allOf, anyOf, oneOf and not
-// carry value validations only (no type, default, nullable, description,
-// extensions, metadata) and only for fields the structural part declares.
+// The rules (upstream's, one for one):
+//   - every node has a type, except where x-kubernetes-int-or-string or
+//     x-kubernetes-preserve-unknown-fields stands in; arrays have items;
+//   - the root is an object without additionalProperties; its metadata
+//     may only restrict name and generateName, and kind and apiVersion are
+//     strings (also in an x-kubernetes-embedded-resource, which must be an
+//     object with properties unless it preserves unknown fields);
+//   - allOf, anyOf, oneOf and not carry value validations only: no type,
+//     default, nullable, title, description, additionalProperties,
+//     x-kubernetes-* extensions or CEL rules, and no metadata property
+//     (the int-or-string anyOf [{type: integer}, {type: string}] is the
+//     one exception);
+//   - every property a junctor of the root names is also declared in the
+//     structural part (completeness);
+//   - every pattern compiles.
 //
-// The API rules checked: no $ref, definitions, dependencies,
-// patternProperties, additionalItems, items arrays or uniqueItems; known
-// types; properties and additionalProperties not both; well-formed
-// x-kubernetes-list-type and list-map-keys; defaults that validate and have
-// no unknown fields.
+// The errors are sorted, as upstream sorts them.
 //
 // Mirrors schema.ValidateStructural (validateStructuralInvariants,
-// validateStructuralCompleteness), part of
-// validation.ValidateCustomResourceDefinitionOpenAPISchema and
-// defaulting.ValidateDefaults.
-func ValidateStructural(s *Structural, fldPath string) []FieldError {
-	if s == nil {
-		return nil
-	}
-	errs := validateAPIRules(s, fldPath, false)
-	errs = append(errs, validateInvariants(s, rootLevel, fldPath)...)
-	errs = append(errs, validateCompleteness(s, s, fldPath, fldPath)...)
-	return errs
+// validateStructuralCompleteness) in
+// k8s.io/apiextensions-apiserver/pkg/apiserver/schema/validation.go and complete.go.
+// The CRD validation calls it for each schema, and so does the
+// NonStructuralSchema condition controller.
+func ValidateStructural(fldPath *field.Path, s *Structural) field.ErrorList {
+	allErrs := validateInvariants(s, rootLevel, fldPath)
+	allErrs = append(allErrs, validateCompleteness(s, fldPath)...)
+	sort.SliceStable(allErrs, func(i, j int) bool { return allErrs[i].Error() < allErrs[j].Error() })
+	return allErrs
 }
 
-func propPath(p, k string) string    { return p + ".properties[" + k + "]" }
-func indexed(p string, i int) string { return p + "[" + strconv.Itoa(i) + "]" }
-
 // validateInvariants mirrors validateStructuralInvariants.
-func validateInvariants(s *Structural, lvl level, p string) []FieldError {
+func validateInvariants(s *Structural, lvl level, p *field.Path) field.ErrorList {
 	if s == nil {
 		return nil
 	}
-	var errs []FieldError
+	var errs field.ErrorList
 	if s.Type == "array" && s.Items == nil {
-		errs = append(errs, required(p+".items", "must be specified"))
+		errs = append(errs, field.Required(p.Child("items"), "must be specified"))
 	}
-	errs = append(errs, validateInvariants(s.Items, itemLevel, p+".items")...)
+	errs = append(errs, validateInvariants(s.Items, itemLevel, p.Child("items"))...)
 	for _, k := range sortedKeys(s.Properties) {
-		errs = append(errs, validateInvariants(s.Properties[k], fieldLevel, propPath(p, k))...)
+		errs = append(errs, validateInvariants(s.Properties[k], fieldLevel, p.Child("properties").Key(k))...)
 	}
-
-	// validateGeneric
-	if s.AdditionalProperties != nil || s.AdditionalPropertiesBool != nil {
+	if hasAdditionalProperties(s) {
 		if lvl == rootLevel {
-			errs = append(errs, forbidden(p+".additionalProperties", "must not be used at the root"))
+			errs = append(errs, field.Forbidden(p.Child("additionalProperties"), "must not be used at the root"))
 		}
-		errs = append(errs, validateInvariants(s.AdditionalProperties, fieldLevel, p+".additionalProperties")...)
+		errs = append(errs, validateInvariants(s.AdditionalProperties, fieldLevel, p.Child("additionalProperties"))...)
 	}
 
 	// validateExtensions
 	if s.XIntOrString && s.XPreserveUnknownFields {
-		errs = append(errs, invalid(p+".x-kubernetes-preserve-unknown-fields", true, "must be false if x-kubernetes-int-or-string is true"))
+		errs = append(errs, field.Invalid(p.Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
 	if s.XIntOrString && s.XEmbeddedResource {
-		errs = append(errs, invalid(p+".x-kubernetes-embedded-resource", true, "must be false if x-kubernetes-int-or-string is true"))
+		errs = append(errs, field.Invalid(p.Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
 
-	errs = append(errs, validateJunctors(s, isIntOrStringAnyOf(s), isIntOrStringAllOf(s), lvl, p)...)
+	errs = append(errs, validateValueValidation(s, isIntOrStringAnyOf(s), isIntOrStringAllOf(s), lvl, p)...)
 
 	checkMetadata := lvl == rootLevel || s.XEmbeddedResource
 	switch {
 	case s.XEmbeddedResource && s.Type != "object":
 		if s.Type == "" {
-			errs = append(errs, required(p+".type", "must be object if x-kubernetes-embedded-resource is true"))
+			errs = append(errs, field.Required(p.Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
 		} else {
-			errs = append(errs, invalid(p+".type", s.Type, "must be object if x-kubernetes-embedded-resource is true"))
+			errs = append(errs, field.Invalid(p.Child("type"), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
 		}
 	case s.Type == "" && !s.XIntOrString && !s.XPreserveUnknownFields:
 		switch lvl {
 		case rootLevel:
-			errs = append(errs, required(p+".type", "must not be empty at the root"))
+			errs = append(errs, field.Required(p.Child("type"), "must not be empty at the root"))
 		case itemLevel:
-			errs = append(errs, required(p+".type", "must not be empty for specified array items"))
+			errs = append(errs, field.Required(p.Child("type"), "must not be empty for specified array items"))
 		case fieldLevel:
-			errs = append(errs, required(p+".type", "must not be empty for specified object fields"))
+			errs = append(errs, field.Required(p.Child("type"), "must not be empty for specified object fields"))
 		}
 	}
-	if s.XEmbeddedResource && (s.AdditionalProperties != nil || s.AdditionalPropertiesBool != nil) {
-		errs = append(errs, required(p+".additionalProperties", "must not be used if x-kubernetes-embedded-resource is set"))
+	if s.XEmbeddedResource && hasAdditionalProperties(s) {
+		errs = append(errs, field.Forbidden(p.Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
 	}
 	if lvl == rootLevel && s.Type != "" && s.Type != "object" {
-		errs = append(errs, invalid(p+".type", s.Type, "must be object at the root"))
+		errs = append(errs, field.Invalid(p.Child("type"), s.Type, "must be object at the root"))
 	}
-	if kind, ok := s.Properties["kind"]; ok && kind != nil && checkMetadata && kind.Type != "string" {
-		errs = append(errs, invalid(propPath(p, "kind")+".type", kind.Type, "must be string"))
+	for _, k := range []string{"kind", "apiVersion"} {
+		if t, ok := s.Properties[k]; ok && checkMetadata && t.Type != "string" {
+			errs = append(errs, field.Invalid(p.Child("properties").Key(k).Child("type"), t.Type, "must be string"))
+		}
 	}
-	if av, ok := s.Properties["apiVersion"]; ok && av != nil && checkMetadata && av.Type != "string" {
-		errs = append(errs, invalid(propPath(p, "apiVersion")+".type", av.Type, "must be string"))
-	}
-	if md, ok := s.Properties["metadata"]; ok && md != nil {
+	if md, ok := s.Properties["metadata"]; ok {
+		mp := p.Child("properties").Key("metadata")
 		if checkMetadata && md.Type != "object" {
-			errs = append(errs, invalid(propPath(p, "metadata")+".type", md.Type, "must be object"))
+			errs = append(errs, field.Invalid(mp.Child("type"), md.Type, "must be object"))
 		}
 		if lvl == rootLevel && !onlyNameAndGenerateName(md) {
-			errs = append(errs, forbidden(propPath(p, "metadata"), "must not specify anything other than name and generateName, but metadata is implicitly specified"))
+			errs = append(errs, field.Forbidden(mp, "must not specify anything other than name and generateName, but metadata is implicitly specified"))
 		}
 	}
 	if s.XEmbeddedResource && !s.XPreserveUnknownFields && len(s.Properties) == 0 {
-		errs = append(errs, required(p+".properties", "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+		errs = append(errs, field.Required(p.Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
 	}
 	return errs
 }
 
-// onlyNameAndGenerateName says the root's metadata schema constrains
+// hasAdditionalProperties says additionalProperties is set, as a schema or
+// as a boolean.
+func hasAdditionalProperties(s *Structural) bool {
+	return s.AdditionalProperties != nil || s.AdditionalPropertiesBool != nil
+}
+
+// onlyNameAndGenerateName says the root's metadata schema restricts
 // nothing but (optionally) name and generateName, ignoring its type and
-// default.
+// default. Mirrors validateStructuralMetadataInvariants.
 func onlyNameAndGenerateName(md *Structural) bool {
 	c := *md
 	_, hasName := c.Properties["name"]
@@ -145,7 +150,8 @@ func onlyNameAndGenerateName(md *Structural) bool {
 	return isZero(&c)
 }
 
-// isZero says s constrains nothing (empty lists and maps count as absent).
+// isZero says s constrains and describes nothing (empty lists and maps
+// count as absent).
 func isZero(s *Structural) bool {
 	c := *s
 	c.re, c.reSrc, c.reErr = nil, "", nil
@@ -161,6 +167,9 @@ func isZero(s *Structural) bool {
 	if len(c.XListMapKeys) == 0 {
 		c.XListMapKeys = nil
 	}
+	if len(c.XValidations) == 0 {
+		c.XValidations = nil
+	}
 	return reflect.DeepEqual(c, Structural{})
 }
 
@@ -174,9 +183,8 @@ func isBare(s *Structural, t string) bool {
 	return s.Type == t && isZero(&c)
 }
 
-// isIntOrStringAnyOf detects the anyOf: [{type: integer}, {type: string}]
-// that may stand beside x-kubernetes-int-or-string. Mirrors
-// isIntOrStringAnyOfPattern.
+// isIntOrStringAnyOf detects anyOf: [{type: integer}, {type: string}], the
+// one junctor allowed to carry types. Mirrors isIntOrStringAnyOfPattern.
 func isIntOrStringAnyOf(s *Structural) bool {
 	return s != nil && len(s.AnyOf) == 2 && isBare(s.AnyOf[0], "integer") && isBare(s.AnyOf[1], "string")
 }
@@ -187,258 +195,132 @@ func isIntOrStringAllOf(s *Structural) bool {
 	return s != nil && len(s.AllOf) > 0 && isIntOrStringAnyOf(s.AllOf[0])
 }
 
-// validateJunctors mirrors validateValueValidation.
-func validateJunctors(s *Structural, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, p string) []FieldError {
-	var errs []FieldError
+// validateValueValidation checks the junctors of s and its pattern.
+// Mirrors validateValueValidation.
+func validateValueValidation(s *Structural, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	if !skipAnyOf {
 		for i, x := range s.AnyOf {
-			errs = append(errs, validateNested(x, false, false, lvl, indexed(p+".anyOf", i))...)
+			errs = append(errs, validateNested(x, false, lvl, p.Child("anyOf").Index(i))...)
 		}
 	}
 	for i, x := range s.AllOf {
-		errs = append(errs, validateNested(x, skipFirstAllOfAnyOf && i == 0, false, lvl, indexed(p+".allOf", i))...)
+		errs = append(errs, validateNested(x, skipFirstAllOfAnyOf && i == 0, lvl, p.Child("allOf").Index(i))...)
 	}
 	for i, x := range s.OneOf {
-		errs = append(errs, validateNested(x, false, false, lvl, indexed(p+".oneOf", i))...)
+		errs = append(errs, validateNested(x, false, lvl, p.Child("oneOf").Index(i))...)
 	}
-	return append(errs, validateNested(s.Not, false, false, lvl, p+".not")...)
-}
-
-// validateNested checks that a junctor's schema holds value validations
-// only. Mirrors validateNestedValueValidation.
-func validateNested(v *Structural, skipAnyOf, skipAllOfAnyOf bool, lvl level, p string) []FieldError {
-	if v == nil {
-		return nil
-	}
-	errs := validateJunctors(v, skipAnyOf, skipAllOfAnyOf, lvl, p)
-	errs = append(errs, validateNested(v.Items, false, false, lvl, p+".items")...)
-	for _, k := range sortedKeys(v.Properties) {
-		errs = append(errs, validateNested(v.Properties[k], false, false, fieldLevel, propPath(p, k))...)
-	}
-	if v.Type != "" {
-		errs = append(errs, forbidden(p+".type", "must be empty to be structural"))
-	}
-	if v.AdditionalProperties != nil || v.AdditionalPropertiesBool != nil {
-		errs = append(errs, forbidden(p+".additionalProperties", "must be undefined to be structural"))
-	}
-	if v.Default != nil {
-		errs = append(errs, forbidden(p+".default", "must be undefined to be structural"))
-	}
-	if v.Title != "" {
-		errs = append(errs, forbidden(p+".title", "must be empty to be structural"))
-	}
-	if v.Description != "" {
-		errs = append(errs, forbidden(p+".description", "must be empty to be structural"))
-	}
-	if v.Nullable {
-		errs = append(errs, forbidden(p+".nullable", "must be false to be structural"))
-	}
-	if v.XPreserveUnknownFields {
-		errs = append(errs, forbidden(p+".x-kubernetes-preserve-unknown-fields", "must be false to be structural"))
-	}
-	if v.XEmbeddedResource {
-		errs = append(errs, forbidden(p+".x-kubernetes-embedded-resource", "must be false to be structural"))
-	}
-	if v.XIntOrString {
-		errs = append(errs, forbidden(p+".x-kubernetes-int-or-string", "must be false to be structural"))
-	}
-	if len(v.XListMapKeys) > 0 {
-		errs = append(errs, forbidden(p+".x-kubernetes-list-map-keys", "must be empty to be structural"))
-	}
-	if v.XListType != nil {
-		errs = append(errs, forbidden(p+".x-kubernetes-list-type", "must be undefined to be structural"))
-	}
-	if v.XMapType != nil {
-		errs = append(errs, forbidden(p+".x-kubernetes-map-type", "must be undefined to be structural"))
-	}
-	if _, ok := v.Properties["metadata"]; ok {
-		errs = append(errs, forbidden(propPath(p, "metadata"), "must not be specified in a nested context"))
+	errs = append(errs, validateNested(s.Not, false, lvl, p.Child("not"))...)
+	if s.Pattern != "" {
+		if _, err := regexp.Compile(s.Pattern); err != nil {
+			errs = append(errs, field.Invalid(p.Child("pattern"), s.Pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)))
+		}
 	}
 	return errs
 }
 
-// validateCompleteness checks that every field a junctor (v, at vPath)
-// talks about is declared in the structural part (s, at sPath). Mirrors
-// validateValueValidationCompleteness.
-func validateCompleteness(v, s *Structural, sPath, vPath string) []FieldError {
+// validateNested checks that a junctor's schema holds value validations
+// only. Mirrors validateNestedValueValidation.
+func validateNested(v *Structural, skipAnyOf bool, lvl level, p *field.Path) field.ErrorList {
 	if v == nil {
 		return nil
 	}
-	errs := nestedCompleteness(v.Not, s, sPath, vPath+".not")
+	errs := validateValueValidation(v, skipAnyOf, false, lvl, p)
+	errs = append(errs, validateNested(v.Items, false, lvl, p.Child("items"))...)
+	for _, k := range sortedKeys(v.Properties) {
+		errs = append(errs, validateNested(v.Properties[k], false, fieldLevel, p.Child("properties").Key(k))...)
+	}
+	if v.Type != "" {
+		errs = append(errs, field.Forbidden(p.Child("type"), "must be empty to be structural"))
+	}
+	// As upstream, additionalProperties: false says nothing in a junctor
+	// (it converts to no nested schema at all).
+	if v.AdditionalProperties != nil || (v.AdditionalPropertiesBool != nil && *v.AdditionalPropertiesBool) {
+		errs = append(errs, field.Forbidden(p.Child("additionalProperties"), "must be undefined to be structural"))
+	}
+	if v.Default != nil {
+		errs = append(errs, field.Forbidden(p.Child("default"), "must be undefined to be structural"))
+	}
+	if v.Title != "" {
+		errs = append(errs, field.Forbidden(p.Child("title"), "must be empty to be structural"))
+	}
+	if v.Description != "" {
+		errs = append(errs, field.Forbidden(p.Child("description"), "must be empty to be structural"))
+	}
+	if v.Nullable {
+		errs = append(errs, field.Forbidden(p.Child("nullable"), "must be false to be structural"))
+	}
+	if v.XPreserveUnknownFields {
+		errs = append(errs, field.Forbidden(p.Child("x-kubernetes-preserve-unknown-fields"), "must be false to be structural"))
+	}
+	if v.XEmbeddedResource {
+		errs = append(errs, field.Forbidden(p.Child("x-kubernetes-embedded-resource"), "must be false to be structural"))
+	}
+	if v.XIntOrString {
+		errs = append(errs, field.Forbidden(p.Child("x-kubernetes-int-or-string"), "must be false to be structural"))
+	}
+	if len(v.XListMapKeys) > 0 {
+		errs = append(errs, field.Forbidden(p.Child("x-kubernetes-list-map-keys"), "must be empty to be structural"))
+	}
+	if v.XListType != nil {
+		errs = append(errs, field.Forbidden(p.Child("x-kubernetes-list-type"), "must be undefined to be structural"))
+	}
+	if v.XMapType != nil {
+		errs = append(errs, field.Forbidden(p.Child("x-kubernetes-map-type"), "must be undefined to be structural"))
+	}
+	if len(v.XValidations) > 0 {
+		errs = append(errs, field.Forbidden(p.Child("x-kubernetes-validations"), "must be empty to be structural"))
+	}
+	if _, ok := v.Properties["metadata"]; ok {
+		errs = append(errs, field.Forbidden(p.Child("properties").Key("metadata"), "must not be specified in a nested context"))
+	}
+	return errs
+}
+
+// validateCompleteness checks that every field the root's junctors talk
+// about is declared in the structural part. As upstream, only the root's
+// junctors are followed: a junctor further down is not checked.
+//
+// Mirrors validateStructuralCompleteness.
+func validateCompleteness(s *Structural, p *field.Path) field.ErrorList {
+	if s == nil {
+		return nil
+	}
+	return junctorCompleteness(s, s, p, p)
+}
+
+// junctorCompleteness walks the junctors of v against s. Mirrors
+// validateValueValidationCompleteness.
+func junctorCompleteness(v, s *Structural, sPath, vPath *field.Path) field.ErrorList {
+	errs := nestedCompleteness(v.Not, s, sPath, vPath.Child("not"))
 	for i, x := range v.AllOf {
-		errs = append(errs, nestedCompleteness(x, s, sPath, indexed(vPath+".allOf", i))...)
+		errs = append(errs, nestedCompleteness(x, s, sPath, vPath.Child("allOf").Index(i))...)
 	}
 	for i, x := range v.AnyOf {
-		errs = append(errs, nestedCompleteness(x, s, sPath, indexed(vPath+".anyOf", i))...)
+		errs = append(errs, nestedCompleteness(x, s, sPath, vPath.Child("anyOf").Index(i))...)
 	}
 	for i, x := range v.OneOf {
-		errs = append(errs, nestedCompleteness(x, s, sPath, indexed(vPath+".oneOf", i))...)
-	}
-	// The structural part's own children may carry junctors too.
-	if v == s {
-		errs = append(errs, validateCompleteness(s.Items, s.Items, sPath+".items", sPath+".items")...)
-		for _, k := range sortedKeys(s.Properties) {
-			errs = append(errs, validateCompleteness(s.Properties[k], s.Properties[k], propPath(sPath, k), propPath(sPath, k))...)
-		}
-		if s.AdditionalProperties != nil {
-			ap := s.AdditionalProperties
-			errs = append(errs, validateCompleteness(ap, ap, sPath+".additionalProperties", sPath+".additionalProperties")...)
-		}
+		errs = append(errs, nestedCompleteness(x, s, sPath, vPath.Child("oneOf").Index(i))...)
 	}
 	return errs
 }
 
 // nestedCompleteness mirrors validateNestedValueValidationCompleteness.
-func nestedCompleteness(v, s *Structural, sPath, vPath string) []FieldError {
+func nestedCompleteness(v, s *Structural, sPath, vPath *field.Path) field.ErrorList {
 	if v == nil {
 		return nil
 	}
 	if s == nil {
-		return []FieldError{required(sPath, "because it is defined in "+vPath)}
+		return field.ErrorList{field.Required(sPath, "because it is defined in "+vPath.String())}
 	}
-	errs := validateCompleteness(v, s, sPath, vPath)
-	errs = append(errs, nestedCompleteness(v.Items, s.Items, sPath+".items", vPath+".items")...)
+	errs := junctorCompleteness(v, s, sPath, vPath)
+	errs = append(errs, nestedCompleteness(v.Items, s.Items, sPath.Child("items"), vPath.Child("items"))...)
 	for _, k := range sortedKeys(v.Properties) {
 		if sf, ok := s.Properties[k]; ok {
-			errs = append(errs, nestedCompleteness(v.Properties[k], sf, propPath(sPath, k), propPath(vPath, k))...)
-		} else if s.AdditionalProperties != nil {
-			errs = append(errs, nestedCompleteness(v.Properties[k], s.AdditionalProperties, sPath+".additionalProperties", propPath(vPath, k))...)
+			errs = append(errs, nestedCompleteness(v.Properties[k], sf, sPath.Child("properties").Key(k), vPath.Child("properties").Key(k))...)
 		} else {
-			errs = append(errs, required(propPath(sPath, k), "because it is defined in "+propPath(vPath, k)))
+			errs = append(errs, field.Required(sPath.Child("properties").Key(k), "because it is defined in "+vPath.Child("properties").Key(k).String()))
 		}
 	}
 	return errs
-}
-
-var schemaTypeNames = []string{"array", "boolean", "integer", "number", "object", "string"}
-
-// validateAPIRules checks the rules of the CRD API's schema validation
-// that need nothing but the schema, recursively. inJunctor is set below
-// allOf/anyOf/oneOf/not.
-func validateAPIRules(s *Structural, p string, inJunctor bool) []FieldError {
-	if s == nil {
-		return nil
-	}
-	var errs []FieldError
-	for _, k := range s.unsupported {
-		switch k {
-		case "items":
-			errs = append(errs, forbidden(p+".items", "items must be a schema object and not an array"))
-		case "additionalItems":
-			errs = append(errs, forbidden(p+".additionalItems", "additionalItems is not supported"))
-		default:
-			errs = append(errs, forbidden(p+"."+k, k+" is not supported"))
-		}
-	}
-	if s.UniqueItems {
-		errs = append(errs, forbidden(p+".uniqueItems", "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
-	}
-	switch {
-	case s.Type == "null":
-		errs = append(errs, forbidden(p+".type", "type cannot be set to null, use nullable as an alternative"))
-	case s.Type != "" && !slices.Contains(schemaTypeNames, s.Type):
-		errs = append(errs, notSupported(p+".type", s.Type, schemaTypeNames))
-	}
-	if len(s.Properties) > 0 && (s.AdditionalProperties != nil || (s.AdditionalPropertiesBool != nil && !*s.AdditionalPropertiesBool)) {
-		errs = append(errs, forbidden(p+".additionalProperties", "additionalProperties and properties are mutual exclusive"))
-	}
-	errs = append(errs, validateListType(s, p)...)
-	if s.Default != nil && !inJunctor {
-		errs = append(errs, validateDefault(s, p)...)
-	}
-
-	errs = append(errs, validateAPIRules(s.Items, p+".items", inJunctor)...)
-	for _, k := range sortedKeys(s.Properties) {
-		errs = append(errs, validateAPIRules(s.Properties[k], propPath(p, k), inJunctor)...)
-	}
-	errs = append(errs, validateAPIRules(s.AdditionalProperties, p+".additionalProperties", inJunctor)...)
-	for i, x := range s.AllOf {
-		errs = append(errs, validateAPIRules(x, indexed(p+".allOf", i), true)...)
-	}
-	for i, x := range s.AnyOf {
-		errs = append(errs, validateAPIRules(x, indexed(p+".anyOf", i), true)...)
-	}
-	for i, x := range s.OneOf {
-		errs = append(errs, validateAPIRules(x, indexed(p+".oneOf", i), true)...)
-	}
-	return append(errs, validateAPIRules(s.Not, p+".not", true)...)
-}
-
-// validateListType checks x-kubernetes-list-type and list-map-keys.
-func validateListType(s *Structural, p string) []FieldError {
-	var errs []FieldError
-	if s.XListType != nil {
-		lt := *s.XListType
-		switch {
-		case lt != "atomic" && lt != "set" && lt != "map":
-			errs = append(errs, notSupported(p+".x-kubernetes-list-type", lt, []string{"atomic", "set", "map"}))
-		case s.Type != "array":
-			errs = append(errs, invalid(p+".x-kubernetes-list-type", lt, "must only be used if type is array"))
-		case lt == "map":
-			if len(s.XListMapKeys) == 0 {
-				errs = append(errs, required(p+".x-kubernetes-list-map-keys", "must not be empty if x-kubernetes-list-type is map"))
-			}
-			if s.Items == nil {
-				errs = append(errs, required(p+".items", "must have an items schema if x-kubernetes-list-type is map"))
-				break
-			}
-			if s.Items.Type != "object" {
-				errs = append(errs, invalid(p+".items.type", s.Items.Type, "must be object if parent array's x-kubernetes-list-type is map"))
-				break
-			}
-			for _, k := range s.XListMapKeys {
-				ks, ok := s.Items.Properties[k]
-				if !ok {
-					errs = append(errs, required(propPath(p+".items", k), "must be present as item property if parent array's x-kubernetes-list-map-keys contains it"))
-					continue
-				}
-				if ks != nil && ks.Type != "string" && ks.Type != "integer" && ks.Type != "number" && ks.Type != "boolean" && !ks.XIntOrString {
-					errs = append(errs, invalid(propPath(p+".items", k)+".type", ks.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
-				}
-			}
-		}
-	}
-	if len(s.XListMapKeys) > 0 && (s.XListType == nil || *s.XListType != "map") {
-		errs = append(errs, forbidden(p+".x-kubernetes-list-map-keys", "must be empty if x-kubernetes-list-type is not map"))
-	}
-	return errs
-}
-
-// validateDefault checks that a default validates against its own node and
-// has no fields pruning would drop. Mirrors defaulting.ValidateDefaults.
-func validateDefault(s *Structural, p string) []FieldError {
-	errs := ValidateValue(s, p+".default", s.Default)
-	switch s.Default.(type) {
-	case map[string]any, []any:
-		pruned := deepCopyJSON(s.Default)
-		pr := pruner{}
-		pr.prune(pruned, s, "")
-		if len(pr.paths) > 0 {
-			errs = append(errs, invalid(p+".default", s.Default, "must not have unknown fields"))
-		}
-	}
-	return errs
-}
-
-// ValidateDefaults checks every default of s (outside allOf, anyOf, oneOf
-// and not, where defaults are forbidden anyway) against the node it sits
-// on: it must validate, and have no field pruning would drop. fldPath is
-// the schema's path in the CRD. ValidateStructural includes it; the CRD
-// registry calls it alone, for schemas whose other rules the CRD
-// validation checks itself.
-//
-// Mirrors defaulting.ValidateDefaults.
-func ValidateDefaults(s *Structural, fldPath string) []FieldError {
-	if s == nil {
-		return nil
-	}
-	var errs []FieldError
-	if s.Default != nil {
-		errs = append(errs, validateDefault(s, fldPath)...)
-	}
-	errs = append(errs, ValidateDefaults(s.Items, fldPath+".items")...)
-	for _, k := range sortedKeys(s.Properties) {
-		errs = append(errs, ValidateDefaults(s.Properties[k], propPath(fldPath, k))...)
-	}
-	return append(errs, ValidateDefaults(s.AdditionalProperties, fldPath+".additionalProperties")...)
 }

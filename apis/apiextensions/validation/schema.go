@@ -1,345 +1,430 @@
 package validation
 
 import (
+	"encoding/json"
 	"fmt"
-	"regexp"
+	"reflect"
+	"slices"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
+	"github.com/crdlab/crdlab/apis/apiextensions/structural"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/apis/validation/field"
 )
 
-// schema levels, for the wording of "type must not be empty" errors.
-type level int
+// openapiV3Types are the types a schema node may name.
+var openapiV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
 
-const (
-	rootLevel level = iota
-	itemLevel
-	fieldLevel
-)
+// metaFields are the fields of a resource (or an embedded one) that
+// ObjectMeta and TypeMeta own.
+var metaFields = map[string]bool{"metadata": true, "kind": true, "apiVersion": true}
 
-// ValidateCustomResourceDefinitionValidation checks one schema
-// (spec.validation or spec.versions[*].schema): the OpenAPI subset a CRD may
-// use, and that it is structural.
+// allowedFieldsAtRootSchema are the only fields the root schema may set
+// when the status subresource is on: status is cut out as
+// properties["status"], and nothing at the root may validate it.
+var allowedFieldsAtRootSchema = []string{"Description", "Type", "Format", "Title", "Maximum", "ExclusiveMaximum", "Minimum", "ExclusiveMinimum", "MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems", "UniqueItems", "MultipleOf", "Required", "Items", "Properties", "ExternalDocs", "Example", "XPreserveUnknownFields", "XValidations"}
+
+// validateCustomResourceDefinitionValidation checks one schema
+// (spec.validation or spec.versions[*].schema), in upstream's order:
+// the root-only rules, then — when the schema must be structural — that it
+// is (structural.ValidateStructural) and that its defaults fit
+// (structural.ValidateDefaults), then the OpenAPI subset a CRD may use
+// (ValidateCustomResourceDefinitionOpenAPISchema).
 //
 // Mirrors validateCustomResourceDefinitionValidation in
-// pkg/apis/apiextensions/validation/validation.go, with the structural
-// checks of pkg/apiserver/schema/validation.go.
-func ValidateCustomResourceDefinitionValidation(v *apiextensions.CustomResourceValidation, statusSubresourceEnabled bool, fldPath *field.Path) field.ErrorList {
+// k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go.
+func validateCustomResourceDefinitionValidation(v *apiextensions.CustomResourceValidation, statusSubresourceEnabled bool, opts validationOptions, fldPath *field.Path) field.ErrorList {
 	if v == nil || v.OpenAPIV3Schema == nil {
 		return nil
 	}
+	schema := v.OpenAPIV3Schema
 	p := fldPath.Child("openAPIV3Schema")
-	allErrs := ValidateCustomResourceDefinitionOpenAPISchema(v.OpenAPIV3Schema, p)
-	allErrs = append(allErrs, ValidateStructural(v.OpenAPIV3Schema, p)...)
-	if statusSubresourceEnabled && v.OpenAPIV3Schema.Type != "" && v.OpenAPIV3Schema.Type != "object" {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("openAPIV3Schema.type"), v.OpenAPIV3Schema.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`))
+	var allErrs field.ErrorList
+
+	if statusSubresourceEnabled {
+		allErrs = append(allErrs, validateRootWithStatus(schema, fldPath)...)
+	}
+	if schema.Nullable {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("openAPIV3Schema.nullable"), "nullable cannot be true at the root"))
+	}
+
+	var initErrs field.ErrorList
+	if opts.requireStructuralSchema {
+		if ss, err := newStructural(schema); err != nil {
+			// These overlap with the OpenAPI schema errors: shown only
+			// when there are no others.
+			initErrs = append(initErrs, field.Invalid(p, "", err.Error()))
+		} else if errs := structural.ValidateStructural(p, ss); len(errs) > 0 {
+			allErrs = append(allErrs, errs...)
+		} else {
+			allErrs = append(allErrs, structural.ValidateDefaults(p, ss, true, opts.requirePrunedDefaults)...)
+		}
+	}
+	ssv := specStandardValidator{allowDefaults: true, requireValidPropertyType: opts.requireValidPropertyType}
+	allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(schema, p, ssv, true, &opts)...)
+	if len(allErrs) == 0 {
+		allErrs = initErrs
+	}
+	return allErrs
+}
+
+// validateRootWithStatus checks that, with the status subresource on, the
+// root schema is an object and sets only allowedFieldsAtRootSchema.
+func validateRootWithStatus(schema *apiextensions.JSONSchemaProps, fldPath *field.Path) field.ErrorList {
+	v := reflect.ValueOf(schema).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		if v.Field(i).IsZero() {
+			continue
+		}
+		name := v.Type().Field(i).Name
+		if name == "Type" {
+			if schema.Type != "object" {
+				return field.ErrorList{field.Invalid(fldPath.Child("openAPIV3Schema.type"), schema.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`)}
+			}
+			continue
+		}
+		if !slices.Contains(allowedFieldsAtRootSchema, name) {
+			return field.ErrorList{field.Invalid(fldPath.Child("openAPIV3Schema"), *schema, fmt.Sprintf(`only %v fields are allowed at the root of the schema if the status subresource is enabled`, allowedFieldsAtRootSchema))}
+		}
+	}
+	return nil
+}
+
+// newStructural reads a hub schema as a structural one (through its v1
+// JSON, which is what package structural reads). Mirrors
+// schema.NewStructural.
+func newStructural(s *apiextensions.JSONSchemaProps) (*structural.Structural, error) {
+	var ext apiextensionsv1.JSONSchemaProps
+	if err := apiextensionsv1.Convert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(s, &ext); err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(&ext)
+	if err != nil {
+		return nil, err
+	}
+	return structural.FromJSON(raw)
+}
+
+// specStandardValidator carries what changes on the way down a schema:
+// whether defaults are allowed here (not in the root's metadata, kind and
+// apiVersion, nor below additionalProperties inside resource metadata),
+// and whether this node is inside such resource metadata.
+//
+// Mirrors specStandardValidatorV3.
+type specStandardValidator struct {
+	allowDefaults          bool
+	disallowDefaultsReason string
+	insideResourceMeta     bool
+	// requireValidPropertyType refuses unknown types (a CRD stored with
+	// one may keep it on update, as upstream).
+	requireValidPropertyType bool
+}
+
+func (v specStandardValidator) withForbiddenDefaults(reason string) specStandardValidator {
+	v.allowDefaults, v.disallowDefaultsReason = false, reason
+	return v
+}
+
+func (v specStandardValidator) withInsideResourceMeta() specStandardValidator {
+	v.insideResourceMeta = true
+	return v
+}
+
+// validate checks one node for the JSON-Schema features a CRD may not use.
+// Mirrors (*specStandardValidatorV3).validate.
+func (v specStandardValidator) validate(schema *apiextensions.JSONSchemaProps, fldPath *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	if v.requireValidPropertyType && schema.Type != "" && !slices.Contains(openapiV3Types, schema.Type) {
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type"), schema.Type, openapiV3Types))
+	}
+	if schema.Default != nil && !v.allowDefaults {
+		detail := "must not be set"
+		if v.disallowDefaultsReason != "" {
+			detail += " " + v.disallowDefaultsReason
+		}
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("default"), detail))
+	}
+	if schema.ID != "" {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("id"), "id is not supported"))
+	}
+	if schema.AdditionalItems != nil {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalItems"), "additionalItems is not supported"))
+	}
+	if len(schema.PatternProperties) != 0 {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("patternProperties"), "patternProperties is not supported"))
+	}
+	if len(schema.Definitions) != 0 {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("definitions"), "definitions is not supported"))
+	}
+	if schema.Dependencies != nil {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("dependencies"), "dependencies is not supported"))
+	}
+	if schema.Ref != nil {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("$ref"), "$ref is not supported"))
+	}
+	if schema.Type == "null" {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+	}
+	if schema.Items != nil && len(schema.Items.JSONSchemas) != 0 {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("items"), "items must be a schema object and not an array"))
+	}
+	if v.insideResourceMeta && schema.XEmbeddedResource {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
 	}
 	return allErrs
 }
 
 // ValidateCustomResourceDefinitionOpenAPISchema checks, recursively, the
-// JSON-Schema features a CRD may not use ($ref, definitions, patterns that
-// do not compile …).
+// OpenAPI subset a CRD may use: no $ref, definitions, dependencies,
+// patternProperties, additionalItems, items arrays or uniqueItems; known
+// types; properties and additionalProperties not both; defaults nowhere in
+// the root's metadata, kind and apiVersion; well-formed
+// x-kubernetes-preserve-unknown-fields, -map-type, -list-type and
+// -list-map-keys. isRoot is set for the schema of the resource itself.
 //
-// Mirrors ValidateCustomResourceDefinitionOpenAPISchema and specStandardValidatorV3.validate.
-func ValidateCustomResourceDefinitionOpenAPISchema(s *apiextensions.JSONSchemaProps, fldPath *field.Path) field.ErrorList {
-	if s == nil {
+// Mirrors ValidateCustomResourceDefinitionOpenAPISchema (its schema
+// errors; the CEL rules are checked elsewhere).
+func ValidateCustomResourceDefinitionOpenAPISchema(schema *apiextensions.JSONSchemaProps, fldPath *field.Path, ssv specStandardValidator, isRoot bool, opts *validationOptions) field.ErrorList {
+	if schema == nil {
 		return nil
 	}
-	var allErrs field.ErrorList
-	if len(s.Type) > 0 && s.Type != "null" && !contains(openapiV3Types, s.Type) {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type"), s.Type, openapiV3Types))
-	}
-	if s.ID != "" {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("id"), "id is not supported"))
-	}
-	if s.AdditionalItems != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalItems"), "additionalItems is not supported"))
-	}
-	if len(s.PatternProperties) != 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("patternProperties"), "patternProperties is not supported"))
-	}
-	if len(s.Definitions) != 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("definitions"), "definitions is not supported"))
-	}
-	if s.Dependencies != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("dependencies"), "dependencies is not supported"))
-	}
-	if s.Ref != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("$ref"), "$ref is not supported"))
-	}
-	if s.Type == "null" {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("type"), "type cannot be set to null, use nullable as an alternative"))
-	}
-	if s.Items != nil && len(s.Items.JSONSchemas) != 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("items"), "items must be a schema object and not an array"))
-	}
-	if s.UniqueItems {
+	allErrs := ssv.validate(schema, fldPath)
+
+	if schema.UniqueItems {
 		allErrs = append(allErrs, field.Forbidden(fldPath.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
 	}
-	if len(s.Pattern) > 0 {
-		if _, err := regexp.Compile(s.Pattern); err != nil {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("pattern"), s.Pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)))
-		}
-	}
-	// properties are for structs, additionalProperties for maps: not both.
-	if s.AdditionalProperties != nil {
-		if len(s.Properties) != 0 && (!s.AdditionalProperties.Allows || s.AdditionalProperties.Schema != nil) {
+
+	// properties are for structs, additionalProperties for maps: not both
+	// (that would contradict the convention to ignore unknown fields).
+	if schema.AdditionalProperties != nil {
+		if len(schema.Properties) != 0 && (!schema.AdditionalProperties.Allows || schema.AdditionalProperties.Schema != nil) {
 			allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
 		}
-		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(s.AdditionalProperties.Schema, fldPath.Child("additionalProperties"))...)
+		sub := ssv
+		if ssv.insideResourceMeta {
+			// pruning without the actual value would be ambiguous
+			sub = ssv.withForbiddenDefaults("inside additionalProperties applying to object metadata")
+		}
+		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(schema.AdditionalProperties.Schema, fldPath.Child("additionalProperties"), sub, false, opts)...)
 	}
-	allErrs = append(allErrs, validateListAndMapTypes(s, fldPath)...)
 
-	for _, k := range sortedSchemaKeys(s.Properties) {
-		prop := s.Properties[k]
-		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(&prop, fldPath.Child("properties").Key(k))...)
+	for _, k := range sortedSchemaKeys(schema.Properties) {
+		sub := ssv
+		if (isRoot || schema.XEmbeddedResource) && metaFields[k] {
+			sub = sub.withInsideResourceMeta()
+			if isRoot {
+				sub = sub.withForbiddenDefaults(fmt.Sprintf("in top-level %s", k))
+			}
+		}
+		prop := schema.Properties[k]
+		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(&prop, fldPath.Child("properties").Key(k), sub, false, opts)...)
 	}
-	allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(s.Not, fldPath.Child("not"))...)
-	for i := range s.AllOf {
-		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(&s.AllOf[i], fldPath.Child("allOf").Index(i))...)
+
+	allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(schema.Not, fldPath.Child("not"), ssv, false, opts)...)
+	for i := range schema.AllOf {
+		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(&schema.AllOf[i], fldPath.Child("allOf").Index(i), ssv, false, opts)...)
 	}
-	for i := range s.OneOf {
-		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(&s.OneOf[i], fldPath.Child("oneOf").Index(i))...)
+	for i := range schema.OneOf {
+		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(&schema.OneOf[i], fldPath.Child("oneOf").Index(i), ssv, false, opts)...)
 	}
-	for i := range s.AnyOf {
-		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(&s.AnyOf[i], fldPath.Child("anyOf").Index(i))...)
+	for i := range schema.AnyOf {
+		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(&schema.AnyOf[i], fldPath.Child("anyOf").Index(i), ssv, false, opts)...)
 	}
-	if s.Items != nil {
-		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(s.Items.Schema, fldPath.Child("items"))...)
+	for _, k := range sortedSchemaKeys(schema.Definitions) {
+		d := schema.Definitions[k]
+		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(&d, fldPath.Child("definitions").Key(k), ssv, false, opts)...)
 	}
+	if schema.Items != nil {
+		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(schema.Items.Schema, fldPath.Child("items"), ssv, false, opts)...)
+		for i := range schema.Items.JSONSchemas {
+			allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(&schema.Items.JSONSchemas[i], fldPath.Child("items").Index(i), ssv, false, opts)...)
+		}
+	}
+	for _, k := range sortedDependencyKeys(schema.Dependencies) {
+		allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(schema.Dependencies[k].Schema, fldPath.Child("dependencies").Key(k), ssv, false, opts)...)
+	}
+
+	if schema.XPreserveUnknownFields != nil && !*schema.XPreserveUnknownFields {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), *schema.XPreserveUnknownFields, "must be true or undefined"))
+	}
+	allErrs = append(allErrs, validateMapAndListTypes(schema, fldPath, opts)...)
 	return allErrs
 }
 
-func validateListAndMapTypes(s *apiextensions.JSONSchemaProps, fldPath *field.Path) field.ErrorList {
+// validateMapAndListTypes checks x-kubernetes-map-type,
+// x-kubernetes-list-type and x-kubernetes-list-map-keys on one node.
+func validateMapAndListTypes(schema *apiextensions.JSONSchemaProps, fldPath *field.Path, opts *validationOptions) field.ErrorList {
 	var allErrs field.ErrorList
-	if s.XListType != nil {
-		lt := *s.XListType
-		if s.Type != "array" {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-list-type"), lt, "must only be used if type is array"))
-		}
-		switch lt {
-		case "atomic", "set":
-		case "map":
-			if len(s.XListMapKeys) == 0 {
-				allErrs = append(allErrs, field.Required(fldPath.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
-			}
-			if s.Items == nil || s.Items.Schema == nil || s.Items.Schema.Type != "object" {
-				allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-list-type"), lt, "must only be used if items type is object"))
-			} else {
-				for _, k := range s.XListMapKeys {
-					if _, ok := s.Items.Schema.Properties[k]; !ok {
-						allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), s.XListMapKeys, "entries must all be names of item properties"))
-						break
-					}
-				}
-			}
-		default:
-			allErrs = append(allErrs, field.NotSupported(fldPath.Child("x-kubernetes-list-type"), lt, []string{"atomic", "set", "map"}))
-		}
-	}
-	if len(s.XListMapKeys) > 0 && (s.XListType == nil || *s.XListType != "map") {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-list-map-keys"), "must be empty if x-kubernetes-list-type is not map"))
-	}
-	if s.XMapType != nil && *s.XMapType != "granular" && *s.XMapType != "atomic" {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("x-kubernetes-map-type"), *s.XMapType, []string{"granular", "atomic"}))
-	}
-	return allErrs
-}
-
-// ValidateStructural checks that a schema is structural: every specified
-// field has a type (the root is an object), value validations (allOf,
-// anyOf, oneOf, not) do not carry types or other structure, and metadata
-// at the root names nothing but name and generateName. Pruning and
-// defaulting of custom resources rely on it.
-//
-// Mirrors validateStructuralInvariants and validateNestedValueValidation
-// in k8s.io/apiextensions-apiserver/pkg/apiserver/schema/validation.go.
-func ValidateStructural(s *apiextensions.JSONSchemaProps, fldPath *field.Path) field.ErrorList {
-	return validateStructuralInvariants(s, rootLevel, fldPath)
-}
-
-func validateStructuralInvariants(s *apiextensions.JSONSchemaProps, lvl level, fldPath *field.Path) field.ErrorList {
-	if s == nil {
-		return nil
-	}
-	var allErrs field.ErrorList
-	if s.Type == "array" && (s.Items == nil || s.Items.Schema == nil) {
-		allErrs = append(allErrs, field.Required(fldPath.Child("items"), "must be specified"))
-	}
-	if s.Items != nil {
-		allErrs = append(allErrs, validateStructuralInvariants(s.Items.Schema, itemLevel, fldPath.Child("items"))...)
-	}
-	for _, k := range sortedSchemaKeys(s.Properties) {
-		prop := s.Properties[k]
-		allErrs = append(allErrs, validateStructuralInvariants(&prop, fieldLevel, fldPath.Child("properties").Key(k))...)
-	}
-	if s.AdditionalProperties != nil {
-		allErrs = append(allErrs, validateStructuralInvariants(s.AdditionalProperties.Schema, fieldLevel, fldPath.Child("additionalProperties"))...)
-	}
-
-	if s.XIntOrString && s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
-	}
-	if s.XIntOrString && s.XEmbeddedResource {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
-	}
-
-	// Value validations may constrain values, never describe structure.
-	// The int-or-string idiom (anyOf: [{type: integer}, {type: string}])
-	// is the one exception.
-	skipAnyOf := s.XIntOrString && isIntOrStringAnyOf(s.AnyOf)
-	skipFirstAllOfAnyOf := s.XIntOrString && len(s.AllOf) > 0 && isIntOrStringAnyOf(s.AllOf[0].AnyOf)
-	for i := range s.AllOf {
-		allErrs = append(allErrs, validateNestedValueValidation(&s.AllOf[i], i == 0 && skipFirstAllOfAnyOf, fldPath.Child("allOf").Index(i))...)
-	}
-	if !skipAnyOf {
-		for i := range s.AnyOf {
-			allErrs = append(allErrs, validateNestedValueValidation(&s.AnyOf[i], false, fldPath.Child("anyOf").Index(i))...)
-		}
-	}
-	for i := range s.OneOf {
-		allErrs = append(allErrs, validateNestedValueValidation(&s.OneOf[i], false, fldPath.Child("oneOf").Index(i))...)
-	}
-	if s.Not != nil {
-		allErrs = append(allErrs, validateNestedValueValidation(s.Not, false, fldPath.Child("not"))...)
-	}
-
-	checkMetadata := lvl == rootLevel || s.XEmbeddedResource
-	if s.XEmbeddedResource && s.Type != "object" {
-		if len(s.Type) == 0 {
-			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
+	if schema.XMapType != nil && schema.Type != "object" {
+		if schema.Type == "" {
+			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must be object if x-kubernetes-map-type is specified"))
 		} else {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
-		}
-	} else if len(s.Type) == 0 && !s.XEmbeddedResource && !s.XIntOrString {
-		switch lvl {
-		case rootLevel:
-			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must not be empty at the root"))
-		case itemLevel:
-			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must not be empty for specified array items"))
-		case fieldLevel:
-			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must not be empty for specified object fields"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), schema.Type, "must be object if x-kubernetes-map-type is specified"))
 		}
 	}
-	if s.XEmbeddedResource && s.AdditionalProperties != nil {
-		allErrs = append(allErrs, field.Required(fldPath.Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
+	if schema.XMapType != nil && *schema.XMapType != "atomic" && *schema.XMapType != "granular" {
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("x-kubernetes-map-type"), *schema.XMapType, []string{"atomic", "granular"}))
 	}
-	if lvl == rootLevel && len(s.Type) > 0 && s.Type != "object" {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), s.Type, "must be object at the root"))
-	}
-	if checkMetadata {
-		if kind, ok := s.Properties["kind"]; ok && kind.Type != "string" {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("properties").Key("kind").Child("type"), kind.Type, "must be string"))
+
+	if schema.XListType != nil && schema.Type != "array" {
+		if schema.Type == "" {
+			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must be array if x-kubernetes-list-type is specified"))
+		} else {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), schema.Type, "must be array if x-kubernetes-list-type is specified"))
 		}
-		if av, ok := s.Properties["apiVersion"]; ok && av.Type != "string" {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("properties").Key("apiVersion").Child("type"), av.Type, "must be string"))
-		}
-		if md, ok := s.Properties["metadata"]; ok && md.Type != "object" {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("properties").Key("metadata").Child("type"), md.Type, "must be object"))
+	} else if opts.requireAtomicSetType && schema.XListType != nil && *schema.XListType == "set" && schema.Items != nil && schema.Items.Schema != nil {
+		// a set's elements are compared whole: they must be atomic
+		is := schema.Items.Schema
+		switch is.Type {
+		case "array":
+			if is.XListType != nil && *is.XListType != "atomic" {
+				allErrs = append(allErrs, field.Invalid(fldPath.Child("items").Child("x-kubernetes-list-type"), is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+			}
+		case "object":
+			if is.XMapType == nil || *is.XMapType != "atomic" {
+				allErrs = append(allErrs, field.Invalid(fldPath.Child("items").Child("x-kubernetes-map-type"), is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+			}
 		}
 	}
-	if md, ok := s.Properties["metadata"]; ok && lvl == rootLevel && !metadataIsShallow(md) {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("properties").Key("metadata"), "must not specify anything other than name and generateName, but metadata is implicitly specified"))
+	if schema.XListType != nil && *schema.XListType != "atomic" && *schema.XListType != "set" && *schema.XListType != "map" {
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("x-kubernetes-list-type"), *schema.XListType, []string{"atomic", "set", "map"}))
 	}
-	if s.XEmbeddedResource && (s.XPreserveUnknownFields == nil || !*s.XPreserveUnknownFields) && len(s.Properties) == 0 {
-		allErrs = append(allErrs, field.Required(fldPath.Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+
+	if len(schema.XListMapKeys) > 0 {
+		if schema.XListType == nil {
+			allErrs = append(allErrs, field.Required(fldPath.Child("x-kubernetes-list-type"), "must be map if x-kubernetes-list-map-keys is non-empty"))
+		} else if *schema.XListType != "map" {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-list-type"), *schema.XListType, "must be map if x-kubernetes-list-map-keys is non-empty"))
+		}
+	}
+	if schema.XListType != nil && *schema.XListType == "map" {
+		if len(schema.XListMapKeys) == 0 {
+			allErrs = append(allErrs, field.Required(fldPath.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+		}
+		if schema.Items == nil {
+			allErrs = append(allErrs, field.Required(fldPath.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+		}
+		if schema.Items != nil && schema.Items.Schema == nil {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("items"), schema.Items, "must only have a single schema if x-kubernetes-list-type is map"))
+		}
+		if schema.Items != nil && schema.Items.Schema != nil && schema.Items.Schema.Type != "object" {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("items").Child("type"), schema.Items.Schema.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+		}
+		if schema.Items != nil && schema.Items.Schema != nil && schema.Items.Schema.Type == "object" {
+			keys := map[string]bool{}
+			for _, k := range schema.XListMapKeys {
+				if s, ok := schema.Items.Schema.Properties[k]; ok {
+					if s.Type == "array" || s.Type == "object" {
+						// As upstream, the value shown is the items' type.
+						allErrs = append(allErrs, field.Invalid(fldPath.Child("items").Child("properties").Key(k).Child("type"), schema.Items.Schema.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+					}
+				} else {
+					allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), schema.XListMapKeys, "entries must all be names of item properties"))
+				}
+				if keys[k] {
+					allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), schema.XListMapKeys, "must not contain duplicate entries"))
+				}
+				keys[k] = true
+			}
+		}
+	}
+	if opts.requireMapListKeysMapSetValidation {
+		allErrs = append(allErrs, validateMapListKeysMapSet(schema, fldPath)...)
 	}
 	return allErrs
 }
 
-// metadataIsShallow reports whether a root metadata schema says no more
-// than "type: object" and, optionally, something about name and generateName.
-func metadataIsShallow(md apiextensions.JSONSchemaProps) bool {
-	for k := range md.Properties {
-		if k != "name" && k != "generateName" {
-			return false
-		}
+// validateMapListKeysMapSet checks that the elements of a set or map list
+// are not nullable, and that the key fields of a map list are required or
+// defaulted, and not nullable. Mirrors validateMapListKeysMapSet.
+func validateMapListKeysMapSet(schema *apiextensions.JSONSchemaProps, fldPath *field.Path) field.ErrorList {
+	if schema.Items == nil || schema.Items.Schema == nil || schema.XListType == nil {
+		return nil
 	}
-	md.Properties = nil
-	md.Type = ""
-	md.Description = ""
-	return isZeroSchema(&md)
-}
-
-func isZeroSchema(s *apiextensions.JSONSchemaProps) bool {
-	zero := apiextensions.JSONSchemaProps{}
-	return fmt.Sprintf("%#v", *s) == fmt.Sprintf("%#v", zero)
-}
-
-func isIntOrStringAnyOf(anyOf []apiextensions.JSONSchemaProps) bool {
-	return len(anyOf) == 2 && anyOf[0].Type == "integer" && anyOf[1].Type == "string" &&
-		isOnlyType(anyOf[0]) && isOnlyType(anyOf[1])
-}
-
-func isOnlyType(s apiextensions.JSONSchemaProps) bool {
-	s.Type = ""
-	return isZeroSchema(&s)
-}
-
-// validateNestedValueValidation forbids structure inside allOf, anyOf,
-// oneOf and not.
-func validateNestedValueValidation(v *apiextensions.JSONSchemaProps, skipAnyOf bool, fldPath *field.Path) field.ErrorList {
-	if v == nil {
+	if *schema.XListType != "set" && *schema.XListType != "map" {
 		return nil
 	}
 	var allErrs field.ErrorList
-	for i := range v.AllOf {
-		allErrs = append(allErrs, validateNestedValueValidation(&v.AllOf[i], false, fldPath.Child("allOf").Index(i))...)
+	items := schema.Items.Schema
+	if items.Nullable {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("items").Child("nullable"), "cannot be nullable when x-kubernetes-list-type is "+*schema.XListType))
 	}
-	if !skipAnyOf {
-		for i := range v.AnyOf {
-			allErrs = append(allErrs, validateNestedValueValidation(&v.AnyOf[i], false, fldPath.Child("anyOf").Index(i))...)
+	if *schema.XListType == "map" {
+		for _, k := range schema.XListMapKeys {
+			obj, ok := items.Properties[k]
+			if !ok {
+				continue // reported above
+			}
+			if !slices.Contains(items.Required, k) && obj.Default == nil {
+				allErrs = append(allErrs, field.Required(fldPath.Child("items").Child("properties").Key(k).Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
+			}
+			if obj.Nullable {
+				allErrs = append(allErrs, field.Forbidden(fldPath.Child("items").Child("properties").Key(k).Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
+			}
 		}
 	}
-	for i := range v.OneOf {
-		allErrs = append(allErrs, validateNestedValueValidation(&v.OneOf[i], false, fldPath.Child("oneOf").Index(i))...)
-	}
-	if v.Not != nil {
-		allErrs = append(allErrs, validateNestedValueValidation(v.Not, false, fldPath.Child("not"))...)
-	}
-	if v.Items != nil {
-		allErrs = append(allErrs, validateNestedValueValidation(v.Items.Schema, false, fldPath.Child("items"))...)
-	}
-	for _, k := range sortedSchemaKeys(v.Properties) {
-		prop := v.Properties[k]
-		allErrs = append(allErrs, validateNestedValueValidation(&prop, false, fldPath.Child("properties").Key(k))...)
-	}
-	if len(v.Type) > 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("type"), "must be empty to be structural"))
-	}
-	if v.AdditionalProperties != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalProperties"), "must be undefined to be structural"))
-	}
-	if v.Default != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("default"), "must be undefined to be structural"))
-	}
-	if len(v.Title) > 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("title"), "must be empty to be structural"))
-	}
-	if len(v.Description) > 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("description"), "must be empty to be structural"))
-	}
-	if v.Nullable {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("nullable"), "must be false to be structural"))
-	}
-	if v.XPreserveUnknownFields != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-preserve-unknown-fields"), "must be undefined to be structural"))
-	}
-	if v.XEmbeddedResource {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must be false to be structural"))
-	}
-	if v.XIntOrString {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-int-or-string"), "must be false to be structural"))
-	}
-	if len(v.XListMapKeys) > 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-list-map-keys"), "must be empty to be structural"))
-	}
-	if v.XListType != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-list-type"), "must be undefined to be structural"))
-	}
-	if v.XMapType != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-map-type"), "must be undefined to be structural"))
-	}
 	return allErrs
+}
+
+// SchemaHas says pred holds for s or any schema below it (properties,
+// items, junctors, additionalProperties, definitions, dependencies…).
+//
+// Mirrors SchemaHas.
+func SchemaHas(s *apiextensions.JSONSchemaProps, pred func(s *apiextensions.JSONSchemaProps) bool) bool {
+	if s == nil {
+		return false
+	}
+	if pred(s) {
+		return true
+	}
+	if s.Items != nil {
+		if SchemaHas(s.Items.Schema, pred) {
+			return true
+		}
+		for i := range s.Items.JSONSchemas {
+			if SchemaHas(&s.Items.JSONSchemas[i], pred) {
+				return true
+			}
+		}
+	}
+	for _, list := range [][]apiextensions.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+		for i := range list {
+			if SchemaHas(&list[i], pred) {
+				return true
+			}
+		}
+	}
+	if SchemaHas(s.Not, pred) {
+		return true
+	}
+	for _, m := range []map[string]apiextensions.JSONSchemaProps{s.Properties, s.PatternProperties, s.Definitions} {
+		for k := range m {
+			sub := m[k]
+			if SchemaHas(&sub, pred) {
+				return true
+			}
+		}
+	}
+	if s.AdditionalProperties != nil && SchemaHas(s.AdditionalProperties.Schema, pred) {
+		return true
+	}
+	if s.AdditionalItems != nil && SchemaHas(s.AdditionalItems.Schema, pred) {
+		return true
+	}
+	for _, d := range s.Dependencies {
+		if SchemaHas(d.Schema, pred) {
+			return true
+		}
+	}
+	return false
+}
+
+// structuralErrors are ValidateStructural's errors for ss.
+func structuralErrors(ss *structural.Structural) field.ErrorList {
+	return structural.ValidateStructural(nil, ss)
+}
+
+// defaultsErrors are ValidateDefaults' errors for ss.
+func defaultsErrors(ss *structural.Structural, requirePrunedDefaults bool) field.ErrorList {
+	return structural.ValidateDefaults(nil, ss, true, requirePrunedDefaults)
 }

@@ -3,9 +3,11 @@ package validation
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
 	"github.com/crdlab/crdlab/apis/validation"
@@ -19,11 +21,39 @@ const MaxSelectableFields = 8
 var (
 	printerColumnDatatypes = []string{"boolean", "date", "integer", "number", "string"}
 	printerColumnFormats   = []string{"byte", "date", "date-time", "double", "float", "int32", "int64", "password"}
-	openapiV3Types         = []string{"array", "boolean", "integer", "number", "object", "string"}
+	// acceptedConversionReviewVersions are the ConversionReview versions
+	// a webhook may name.
+	acceptedConversionReviewVersions = []string{"v1", "v1beta1"}
 )
 
+// validationOptions are the rules that depend on what is being validated:
+// all of them hold for a new CRD; an update keeps a rule off when the
+// stored CRD already broke it, so that old data never becomes
+// unchangeable (ratcheting).
+//
+// Mirrors validationOptions in validation.go.
+type validationOptions struct {
+	// requireRecognizedConversionReviewVersion: a webhook names v1 or v1beta1.
+	requireRecognizedConversionReviewVersion bool
+	// requireImmutableNames: scope and names.kind are fixed once Established.
+	requireImmutableNames bool
+	// requireOpenAPISchema: every version has a schema.
+	requireOpenAPISchema bool
+	// requireValidPropertyType: every type is an OpenAPI v3 type.
+	requireValidPropertyType bool
+	// requireStructuralSchema: every schema is structural.
+	requireStructuralSchema bool
+	// requirePrunedDefaults: defaults have no fields pruning would drop.
+	requirePrunedDefaults bool
+	// requireAtomicSetType: a set's items are atomic.
+	requireAtomicSetType bool
+	// requireMapListKeysMapSetValidation: set and map items are not
+	// nullable, map keys are required or defaulted and not nullable.
+	requireMapListKeysMapSetValidation bool
+}
+
 // ValidateCustomResourceDefinition validates a new CRD: its metadata (the
-// name must be <plural>.<group>), spec and status.
+// name must be <plural>.<group>), spec and status, with every rule on.
 //
 // Mirrors ValidateCustomResourceDefinition in
 // k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go.
@@ -35,24 +65,46 @@ func ValidateCustomResourceDefinition(crd *apiextensions.CustomResourceDefinitio
 		}
 		return ret
 	}
+	opts := validationOptions{
+		requireRecognizedConversionReviewVersion: true,
+		requireOpenAPISchema:                     true,
+		requireValidPropertyType:                 true,
+		requireStructuralSchema:                  true,
+		requirePrunedDefaults:                    true,
+		requireAtomicSetType:                     true,
+		requireMapListKeysMapSetValidation:       true,
+	}
 	allErrs := validation.ValidateObjectMeta(&crd.ObjectMeta, false, nameFn, field.NewPath("metadata"))
-	allErrs = append(allErrs, ValidateCustomResourceDefinitionSpec(&crd.Spec, field.NewPath("spec"))...)
+	allErrs = append(allErrs, validateCustomResourceDefinitionSpec(&crd.Spec, opts, field.NewPath("spec"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionStatus(&crd.Status, field.NewPath("status"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionStoredVersions(crd.Status.StoredVersions, crd.Spec.Versions, field.NewPath("status", "storedVersions"))...)
+	allErrs = append(allErrs, validatePreserveUnknownFields(crd, nil)...)
 	return allErrs
 }
 
 // ValidateCustomResourceDefinitionUpdate validates an update of a CRD:
-// everything ValidateCustomResourceDefinition checks on the spec, plus
-// immutability: group and names.plural never change (they make the name);
-// scope and names.kind do not change once the CRD is Established.
+// everything ValidateCustomResourceDefinition checks, with the rules the
+// stored CRD already broke turned off, plus immutability: group and
+// names.plural never change (they make the name); scope and names.kind do
+// not change once the CRD is Established.
 //
 // Mirrors ValidateCustomResourceDefinitionUpdate.
 func ValidateCustomResourceDefinitionUpdate(crd, old *apiextensions.CustomResourceDefinition) field.ErrorList {
+	opts := validationOptions{
+		requireRecognizedConversionReviewVersion: old.Spec.Conversion == nil || hasValidConversionReviewVersionOrEmpty(old.Spec.Conversion.ConversionReviewVersions),
+		requireImmutableNames:                    apiextensions.IsCRDConditionTrue(old, apiextensions.Established),
+		requireOpenAPISchema:                     allVersionsSpecifyOpenAPISchema(&old.Spec),
+		requireValidPropertyType:                 !hasSchemaWith(&old.Spec, schemaHasInvalidType),
+		requireStructuralSchema:                  !hasSchemaWith(&old.Spec, schemaIsNonStructural),
+		requirePrunedDefaults:                    !hasSchemaWith(&old.Spec, schemaHasUnprunedDefaults),
+		requireAtomicSetType:                     !hasSchemaWith(&old.Spec, hasNonAtomicSetType),
+		requireMapListKeysMapSetValidation:       !hasSchemaWith(&old.Spec, hasInvalidMapListKeysMapSet),
+	}
 	allErrs := validation.ValidateObjectMetaUpdate(&crd.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	allErrs = append(allErrs, ValidateCustomResourceDefinitionSpecUpdate(&crd.Spec, &old.Spec, apiextensions.IsCRDConditionTrue(old, apiextensions.Established), field.NewPath("spec"))...)
+	allErrs = append(allErrs, validateCustomResourceDefinitionSpecUpdate(&crd.Spec, &old.Spec, opts, field.NewPath("spec"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionStatus(&crd.Status, field.NewPath("status"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionStoredVersions(crd.Status.StoredVersions, crd.Spec.Versions, field.NewPath("status", "storedVersions"))...)
+	allErrs = append(allErrs, validatePreserveUnknownFields(crd, old)...)
 	return allErrs
 }
 
@@ -62,14 +114,14 @@ func ValidateCustomResourceDefinitionUpdate(crd, old *apiextensions.CustomResour
 // Mirrors ValidateUpdateCustomResourceDefinitionStatus.
 func ValidateUpdateCustomResourceDefinitionStatus(crd, old *apiextensions.CustomResourceDefinition) field.ErrorList {
 	allErrs := validation.ValidateObjectMetaUpdate(&crd.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	allErrs = append(allErrs, ValidateCustomResourceDefinitionStatus(&crd.Status, field.NewPath("status"))...)
-	allErrs = append(allErrs, ValidateCustomResourceDefinitionStoredVersions(crd.Status.StoredVersions, crd.Spec.Versions, field.NewPath("status", "storedVersions"))...)
-	return allErrs
+	return append(allErrs, ValidateCustomResourceDefinitionStatus(&crd.Status, field.NewPath("status"))...)
 }
 
 // ValidateCustomResourceDefinitionStoredVersions checks that there is at
 // least one stored version, that the storage version is one, and that every
 // stored version is still in spec.versions.
+//
+// Mirrors ValidateCustomResourceDefinitionStoredVersions.
 func ValidateCustomResourceDefinitionStoredVersions(storedVersions []string, versions []apiextensions.CustomResourceDefinitionVersion, fldPath *field.Path) field.ErrorList {
 	if len(storedVersions) == 0 {
 		return field.ErrorList{field.Invalid(fldPath, storedVersions, "must have at least one stored version")}
@@ -82,24 +134,40 @@ func ValidateCustomResourceDefinitionStoredVersions(storedVersions []string, ver
 	for _, v := range versions {
 		_, ok := stored[v.Name]
 		if v.Storage && !ok {
-			allErrs = append(allErrs, field.Invalid(fldPath, v.Name, "must have the storage version "+v.Name))
+			allErrs = append(allErrs, field.Invalid(fldPath, storedVersions, "must have the storage version "+v.Name))
 		}
 		delete(stored, v.Name)
 	}
 	for _, v := range storedVersions {
 		if i, ok := stored[v]; ok {
-			allErrs = append(allErrs, field.Invalid(fldPath.Index(i), v, "must appear in spec.versions"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Index(i), v, fmt.Sprintf("missing from spec.versions; %[1]s was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in %[1]s and removes %[1]s from status.storedVersions", v)))
 			delete(stored, v)
 		}
 	}
 	return allErrs
 }
 
-// ValidateCustomResourceDefinitionSpecUpdate is ValidateCustomResourceDefinitionSpec
-// plus the immutable fields.
-func ValidateCustomResourceDefinitionSpecUpdate(spec, old *apiextensions.CustomResourceDefinitionSpec, established bool, fldPath *field.Path) field.ErrorList {
-	allErrs := ValidateCustomResourceDefinitionSpec(spec, fldPath)
-	if established {
+// validatePreserveUnknownFields refuses spec.preserveUnknownFields: true,
+// v1beta1's pruning switch, unless the stored CRD already had it.
+//
+// Mirrors validatePreserveUnknownFields.
+func validatePreserveUnknownFields(crd, old *apiextensions.CustomResourceDefinition) field.ErrorList {
+	if old != nil && old.Spec.PreserveUnknownFields != nil && *old.Spec.PreserveUnknownFields {
+		return nil
+	}
+	if p := crd.Spec.PreserveUnknownFields; p != nil && *p {
+		return field.ErrorList{field.Invalid(field.NewPath("spec").Child("preserveUnknownFields"), crd.Spec.PreserveUnknownFields, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead")}
+	}
+	return nil
+}
+
+// validateCustomResourceDefinitionSpecUpdate is
+// validateCustomResourceDefinitionSpec plus the immutable fields.
+//
+// Mirrors validateCustomResourceDefinitionSpecUpdate.
+func validateCustomResourceDefinitionSpecUpdate(spec, old *apiextensions.CustomResourceDefinitionSpec, opts validationOptions, fldPath *field.Path) field.ErrorList {
+	allErrs := validateCustomResourceDefinitionSpec(spec, opts, fldPath)
+	if opts.requireImmutableNames {
 		// these decide where and how objects are stored
 		allErrs = append(allErrs, validation.ValidateImmutableField(spec.Scope, old.Scope, fldPath.Child("scope"))...)
 		allErrs = append(allErrs, validation.ValidateImmutableField(spec.Names.Kind, old.Names.Kind, fldPath.Child("names", "kind"))...)
@@ -110,14 +178,13 @@ func ValidateCustomResourceDefinitionSpecUpdate(spec, old *apiextensions.CustomR
 	return allErrs
 }
 
-// ValidateCustomResourceDefinitionSpec validates a spec: group, scope,
+// validateCustomResourceDefinitionSpec validates a spec: group, scope,
 // versions (DNS-1035 names, unique, exactly one storage version), names,
-// top-level versus per-version fields, schemas (structural unless
-// preserveUnknownFields), subresources, printer columns, selectable fields
-// and conversion.
+// top-level versus per-version fields, schemas, subresources, printer
+// columns, selectable fields and conversion.
 //
 // Mirrors validateCustomResourceDefinitionSpec.
-func ValidateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefinitionSpec, fldPath *field.Path) field.ErrorList {
+func validateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefinitionSpec, opts validationOptions, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 
 	if len(spec.Group) == 0 {
@@ -130,9 +197,33 @@ func ValidateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefi
 
 	allErrs = append(allErrs, validateEnumStrings(fldPath.Child("scope"), string(spec.Scope), []string{string(apiextensions.ClusterScoped), string(apiextensions.NamespaceScoped)}, true)...)
 
-	// Pruning (preserveUnknownFields false, the v1 way) needs a structural
-	// schema for every version.
-	mustBeStructural := spec.PreserveUnknownFields == nil || !*spec.PreserveUnknownFields
+	// Pruning (preserveUnknownFields false, the v1 way) needs structural
+	// schemas.
+	pruning := spec.PreserveUnknownFields == nil || !*spec.PreserveUnknownFields
+	if pruning {
+		opts.requireStructuralSchema = true
+	}
+	if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
+		for i, v := range spec.Versions {
+			schemaPath := fldPath.Child("versions").Index(i).Child("schema", "openAPIV3Schema")
+			missing := v.Schema == nil || v.Schema.OpenAPIV3Schema == nil
+			switch {
+			case opts.requireOpenAPISchema && missing:
+				allErrs = append(allErrs, field.Required(schemaPath, ""))
+			case !opts.requireOpenAPISchema && pruning && v.Served && missing:
+				allErrs = append(allErrs, field.Required(schemaPath, "because otherwise all fields are pruned"))
+			}
+		}
+	}
+	if hasSchemaWith(spec, schemaHasDefaults) {
+		opts.requireStructuralSchema = true
+		if spec.PreserveUnknownFields == nil || *spec.PreserveUnknownFields {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("preserveUnknownFields"), true, "must be false in order to use defaults in the schema"))
+		}
+	}
+	if hasSchemaWith(spec, schemaHasKubernetesExtensions) {
+		opts.requireStructuralSchema = true
+	}
 
 	storageFlagCount := 0
 	seen := map[string]bool{}
@@ -149,14 +240,11 @@ func ValidateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefi
 		if errs := utilvalidation.IsDNS1035Label(version.Name); len(errs) > 0 {
 			allErrs = append(allErrs, field.Invalid(p.Child("name"), version.Name, strings.Join(errs, ",")))
 		}
-		statusEnabled := false
-		if sub := apiextensions.GetSubresourcesForVersion(&apiextensions.CustomResourceDefinition{Spec: *spec}, version.Name); sub != nil && sub.Status != nil {
-			statusEnabled = true
+		sub := spec.Subresources
+		if apiextensions.HasPerVersionSubresources(spec.Versions) {
+			sub = version.Subresources
 		}
-		allErrs = append(allErrs, validateVersion(&version, p, statusEnabled)...)
-		if mustBeStructural && spec.Validation == nil && (version.Schema == nil || version.Schema.OpenAPIV3Schema == nil) {
-			allErrs = append(allErrs, field.Required(p.Child("schema", "openAPIV3Schema"), "schemas are required"))
-		}
+		allErrs = append(allErrs, validateCustomResourceDefinitionVersion(&version, p, sub != nil && sub.Status != nil, opts)...)
 	}
 
 	// A field lives either at the top level or in the versions, never both.
@@ -169,20 +257,15 @@ func ValidateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefi
 	if len(spec.AdditionalPrinterColumns) > 0 && apiextensions.HasPerVersionColumns(spec.Versions) {
 		allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalPrinterColumns"), "top-level and per-version additionalPrinterColumns are mutually exclusive"))
 	}
-	if len(spec.SelectableFields) > 0 && apiextensions.HasPerVersionSelectableFields(spec.Versions) {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("selectableFields"), "top-level and per-version selectableFields are mutually exclusive"))
-	}
 	// ... and per-version values that all agree belong at the top level.
-	if len(spec.Versions) > 0 {
-		if identical(spec.Versions, func(v apiextensions.CustomResourceDefinitionVersion) any { return v.Schema }) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("versions"), spec.Versions, "per-version schemas may not all be set to identical values (top-level validation should be used instead)"))
-		}
-		if identical(spec.Versions, func(v apiextensions.CustomResourceDefinitionVersion) any { return v.Subresources }) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("versions"), spec.Versions, "per-version subresources may not all be set to identical values (top-level subresources should be used instead)"))
-		}
-		if identical(spec.Versions, func(v apiextensions.CustomResourceDefinitionVersion) any { return v.AdditionalPrinterColumns }) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("versions"), spec.Versions, "per-version additionalPrinterColumns may not all be set to identical values (top-level additionalPrinterColumns should be used instead)"))
-		}
+	if identical(spec.Versions, func(v apiextensions.CustomResourceDefinitionVersion) any { return v.Schema }) {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("versions"), spec.Versions, "per-version schemas may not all be set to identical values (top-level validation should be used instead)"))
+	}
+	if identical(spec.Versions, func(v apiextensions.CustomResourceDefinitionVersion) any { return v.Subresources }) {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("versions"), spec.Versions, "per-version subresources may not all be set to identical values (top-level subresources should be used instead)"))
+	}
+	if identical(spec.Versions, func(v apiextensions.CustomResourceDefinitionVersion) any { return v.AdditionalPrinterColumns }) {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("versions"), spec.Versions, "per-version additionalPrinterColumns may not all be set to identical values (top-level additionalPrinterColumns should be used instead)"))
 	}
 
 	if !uniqueNames {
@@ -214,66 +297,79 @@ func ValidateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefi
 		allErrs = append(allErrs, field.Required(fldPath.Child("names", "listKind"), ""))
 	}
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionNames(&spec.Names, fldPath.Child("names"))...)
-
-	topStatus := spec.Subresources != nil && spec.Subresources.Status != nil
-	allErrs = append(allErrs, ValidateCustomResourceDefinitionValidation(spec.Validation, topStatus, fldPath.Child("validation"))...)
+	allErrs = append(allErrs, validateCustomResourceDefinitionValidation(spec.Validation, hasAnyStatusEnabled(spec), opts, fldPath.Child("validation"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionSubresources(spec.Subresources, fldPath.Child("subresources"))...)
 	for i := range spec.AdditionalPrinterColumns {
 		allErrs = append(allErrs, ValidateCustomResourceColumnDefinition(&spec.AdditionalPrinterColumns[i], fldPath.Child("additionalPrinterColumns").Index(i))...)
 	}
 	if len(spec.SelectableFields) > 0 {
-		var schema *apiextensions.JSONSchemaProps
-		if spec.Validation != nil {
-			schema = spec.Validation.OpenAPIV3Schema
+		if spec.Validation == nil {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("selectableFields"), "", "may only be set when validations.schema is included"))
+		} else {
+			allErrs = append(allErrs, validateSelectableFields(spec.SelectableFields, spec.Validation.OpenAPIV3Schema, fldPath.Child("selectableFields"))...)
 		}
-		allErrs = append(allErrs, validateSelectableFields(spec.SelectableFields, schema, fldPath.Child("selectableFields"))...)
 	}
 
-	allErrs = append(allErrs, validateCustomResourceConversion(spec.Conversion, fldPath.Child("conversion"))...)
-	if spec.Conversion != nil && spec.Conversion.Strategy == apiextensions.WebhookConverter && !mustBeStructural {
+	if spec.Conversion != nil && spec.Conversion.Strategy != apiextensions.NoneConverter && !pruning {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("conversion").Child("strategy"), spec.Conversion.Strategy, "must be None if spec.preserveUnknownFields is true"))
 	}
+	allErrs = append(allErrs, validateCustomResourceConversion(spec.Conversion, opts.requireRecognizedConversionReviewVersion, fldPath.Child("conversion"))...)
 	return allErrs
 }
 
-// validateVersion checks what a version carries of its own.
+// validateCustomResourceDefinitionVersion checks what a version carries of
+// its own.
 //
-// Mirrors ValidateCustomResourceDefinitionVersion.
-func validateVersion(version *apiextensions.CustomResourceDefinitionVersion, fldPath *field.Path, statusEnabled bool) field.ErrorList {
-	allErrs := validateDeprecationWarning(version.Deprecated, version.DeprecationWarning, fldPath.Child("deprecationWarning"))
-	allErrs = append(allErrs, ValidateCustomResourceDefinitionValidation(version.Schema, statusEnabled, fldPath.Child("schema"))...)
+// Mirrors validateCustomResourceDefinitionVersion.
+func validateCustomResourceDefinitionVersion(version *apiextensions.CustomResourceDefinitionVersion, fldPath *field.Path, statusEnabled bool, opts validationOptions) field.ErrorList {
+	var allErrs field.ErrorList
+	for _, msg := range validateDeprecationWarning(version.Deprecated, version.DeprecationWarning) {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("deprecationWarning"), version.DeprecationWarning, msg))
+	}
+	allErrs = append(allErrs, validateCustomResourceDefinitionValidation(version.Schema, statusEnabled, opts, fldPath.Child("schema"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionSubresources(version.Subresources, fldPath.Child("subresources"))...)
 	for i := range version.AdditionalPrinterColumns {
 		allErrs = append(allErrs, ValidateCustomResourceColumnDefinition(&version.AdditionalPrinterColumns[i], fldPath.Child("additionalPrinterColumns").Index(i))...)
 	}
 	if len(version.SelectableFields) > 0 {
-		var schema *apiextensions.JSONSchemaProps
-		if version.Schema != nil {
-			schema = version.Schema.OpenAPIV3Schema
+		if version.Schema == nil || version.Schema.OpenAPIV3Schema == nil {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"))
+		} else {
+			allErrs = append(allErrs, validateSelectableFields(version.SelectableFields, version.Schema.OpenAPIV3Schema, fldPath.Child("selectableFields"))...)
 		}
-		allErrs = append(allErrs, validateSelectableFields(version.SelectableFields, schema, fldPath.Child("selectableFields"))...)
 	}
 	return allErrs
 }
 
-func validateDeprecationWarning(deprecated bool, warning *string, fldPath *field.Path) field.ErrorList {
+// validateDeprecationWarning mirrors validateDeprecationWarning.
+func validateDeprecationWarning(deprecated bool, warning *string) []string {
 	if !deprecated && warning != nil {
-		return field.ErrorList{field.Invalid(fldPath, *warning, "can only be set for deprecated versions")}
+		return []string{"can only be set for deprecated versions"}
 	}
 	if warning == nil {
 		return nil
 	}
-	var allErrs field.ErrorList
+	var msgs []string
 	if len(*warning) > 256 {
-		allErrs = append(allErrs, field.TooLong(fldPath, "", 256))
+		msgs = append(msgs, "must be <= 256 characters long")
+	}
+	if len(*warning) == 0 {
+		msgs = append(msgs, "must not be an empty string")
 	}
 	for i, r := range *warning {
-		if !unicode.IsPrint(r) || (unicode.IsSpace(r) && r != ' ') {
-			allErrs = append(allErrs, field.Invalid(fldPath, *warning, fmt.Sprintf("must only contain printable UTF-8 characters; non-printable character found at index %d", i)))
+		if !unicode.IsPrint(r) {
+			msgs = append(msgs, fmt.Sprintf("must only contain printable UTF-8 characters; non-printable character found at index %d", i))
+			break
+		}
+		if unicode.IsControl(r) {
+			msgs = append(msgs, fmt.Sprintf("must only contain printable UTF-8 characters; control character found at index %d", i))
 			break
 		}
 	}
-	return allErrs
+	if !utf8.ValidString(*warning) {
+		msgs = append(msgs, "must only contain printable UTF-8 characters")
+	}
+	return msgs
 }
 
 // ValidateCustomResourceDefinitionStatus validates the accepted names.
@@ -323,10 +419,10 @@ func ValidateCustomResourceColumnDefinition(col *apiextensions.CustomResourceCol
 	}
 	if len(col.Type) == 0 {
 		allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must be one of "+strings.Join(printerColumnDatatypes, ",")))
-	} else if !contains(printerColumnDatatypes, col.Type) {
+	} else if !slices.Contains(printerColumnDatatypes, col.Type) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), col.Type, "must be one of "+strings.Join(printerColumnDatatypes, ",")))
 	}
-	if len(col.Format) > 0 && !contains(printerColumnFormats, col.Format) {
+	if len(col.Format) > 0 && !slices.Contains(printerColumnFormats, col.Format) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("format"), col.Format, "must be one of "+strings.Join(printerColumnFormats, ",")))
 	}
 	if len(col.JSONPath) == 0 {
@@ -362,7 +458,7 @@ func ValidateCustomResourceDefinitionSubresources(sub *apiextensions.CustomResou
 		if errs := validateSimpleJSONPath(*p, fldPath.Child("scale.labelSelectorPath")); len(errs) > 0 {
 			allErrs = append(allErrs, errs...)
 		} else if !strings.HasPrefix(*p, ".spec.") && !strings.HasPrefix(*p, ".status.") {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("scale.labelSelectorPath"), *p, "should be a json path under either .spec or .status"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("scale.labelSelectorPath"), p, "should be a json path under either .spec or .status"))
 		}
 	}
 	return allErrs
@@ -381,6 +477,8 @@ func validateSimpleJSONPath(s string, fldPath *field.Path) field.ErrorList {
 // validateSelectableFields checks each selectable field points, through
 // the schema's properties, at a string, boolean or integer outside
 // metadata, without duplicates, and at most MaxSelectableFields of them.
+//
+// Mirrors ValidateCustomResourceSelectableFields.
 func validateSelectableFields(fields []apiextensions.SelectableField, schema *apiextensions.JSONSchemaProps, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	unique := map[string]bool{}
@@ -430,7 +528,10 @@ func validateSelectableFields(fields []apiextensions.SelectableField, schema *ap
 }
 
 // validateCustomResourceConversion checks strategy and webhook settings.
-func validateCustomResourceConversion(conversion *apiextensions.CustomResourceConversion, fldPath *field.Path) field.ErrorList {
+//
+// Mirrors validateCustomResourceConversion (without the webhook URL,
+// service and caBundle checks).
+func validateCustomResourceConversion(conversion *apiextensions.CustomResourceConversion, requireRecognizedVersion bool, fldPath *field.Path) field.ErrorList {
 	if conversion == nil {
 		return nil
 	}
@@ -441,9 +542,7 @@ func validateCustomResourceConversion(conversion *apiextensions.CustomResourceCo
 		} else if (cc.URL == nil) == (cc.Service == nil) {
 			allErrs = append(allErrs, field.Required(fldPath.Child("webhookClientConfig"), "exactly one of url or service is required"))
 		}
-		if len(conversion.ConversionReviewVersions) == 0 {
-			allErrs = append(allErrs, field.Required(fldPath.Child("conversionReviewVersions"), "must specify one of v1, v1beta1"))
-		}
+		allErrs = append(allErrs, validateConversionReviewVersions(conversion.ConversionReviewVersions, requireRecognizedVersion, fldPath.Child("conversionReviewVersions"))...)
 	} else {
 		if conversion.WebhookClientConfig != nil {
 			allErrs = append(allErrs, field.Forbidden(fldPath.Child("webhookClientConfig"), "should not be set when strategy is not set to Webhook"))
@@ -455,6 +554,43 @@ func validateCustomResourceConversion(conversion *apiextensions.CustomResourceCo
 	return allErrs
 }
 
+// validateConversionReviewVersions mirrors validateConversionReviewVersions.
+func validateConversionReviewVersions(versions []string, requireRecognizedVersion bool, fldPath *field.Path) field.ErrorList {
+	if len(versions) < 1 {
+		return field.ErrorList{field.Required(fldPath, "")}
+	}
+	var allErrs field.ErrorList
+	seen := map[string]bool{}
+	accepted := false
+	for i, v := range versions {
+		if seen[v] {
+			allErrs = append(allErrs, field.Invalid(fldPath.Index(i), v, "duplicate version"))
+			continue
+		}
+		seen[v] = true
+		for _, msg := range utilvalidation.IsDNS1035Label(v) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Index(i), v, msg))
+		}
+		accepted = accepted || slices.Contains(acceptedConversionReviewVersions, v)
+	}
+	if requireRecognizedVersion && !accepted {
+		allErrs = append(allErrs, field.Invalid(fldPath, versions, "must include at least one of "+strings.Join(acceptedConversionReviewVersions, ", ")))
+	}
+	return allErrs
+}
+
+func hasValidConversionReviewVersionOrEmpty(versions []string) bool {
+	if len(versions) == 0 {
+		return true
+	}
+	for _, v := range versions {
+		if slices.Contains(acceptedConversionReviewVersions, v) {
+			return true
+		}
+	}
+	return false
+}
+
 func validateEnumStrings(fldPath *field.Path, value string, accepted []string, required bool) field.ErrorList {
 	if value == "" {
 		if required {
@@ -462,20 +598,21 @@ func validateEnumStrings(fldPath *field.Path, value string, accepted []string, r
 		}
 		return nil
 	}
-	if contains(accepted, value) {
+	if slices.Contains(accepted, value) {
 		return nil
 	}
 	return field.ErrorList{field.NotSupported(fldPath, value, accepted)}
 }
 
 // identical reports whether every version has the same, non-empty value.
+// Mirrors hasIdenticalPerVersionSchema and its siblings.
 func identical(versions []apiextensions.CustomResourceDefinitionVersion, get func(apiextensions.CustomResourceDefinitionVersion) any) bool {
-	first := get(versions[0])
-	if isEmpty(first) {
+	if len(versions) == 0 {
 		return false
 	}
-	for _, v := range versions[1:] {
-		if !reflect.DeepEqual(get(v), first) {
+	first := get(versions[0])
+	for _, v := range versions {
+		if isEmpty(get(v)) || !reflect.DeepEqual(get(v), first) {
 			return false
 		}
 	}
@@ -491,16 +628,120 @@ func isEmpty(v any) bool {
 	return v == nil
 }
 
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
+// hasAnyStatusEnabled says the status subresource is on at the top level
+// or in some version.
+func hasAnyStatusEnabled(spec *apiextensions.CustomResourceDefinitionSpec) bool {
+	if spec.Subresources != nil && spec.Subresources.Status != nil {
+		return true
+	}
+	for _, v := range spec.Versions {
+		if v.Subresources != nil && v.Subresources.Status != nil {
 			return true
 		}
 	}
 	return false
 }
 
+// The predicates below decide the ratcheting options of an update: each
+// says the stored CRD already breaks a rule.
+
+func allVersionsSpecifyOpenAPISchema(spec *apiextensions.CustomResourceDefinitionSpec) bool {
+	if spec.Validation != nil && spec.Validation.OpenAPIV3Schema != nil {
+		return true
+	}
+	for _, v := range spec.Versions {
+		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// hasSchemaWith says pred holds for the top-level schema or a version's.
+// Mirrors HasSchemaWith.
+func hasSchemaWith(spec *apiextensions.CustomResourceDefinitionSpec, pred func(*apiextensions.JSONSchemaProps) bool) bool {
+	if spec.Validation != nil && spec.Validation.OpenAPIV3Schema != nil && pred(spec.Validation.OpenAPIV3Schema) {
+		return true
+	}
+	for _, v := range spec.Versions {
+		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil && pred(v.Schema.OpenAPIV3Schema) {
+			return true
+		}
+	}
+	return false
+}
+
+func schemaHasDefaults(s *apiextensions.JSONSchemaProps) bool {
+	return SchemaHas(s, func(s *apiextensions.JSONSchemaProps) bool { return s.Default != nil })
+}
+
+func schemaHasKubernetesExtensions(s *apiextensions.JSONSchemaProps) bool {
+	return SchemaHas(s, func(s *apiextensions.JSONSchemaProps) bool {
+		return s.XEmbeddedResource || s.XPreserveUnknownFields != nil || s.XIntOrString || len(s.XListMapKeys) > 0 || s.XListType != nil || len(s.XValidations) > 0
+	})
+}
+
+func schemaHasInvalidType(s *apiextensions.JSONSchemaProps) bool {
+	return SchemaHas(s, func(s *apiextensions.JSONSchemaProps) bool {
+		return s.Type != "" && !slices.Contains(openapiV3Types, s.Type)
+	})
+}
+
+// schemaIsNonStructural mirrors schemaIsNonStructural.
+func schemaIsNonStructural(s *apiextensions.JSONSchemaProps) bool {
+	ss, err := newStructural(s)
+	if err != nil {
+		return true
+	}
+	return len(structuralErrors(ss)) > 0
+}
+
+// schemaHasUnprunedDefaults says a default of s has fields pruning would
+// drop. Mirrors schemaHasUnprunedDefaults.
+func schemaHasUnprunedDefaults(s *apiextensions.JSONSchemaProps) bool {
+	if !schemaHasDefaults(s) {
+		return false
+	}
+	ss, err := newStructural(s)
+	if err != nil || len(structuralErrors(ss)) > 0 {
+		return false
+	}
+	return len(defaultsErrors(ss, true)) > len(defaultsErrors(ss, false))
+}
+
+// hasNonAtomicSetType mirrors hasNonAtomicSetType.
+func hasNonAtomicSetType(s *apiextensions.JSONSchemaProps) bool {
+	return SchemaHas(s, func(s *apiextensions.JSONSchemaProps) bool {
+		if s.XListType == nil || *s.XListType != "set" || s.Items == nil || s.Items.Schema == nil {
+			return false
+		}
+		is := s.Items.Schema
+		switch is.Type {
+		case "array":
+			return is.XListType != nil && *is.XListType != "atomic"
+		case "object":
+			return is.XMapType == nil || *is.XMapType != "atomic"
+		}
+		return false
+	})
+}
+
+func hasInvalidMapListKeysMapSet(s *apiextensions.JSONSchemaProps) bool {
+	return SchemaHas(s, func(s *apiextensions.JSONSchemaProps) bool {
+		return len(validateMapListKeysMapSet(s, field.NewPath(""))) > 0
+	})
+}
+
 func sortedSchemaKeys(m map[string]apiextensions.JSONSchemaProps) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func sortedDependencyKeys(m apiextensions.JSONSchemaDependencies) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

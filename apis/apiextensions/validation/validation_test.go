@@ -87,11 +87,11 @@ func TestValidateCustomResourceDefinition(t *testing.T) {
 		{"ErrVersionName", func(c *apiextensions.CustomResourceDefinition) { c.Spec.Versions[0].Name = "V1"; c.Spec.Version = "V1" },
 			`spec.versions[0].name: Invalid value: "V1": a DNS-1035 label`},
 		{"ErrStoredVersionGone", func(c *apiextensions.CustomResourceDefinition) { c.Status.StoredVersions = []string{"v1", "v0"} },
-			`status.storedVersions[1]: Invalid value: "v0": must appear in spec.versions`},
+			`status.storedVersions[1]: Invalid value: "v0": missing from spec.versions; v0 was previously a storage version`},
 		{"ErrNoStoredVersions", func(c *apiextensions.CustomResourceDefinition) { c.Status.StoredVersions = nil },
-			"status.storedVersions: Invalid value: []string(nil): must have at least one stored version"},
+			"status.storedVersions: Invalid value: null: must have at least one stored version"},
 		{"ErrSchemaRequired", func(c *apiextensions.CustomResourceDefinition) { c.Spec.Validation = nil },
-			"spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required"},
+			"spec.versions[0].schema.openAPIV3Schema: Required value"},
 		{"ErrTopAndPerVersionSchema", func(c *apiextensions.CustomResourceDefinition) {
 			c.Spec.Versions[0].Schema = &apiextensions.CustomResourceValidation{OpenAPIV3Schema: &apiextensions.JSONSchemaProps{Type: "object"}}
 		}, "spec.validation: Forbidden: top-level and per-version schemas are mutually exclusive"},
@@ -145,12 +145,22 @@ func TestValidateCustomResourceDefinition(t *testing.T) {
 	}
 }
 
-func TestValidateCustomResourceDefinition_PreserveUnknownFieldsNeedsNoSchema(t *testing.T) {
+func TestValidateCustomResourceDefinition_PreserveUnknownFields(t *testing.T) {
 	crd := validCRD()
-	crd.Spec.Validation = nil
 	crd.Spec.PreserveUnknownFields = ptr(true)
-	if errs := validation.ValidateCustomResourceDefinition(crd); len(errs) != 0 {
-		t.Error(fields(errs))
+	want := "spec.preserveUnknownFields: Invalid value: true: cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"
+	if got := fields(validation.ValidateCustomResourceDefinition(crd)); got != want {
+		t.Errorf("create:\n got %s\nwant %s", got, want)
+	}
+	// A CRD stored with it (from v1beta1 days) may keep it, without a
+	// schema, on update.
+	old := crd.DeepCopy()
+	old.ResourceVersion = "1"
+	old.Spec.Validation = nil
+	n := old.DeepCopy()
+	n.Spec.Names.ShortNames = []string{"ct"}
+	if errs := validation.ValidateCustomResourceDefinitionUpdate(n, old); len(errs) != 0 {
+		t.Errorf("update: %s", fields(errs))
 	}
 }
 
@@ -189,7 +199,7 @@ func TestValidateCustomResourceDefinitionUpdate(t *testing.T) {
 		o.Status.StoredVersions = []string{"v2", "v1"}
 		n := old.DeepCopy()
 		n.Status.StoredVersions = []string{"v2", "v1"}
-		if got := fields(validation.ValidateCustomResourceDefinitionUpdate(n, o)); !strings.Contains(got, `status.storedVersions[0]: Invalid value: "v2": must appear in spec.versions`) {
+		if got := fields(validation.ValidateCustomResourceDefinitionUpdate(n, o)); !strings.Contains(got, `status.storedVersions[0]: Invalid value: "v2": missing from spec.versions`) {
 			t.Error(got)
 		}
 	})

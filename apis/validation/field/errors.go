@@ -151,8 +151,9 @@ func Forbidden(field *Path, detail string) *Error {
 	return &Error{ErrorTypeForbidden, field.String(), "", detail}
 }
 
-// TooLong says a string or list is longer than maxLength (negative: unknown).
-func TooLong(field *Path, value any, maxLength int) *Error {
+// TooLong says a string or list is longer than maxLength (negative:
+// unknown). The value is not kept.
+func TooLong(field *Path, _ any, maxLength int) *Error {
 	msg := "value is too long"
 	if maxLength >= 0 {
 		unit := "bytes"
@@ -161,7 +162,7 @@ func TooLong(field *Path, value any, maxLength int) *Error {
 		}
 		msg = fmt.Sprintf("may not be more than %d %s", maxLength, unit)
 	}
-	return &Error{ErrorTypeTooLong, field.String(), value, msg}
+	return &Error{ErrorTypeTooLong, field.String(), "<value omitted>", msg}
 }
 
 // TooMany says a list has more than maxQuantity items.
