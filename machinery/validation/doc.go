@@ -4,6 +4,8 @@
 // wrong, nil when the value is fine; the messages are upstream's word for
 // word, so clients see the same text from crdlab as from kube-apiserver.
 //
+// It also holds IsConfigMapKey (Secret and ConfigMap data keys).
+//
 // It is a leaf: it imports nothing of crdlab's, so machinery/labels (label
 // selectors) and apis/validation (object metadata) both call it.
 //
@@ -17,6 +19,6 @@
 //   - k8s.io/apimachinery/pkg/util/validation/validation.go
 //
 // Differences from upstream:
-//   - only the name rules above (no IP, port, percent or environment
+//   - only the rules above (no IP, port, percent or environment
 //     variable checks).
 package validation

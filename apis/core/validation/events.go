@@ -9,6 +9,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	apivalidation "github.com/crdlab/crdlab/apis/validation"
 	"github.com/crdlab/crdlab/apis/validation/field"
+	utilvalidation "github.com/crdlab/crdlab/machinery/validation"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -133,7 +134,7 @@ func legacyValidateEvent(event *core.Event, requestVersion scheme.GroupVersion) 
 	if event.ReportingController == "" {
 		errs = append(errs, field.Required(field.NewPath(reportingControllerField), ""))
 	}
-	for _, msg := range apivalidation.IsQualifiedName(event.ReportingController) {
+	for _, msg := range utilvalidation.IsQualifiedName(event.ReportingController) {
 		errs = append(errs, field.Invalid(field.NewPath(reportingControllerField), event.ReportingController, msg))
 	}
 	limited := func(value, name string, limit int, required bool) {

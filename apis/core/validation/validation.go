@@ -10,6 +10,7 @@ import (
 	"github.com/crdlab/crdlab/apis/core"
 	apivalidation "github.com/crdlab/crdlab/apis/validation"
 	"github.com/crdlab/crdlab/apis/validation/field"
+	utilvalidation "github.com/crdlab/crdlab/machinery/validation"
 )
 
 // Name checks of each kind: a namespace is a DNS label (it is one segment
@@ -36,7 +37,7 @@ func ValidateNamespace(ns *core.Namespace) field.ErrorList {
 // be one of the standard ones (kubernetes, orphan, foregroundDeletion).
 func validateFinalizerName(name string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range apivalidation.IsQualifiedName(name) {
+	for _, msg := range utilvalidation.IsQualifiedName(name) {
 		errs = append(errs, field.Invalid(fldPath, name, msg))
 	}
 	if !strings.Contains(name, "/") && !isStandardFinalizerName(name) {
@@ -95,7 +96,7 @@ func ValidateSecret(secret *core.Secret) field.ErrorList {
 	dataPath := field.NewPath("data")
 	total := 0
 	for _, key := range sortedKeys(secret.Data) {
-		for _, msg := range apivalidation.IsConfigMapKey(key) {
+		for _, msg := range utilvalidation.IsConfigMapKey(key) {
 			errs = append(errs, field.Invalid(dataPath.Key(key), key, msg))
 		}
 		total += len(secret.Data[key])
@@ -171,7 +172,7 @@ func ValidateConfigMap(cfg *core.ConfigMap) field.ErrorList {
 	errs := apivalidation.ValidateObjectMeta(&cfg.ObjectMeta, true, ValidateConfigMapName, field.NewPath("metadata"))
 	total := 0
 	for _, key := range sortedKeys(cfg.Data) {
-		for _, msg := range apivalidation.IsConfigMapKey(key) {
+		for _, msg := range utilvalidation.IsConfigMapKey(key) {
 			errs = append(errs, field.Invalid(field.NewPath("data").Key(key), key, msg))
 		}
 		if _, dup := cfg.BinaryData[key]; dup {
@@ -180,7 +181,7 @@ func ValidateConfigMap(cfg *core.ConfigMap) field.ErrorList {
 		total += len(cfg.Data[key])
 	}
 	for _, key := range sortedKeys(cfg.BinaryData) {
-		for _, msg := range apivalidation.IsConfigMapKey(key) {
+		for _, msg := range utilvalidation.IsConfigMapKey(key) {
 			errs = append(errs, field.Invalid(field.NewPath("binaryData").Key(key), key, msg))
 		}
 		total += len(cfg.BinaryData[key])
