@@ -11,6 +11,7 @@
 //	watch     the watch.Interface and its events     (apimachinery/pkg/watch)
 //	duration  kubectl's AGE column: "5m10s", "2d4h"   (apimachinery/pkg/util/duration)
 //	openapi   OpenAPI v3 documents for served kinds  (kube-openapi, apiextensions-apiserver/pkg/controller/openapi/builder)
+//	openapi/v2  /openapi/v2 from the v3 documents, JSON and protobuf (kube-openapi handler, apiextensions openapi/v2)
 //
 // This package holds no code.
 package machinery
