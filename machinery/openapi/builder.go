@@ -29,6 +29,41 @@ type Resource struct {
 	// Scale adds the /scale paths; nil if the CRD has no scale
 	// subresource.
 	Scale *ScaleInfo
+	// Name and ListName are the components.schemas keys of the kind and
+	// its list; "" means SchemaName(Group, Version, Kind) (custom
+	// resources). Built-in kinds use upstream's Go names
+	// ("io.k8s.api.core.v1.Secret").
+	Name, ListName string
+	// Verbs limits the operations to these verbs (get, list, watch,
+	// create, update, patch, delete, deletecollection); nil means all of
+	// them. The self-reviews have only create.
+	Verbs []string
+}
+
+// name and listName are the schema keys of the kind and its list.
+func (r Resource) name() string {
+	if r.Name != "" {
+		return r.Name
+	}
+	return SchemaName(r.Group, r.Version, r.Kind)
+}
+
+func (r Resource) listName() string {
+	if r.ListName != "" {
+		return r.ListName
+	}
+	return SchemaName(r.Group, r.Version, r.ListKind)
+}
+
+func (r Resource) has(verb string) bool { return r.Verbs == nil || slices.Contains(r.Verbs, verb) }
+
+// prefix is the URL path of the group-version: /api/v1/ for the legacy
+// core group, /apis/<group>/<version>/ for the others.
+func prefix(group, version string) string {
+	if group == "" {
+		return "/api/" + version + "/"
+	}
+	return "/apis/" + group + "/" + version + "/"
 }
 
 // ScaleInfo is a CRD's scale subresource: the JSON paths of the replica
@@ -58,7 +93,8 @@ func SchemaName(group, version, kind string) string {
 }
 
 // BuildGroupVersion returns the OpenAPI v3 document of one group-version,
-// served at /openapi/v3/apis/{group}/{version}: for each resource its
+// served at /openapi/v3/apis/{group}/{version} (/openapi/v3/api/v1 for
+// the legacy core group, ""): for each resource its
 // collection and item paths (and /status, /scale), the schema of its kind
 // with apiVersion, kind and metadata added (this is the one place that
 // adds them), its List schema, its Definitions, and the meta schemas they
@@ -68,8 +104,8 @@ func SchemaName(group, version, kind string) string {
 // Mirrors builder.BuildOpenAPIV3, merged over the CRDs of one
 // group-version as the OpenAPI v3 controller does.
 func BuildGroupVersion(group, version string, resources []Resource) ([]byte, error) {
-	if group == "" || version == "" {
-		return nil, invalidResource("group and version must not be empty")
+	if version == "" {
+		return nil, invalidResource("version must not be empty")
 	}
 	doc := document{
 		OpenAPI:    "3.0.0",
@@ -103,8 +139,10 @@ func BuildGroupVersion(group, version string, resources []Resource) ([]byte, err
 			}
 			doc.Components.Schemas[name] = def
 		}
-		doc.Components.Schemas[SchemaName(group, version, r.Kind)] = s
-		doc.Components.Schemas[SchemaName(group, version, r.ListKind)] = listSchema(r)
+		doc.Components.Schemas[r.name()] = s
+		if r.has("list") {
+			doc.Components.Schemas[r.listName()] = listSchema(r)
+		}
 		addPaths(doc.Paths, r)
 		scale = scale || r.Scale != nil
 	}
@@ -155,7 +193,7 @@ func listSchema(r Resource) map[string]any {
 		"required":    []any{"items"},
 		"properties": map[string]any{
 			"apiVersion": prop("string", apiVersionDescription),
-			"items": map[string]any{"type": "array", "items": ref(SchemaName(r.Group, r.Version, r.Kind)),
+			"items": map[string]any{"type": "array", "items": ref(r.name()),
 				"description": "List of " + r.Plural + ". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md"},
 			"kind":     prop("string", kindDescription),
 			"metadata": refProp(listMetaName, listMetaDescription),
@@ -164,8 +202,11 @@ func listSchema(r Resource) map[string]any {
 }
 
 // camel turns "stable.example-2.com" into "StableExample2Com", as the
-// operation ids spell groups.
+// operation ids spell groups; the core group is "Core".
 func camel(s string) string {
+	if s == "" {
+		return "Core"
+	}
 	var b strings.Builder
 	up := true
 	for _, c := range s {
@@ -213,12 +254,13 @@ var (
 func addPaths(paths map[string]*pathItem, r Resource) {
 	g := gvk{Group: r.Group, Version: r.Version, Kind: r.Kind}
 	scaleGVK := gvk{Group: "autoscaling", Version: "v1", Kind: "Scale"}
-	obj := ref(SchemaName(r.Group, r.Version, r.Kind))
-	list := ref(SchemaName(r.Group, r.Version, r.ListKind))
+	obj := ref(r.name())
+	list := ref(r.listName())
 	tags := []string{tag(r.Group, r.Version)}
 	gv := camel(r.Group) + camel(r.Version)
 	ns := ""
-	prefix := "/apis/" + r.Group + "/" + r.Version + "/"
+	prefix := prefix(r.Group, r.Version)
+	root := prefix
 	var scopeParams []parameter
 	if r.Namespaced {
 		ns = "Namespaced"
@@ -231,6 +273,13 @@ func addPaths(paths map[string]*pathItem, r Resource) {
 	itemParams := append([]parameter{nameParam}, scopeParams...)
 
 	op := func(action, verb, suffix, desc string, kind gvk, params []parameter, body *requestBody, responses map[string]response) *operation {
+		kubeVerb := map[string]string{"post": "create", "put": "update"}[action]
+		if kubeVerb == "" {
+			kubeVerb = action
+		}
+		if !r.has(kubeVerb) {
+			return nil
+		}
 		responses["401"] = unauthorized
 		return &operation{Tags: tags, Description: desc, OperationID: verb + gv + suffix, Parameters: params,
 			RequestBody: body, Responses: responses, Action: action, GVK: kind}
@@ -266,7 +315,7 @@ func addPaths(paths map[string]*pathItem, r Resource) {
 			map[string]response{"200": statusResponse("OK"), "202": statusResponse("Accepted")}),
 	}
 	if r.Namespaced {
-		paths["/apis/"+r.Group+"/"+r.Version+"/"+r.Plural] = &pathItem{
+		paths[root+r.Plural] = &pathItem{
 			Parameters: []parameter{pPretty},
 			Get: op("list", "list", r.Kind+"ForAllNamespaces", "list objects of kind "+r.Kind, g, listParams, nil,
 				map[string]response{"200": listResponses["200"]}),
@@ -287,6 +336,13 @@ func addPaths(paths map[string]*pathItem, r Resource) {
 			Get:        op("get", "read", ns+r.Kind+"Scale", "read scale of the specified "+r.Kind, scaleGVK, nil, nil, ok(sc, "200")),
 			Put:        op("put", "replace", ns+r.Kind+"Scale", "replace scale of the specified "+r.Kind, scaleGVK, updateParams, objBody(sc), ok(sc, "200", "201")),
 			Patch:      op("patch", "patch", ns+r.Kind+"Scale", "partially update scale of the specified "+r.Kind, scaleGVK, patchParams, patchBody, ok(sc, "200", "201")),
+		}
+	}
+	// A resource with fewer verbs (the self-reviews: create only) leaves
+	// paths without operations: they are not served.
+	for path, item := range paths {
+		if item.Get == nil && item.Put == nil && item.Post == nil && item.Delete == nil && item.Patch == nil {
+			delete(paths, path)
 		}
 	}
 }

@@ -296,7 +296,7 @@ func TestBuildGroupVersion_Errors(t *testing.T) {
 		rs     []openapi.Resource
 		substr string
 	}{
-		{"ErrEmptyGroup", "", nil, "group and version must not be empty"},
+		{"ErrResourceOfAnotherGroup", "", []openapi.Resource{cluster}, `resource "widgets" is in stable.example.com/v1, not /v1`},
 		{"ErrOtherVersion", "stable.example.com", []openapi.Resource{other}, `resource "widgets" is in stable.example.com/v2`},
 		{"ErrNoKind", "stable.example.com", []openapi.Resource{noKind}, "kind and plural must not be empty"},
 		{"ErrDuplicate", "stable.example.com", []openapi.Resource{cluster, cluster}, `resource "widgets" appears twice`},
@@ -344,5 +344,52 @@ func TestHash(t *testing.T) {
 	}
 	if openapi.Hash([]byte("abd")) == h {
 		t.Error("different documents, same hash")
+	}
+}
+
+// The legacy core group is served under /api/v1; a built-in kind keeps
+// its Go schema name; a resource with only create has only a POST.
+func TestBuildGroupVersion_CoreGroupAndVerbs(t *testing.T) {
+	doc, err := openapi.BuildGroupVersion("", "v1", []openapi.Resource{{
+		Group: "", Version: "v1", Kind: "ConfigMap", Plural: "configmaps", Namespaced: true,
+		Name: "io.k8s.api.core.v1.ConfigMap", ListName: "io.k8s.api.core.v1.ConfigMapList",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Paths      map[string]map[string]any `json:"paths"`
+		Components struct {
+			Schemas map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatal(err)
+	}
+	item := d.Paths["/api/v1/namespaces/{namespace}/configmaps/{name}"]
+	if item == nil || item["patch"] == nil || d.Paths["/api/v1/configmaps"] == nil {
+		t.Errorf("paths = %v", d.Paths)
+	}
+	if op, _ := item["patch"].(map[string]any); op["operationId"] != "patchCoreV1NamespacedConfigMap" {
+		t.Errorf("operationId = %v", op["operationId"])
+	}
+	if d.Components.Schemas["io.k8s.api.core.v1.ConfigMap"] == nil || d.Components.Schemas["io.k8s.api.core.v1.ConfigMapList"] == nil {
+		t.Errorf("schemas = %v", d.Components.Schemas)
+	}
+
+	doc, err = openapi.BuildGroupVersion("authorization.k8s.io", "v1", []openapi.Resource{{
+		Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview", Plural: "selfsubjectaccessreviews",
+		Verbs: []string{"create"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Paths = nil
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Paths) != 1 || d.Paths["/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"]["post"] == nil ||
+		d.Paths["/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"]["get"] != nil {
+		t.Errorf("create-only paths = %v", d.Paths)
 	}
 }

@@ -51,3 +51,8 @@ func (t *MicroTime) UnmarshalJSON(b []byte) error {
 
 // IsZero reports whether t is unset (nil-safe, like upstream).
 func (t *MicroTime) IsZero() bool { return t == nil || t.Time.IsZero() }
+
+// OpenAPISchemaType and OpenAPISchemaFormat describe MicroTime in OpenAPI:
+// a date-time string, as upstream's.
+func (MicroTime) OpenAPISchemaType() []string { return []string{"string"} }
+func (MicroTime) OpenAPISchemaFormat() string { return "date-time" }
