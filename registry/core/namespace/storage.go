@@ -155,16 +155,7 @@ func (r *REST) markTerminating(ctx context.Context, name string, deleteValidatio
 	case errors.Is(err, errDryRun):
 		return dryRunResult, false, nil
 	}
-	var status apierrors.APIStatus
-	switch {
-	case errors.As(err, &status):
-		return nil, false, err
-	case storage.IsNotFound(err):
-		return nil, false, apierrors.NewNotFound(Resource, name)
-	case storage.IsConflict(err):
-		return nil, false, apierrors.NewConflict(Resource, name, err)
-	}
-	return nil, false, apierrors.NewInternalError(err)
+return nil, false, registry.InterpretDeleteError(err, Resource, name)
 }
 
 func (r *REST) now() time.Time {
