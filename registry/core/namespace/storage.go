@@ -155,7 +155,7 @@ func (r *REST) markTerminating(ctx context.Context, name string, deleteValidatio
 	case errors.Is(err, errDryRun):
 		return dryRunResult, false, nil
 	}
-return nil, false, registry.InterpretDeleteError(err, Resource, name)
+	return nil, false, registry.InterpretDeleteError(err, Resource, name)
 }
 
 func (r *REST) now() time.Time {
