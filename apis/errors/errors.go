@@ -73,6 +73,12 @@ func NewConflict(gr scheme.GroupResource, name string, err error) *StatusError {
 		&metav1.StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name})
 }
 
+// NewApplyConflict: 409 Conflict of a server-side apply, one
+// FieldManagerConflict cause per field another manager owns.
+func NewApplyConflict(causes []metav1.StatusCause, message string) *StatusError {
+	return newError(http.StatusConflict, metav1.StatusReasonConflict, message, &metav1.StatusDetails{Causes: causes})
+}
+
 // NewInvalid: 422 with one cause per field error. Each cause's Message is
 // the error without its field path; the summary joins "field: message".
 func NewInvalid(gk scheme.GroupKind, name string, causes []metav1.StatusCause) *StatusError {

@@ -11,10 +11,10 @@
 //
 // Upstream:
 //   - k8s.io/apimachinery/pkg/api/validation: objectmeta.go, generic.go
-//   - k8s.io/apimachinery/pkg/apis/meta/v1/validation (ValidateLabels)
+//   - k8s.io/apimachinery/pkg/apis/meta/v1/validation (ValidateLabels,
+//     ValidateFieldManager, ValidateManagedFields)
 //
 // Differences from upstream:
-//   - managedFields are not validated (server-side apply is not implemented).
 //   - no banned owner kinds, no orphan/foreground finalizer clash check.
 //   - ValidateObjectMeta takes a metav1.Object (upstream's
 //     ValidateObjectMetaAccessor); map keys are visited in sorted order so the

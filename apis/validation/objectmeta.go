@@ -100,6 +100,7 @@ func ValidateObjectMeta(meta metav1.Object, requiresNamespace bool, nameFn Valid
 	allErrs = append(allErrs, ValidateAnnotations(meta.GetAnnotations(), fldPath.Child("annotations"))...)
 	allErrs = append(allErrs, ValidateOwnerReferences(meta.GetOwnerReferences(), fldPath.Child("ownerReferences"))...)
 	allErrs = append(allErrs, ValidateFinalizers(meta.GetFinalizers(), fldPath.Child("finalizers"))...)
+	allErrs = append(allErrs, ValidateManagedFields(meta.GetManagedFields(), fldPath.Child("managedFields"))...)
 	return allErrs
 }
 
@@ -133,6 +134,7 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta metav1.Object, fldPath *field.Pat
 	allErrs = append(allErrs, ValidateLabels(newMeta.GetLabels(), fldPath.Child("labels"))...)
 	allErrs = append(allErrs, ValidateAnnotations(newMeta.GetAnnotations(), fldPath.Child("annotations"))...)
 	allErrs = append(allErrs, ValidateOwnerReferences(newMeta.GetOwnerReferences(), fldPath.Child("ownerReferences"))...)
+	allErrs = append(allErrs, ValidateManagedFields(newMeta.GetManagedFields(), fldPath.Child("managedFields"))...)
 	return allErrs
 }
 

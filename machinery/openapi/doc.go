@@ -24,7 +24,9 @@
 // the types' SwaggerDoc methods — and returns the schemas of the named
 // types it uses as Definitions, which BuildGroupVersion puts next to the
 // kind's. The apiVersion, kind and metadata properties are added in one
-// place, BuildGroupVersion, for CRDs and built-in kinds alike.
+// place, BuildGroupVersion, for CRDs and built-in kinds alike. Models
+// returns the same schemas as a set of models for server-side apply
+// (package managedfields types objects with them).
 //
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder/builder.go
@@ -50,6 +52,8 @@
 //     code openapi-gen generates at build time. A field is required iff it
 //     has no omitempty (or omitzero) and is not a pointer (upstream reads
 //     +optional markers, so it calls a CRD's status.acceptedNames and
-//     status.storedVersions optional); the list and map markers
-//     (x-kubernetes-list-type…) of built-in types are not written.
+//     status.storedVersions optional). The list and map markers
+//     (x-kubernetes-list-type…) of built-in types are declared beside
+//     them (GoTypes.Markers, from their strategies), not read from
+//     comments.
 package openapi

@@ -32,7 +32,41 @@ type GoTypes struct {
 	// JSON field name for that field. nil means the type's SwaggerDoc
 	// method, if it has one (value or pointer receiver).
 	Doc func(t reflect.Type) map[string]string
+	// Markers are the extensions of a struct type's fields that say how
+	// server-side apply merges them (ListMap("type"), ListSet, MapAtomic
+	// …), by JSON field name, "" for the type itself. nil: none, so lists
+	// are atomic and maps and structs granular, upstream's defaults.
+	//
+	// Mirrors the +listType, +listMapKey, +mapType and +structType
+	// markers openapi-gen reads from upstream's Go types.
+	Markers Markers
 }
+
+// Markers holds the server-side apply markers of struct types: for each
+// type, its fields' extensions by JSON field name ("" for the type).
+type Markers map[reflect.Type]map[string]map[string]any
+
+// ListMap is the marker of a list merged by the values of keys
+// (+listType=map, +listMapKey).
+func ListMap(keys ...string) map[string]any {
+	k := make([]any, len(keys))
+	for i, key := range keys {
+		k[i] = key
+	}
+	return map[string]any{"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": k}
+}
+
+// ListSet is the marker of a list of unique scalars merged item by item
+// (+listType=set).
+func ListSet() map[string]any { return map[string]any{"x-kubernetes-list-type": "set"} }
+
+// ListAtomic is the marker of a list replaced as a whole (+listType=atomic,
+// the default).
+func ListAtomic() map[string]any { return map[string]any{"x-kubernetes-list-type": "atomic"} }
+
+// MapAtomic is the marker of a map or struct replaced as a whole
+// (+mapType=atomic, +structType=atomic).
+func MapAtomic() map[string]any { return map[string]any{"x-kubernetes-map-type": "atomic"} }
 
 // swaggerDoc is implemented by types that describe themselves, as
 // upstream's generated types_swagger_doc_generated.go do.
@@ -148,6 +182,9 @@ func (r *goReflector) object(t reflect.Type) (map[string]any, error) {
 	if d := docs[""]; d != "" {
 		s["description"] = d
 	}
+	for k, v := range r.types.Markers[t][""] {
+		s[k] = v
+	}
 	return s, nil
 }
 
@@ -187,6 +224,14 @@ func (r *goReflector) fields(t reflect.Type, docs map[string]string, props map[s
 		s, err := r.schema(ft, docs[name])
 		if err != nil {
 			return fmt.Errorf("%s.%s: %w", t, f.Name, err)
+		}
+		if m := r.types.Markers[t][name]; len(m) > 0 {
+			if _, isRef := s["$ref"]; isRef {
+				s = map[string]any{"allOf": []any{s}} // a $ref has no siblings
+			}
+			for k, v := range m {
+				s[k] = v
+			}
 		}
 		props[name] = s
 		optional := strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,")

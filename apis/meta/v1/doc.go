@@ -8,6 +8,8 @@
 // written through the Object interface, which both typed structs and
 // Unstructured implement; a RuntimeObject is also a scheme.Object. A
 // Condition is the standard status entry (type, status, reason, message).
+// A ManagedFieldsEntry is one manager's share of an object's fields
+// (package machinery/managedfields keeps them).
 // Time travels as RFC 3339 with second precision, MicroTime with
 // microseconds. List holds objects of any kinds (kind: List).
 //
@@ -19,8 +21,6 @@
 //   - k8s.io/apimachinery/pkg/version: Info (here VersionInfo)
 //
 // Differences from upstream:
-//   - managedFields is kept as opaque JSON: server-side apply's field
-//     ownership is not implemented.
 //   - DeepCopy is one reflective function (internal/deepcopy), not generated code.
 //   - LabelSelector as a struct (only its requirements are here), Duration
 //     and the protobuf

@@ -33,6 +33,8 @@ type Object interface {
 	SetFinalizers([]string)
 	GetOwnerReferences() []OwnerReference
 	SetOwnerReferences([]OwnerReference)
+	GetManagedFields() []ManagedFieldsEntry
+	SetManagedFields([]ManagedFieldsEntry)
 }
 
 // RuntimeObject is what storage and registry handle: an API object with

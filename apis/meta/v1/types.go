@@ -51,9 +51,9 @@ type ObjectMeta struct {
 	Annotations                map[string]string `json:"annotations,omitempty"`
 	OwnerReferences            []OwnerReference  `json:"ownerReferences,omitempty"`
 	Finalizers                 []string          `json:"finalizers,omitempty"`
-	// ManagedFields is kept as opaque JSON: crdlab does not implement
-	// server-side apply's field ownership, but keeps what clients send.
-	ManagedFields json.RawMessage `json:"managedFields,omitempty"`
+	// ManagedFields says which manager owns which fields (package
+	// machinery/managedfields keeps it).
+	ManagedFields []ManagedFieldsEntry `json:"managedFields,omitempty"`
 }
 
 // OwnerReference points at the object that owns this one.
