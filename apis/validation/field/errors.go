@@ -52,11 +52,15 @@ func (t ErrorType) String() string {
 	}
 }
 
-// omitValue is a BadValue that is not printed (TooMany with an unknown
-// count).
-type omitValueType struct{}
+// OmitValueType is the type of OmitValue.
+type OmitValueType struct{}
 
-var omitValue = omitValueType{}
+// OmitValue is a BadValue that is not printed: "Invalid value" alone, as
+// upstream's field.OmitValueType{} (TooMany with an unknown count, a CEL
+// rule failing on an object or a list).
+var OmitValue = OmitValueType{}
+
+var omitValue = OmitValue
 
 // Error is one validation failure of one field.
 //

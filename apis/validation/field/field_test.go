@@ -42,6 +42,7 @@ func TestError_Error(t *testing.T) {
 		{"Invalid", field.Invalid(p.Child("names", "plural"), "X", "detail"), `spec.names.plural: Invalid value: "X": detail`},
 		{"InvalidInt", field.Invalid(p.Child("replicas"), int64(-1), "must be greater than or equal to 0"), "spec.replicas: Invalid value: -1: must be greater than or equal to 0"},
 		{"InvalidNil", field.Invalid(p, nil, "bad"), "spec: Invalid value: null: bad"},
+		{"InvalidOmitted", field.Invalid(p, field.OmitValue, "bad"), "spec: Invalid value: bad"},
 		{"InvalidList", field.Invalid(p, []string{"a"}, "bad"), `spec: Invalid value: ["a"]: bad`},
 		{"InvalidPointer", field.Invalid(p, ptr(true), "bad"), "spec: Invalid value: true: bad"},
 		{"NotSupported", field.NotSupported(p.Child("scope"), "x", []string{"a", "b"}), `spec.scope: Unsupported value: "x": supported values: "a", "b"`},
