@@ -13,6 +13,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/crdlab/crdlab/apis/validation"
+	namerules "github.com/crdlab/crdlab/machinery/validation"
 )
 
 // FormatLib adds named string formats:
@@ -34,11 +35,11 @@ var Formats = map[string]Format{
 	"dns1123Label":           {Name: "DNS1123Label", ValidateFunc: nameCheck(validation.NameIsDNSLabel, false), MaxRegexSize: 30},
 	"dns1123Subdomain":       {Name: "DNS1123Subdomain", ValidateFunc: nameCheck(validation.NameIsDNSSubdomain, false), MaxRegexSize: 60},
 	"dns1035Label":           {Name: "DNS1035Label", ValidateFunc: nameCheck(validation.NameIsDNS1035Label, false), MaxRegexSize: 30},
-	"qualifiedName":          {Name: "QualifiedName", ValidateFunc: validation.IsQualifiedName, MaxRegexSize: 60},
+	"qualifiedName":          {Name: "QualifiedName", ValidateFunc: namerules.IsQualifiedName, MaxRegexSize: 60},
 	"dns1123LabelPrefix":     {Name: "DNS1123LabelPrefix", ValidateFunc: nameCheck(validation.NameIsDNSLabel, true), MaxRegexSize: 30},
 	"dns1123SubdomainPrefix": {Name: "DNS1123SubdomainPrefix", ValidateFunc: nameCheck(validation.NameIsDNSSubdomain, true), MaxRegexSize: 60},
 	"dns1035LabelPrefix":     {Name: "DNS1035LabelPrefix", ValidateFunc: nameCheck(validation.NameIsDNS1035Label, true), MaxRegexSize: 30},
-	"labelValue":             {Name: "LabelValue", ValidateFunc: validation.IsValidLabelValue, MaxRegexSize: 40},
+	"labelValue":             {Name: "LabelValue", ValidateFunc: namerules.IsValidLabelValue, MaxRegexSize: 40},
 	"uri": {Name: "URI", MaxRegexSize: 1103, ValidateFunc: func(s string) []string {
 		if _, err := url.ParseRequestURI(s); err != nil {
 			return []string{err.Error()}
