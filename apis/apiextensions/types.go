@@ -2,8 +2,6 @@ package apiextensions
 
 import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/internal/deepcopy"
-	"github.com/crdlab/crdlab/scheme"
 )
 
 // ConversionStrategyType says how custom resources are converted between
@@ -198,11 +196,5 @@ type CustomResourceSubresourceScale struct {
 	StatusReplicasPath string
 	LabelSelectorPath  *string
 }
-
-func (in *CustomResourceDefinition) DeepCopyObject() scheme.Object     { return deepcopy.Copy(in) }
-func (in *CustomResourceDefinitionList) DeepCopyObject() scheme.Object { return deepcopy.Copy(in) }
-
-// DeepCopy returns a copy sharing no memory with in.
-func (in *CustomResourceDefinition) DeepCopy() *CustomResourceDefinition { return deepcopy.Copy(in) }
 
 var _ metav1.RuntimeObject = (*CustomResourceDefinition)(nil)

@@ -2,7 +2,6 @@ package apps
 
 import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/internal/deepcopy"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -91,9 +90,6 @@ type DeploymentList struct {
 	metav1.ListMeta
 	Items []Deployment
 }
-
-func (in *Deployment) DeepCopyObject() scheme.Object     { return deepcopy.Copy(in) }
-func (in *DeploymentList) DeepCopyObject() scheme.Object { return deepcopy.Copy(in) }
 
 var _ metav1.RuntimeObject = (*Deployment)(nil)
 

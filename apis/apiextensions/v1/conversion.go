@@ -9,60 +9,15 @@ import (
 	"github.com/crdlab/crdlab/internal/deepcopy"
 )
 
-// The functions below convert between this version and the internal hub.
-// Upstream generates most of them (zz_generated.conversion.go) and writes
-// the interesting ones by hand (conversion.go); here every one is written
-// out, and the hand-written rules are marked "upstream rule".
-
-// Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition converts a v1 CRD to the hub.
-func Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(in *CustomResourceDefinition, out *apiextensions.CustomResourceDefinition) error {
-	out.ObjectMeta = deepcopy.Copy(in.ObjectMeta)
-	if err := Convert_v1_CustomResourceDefinitionSpec_To_apiextensions_CustomResourceDefinitionSpec(&in.Spec, &out.Spec); err != nil {
-		return err
-	}
-	convertStatusToInternal(&in.Status, &out.Status)
-	return nil
-}
-
-// Convert_apiextensions_CustomResourceDefinition_To_v1_CustomResourceDefinition converts a hub CRD to v1.
-func Convert_apiextensions_CustomResourceDefinition_To_v1_CustomResourceDefinition(in *apiextensions.CustomResourceDefinition, out *CustomResourceDefinition) error {
-	out.ObjectMeta = deepcopy.Copy(in.ObjectMeta)
-	if err := Convert_apiextensions_CustomResourceDefinitionSpec_To_v1_CustomResourceDefinitionSpec(&in.Spec, &out.Spec); err != nil {
-		return err
-	}
-	convertStatusFromInternal(&in.Status, &out.Status)
-	return nil
-}
-
-// Convert_v1_CustomResourceDefinitionList_To_apiextensions_CustomResourceDefinitionList converts a list.
-func Convert_v1_CustomResourceDefinitionList_To_apiextensions_CustomResourceDefinitionList(in *CustomResourceDefinitionList, out *apiextensions.CustomResourceDefinitionList) error {
-	out.ListMeta = deepcopy.Copy(in.ListMeta)
-	out.Items = nil
-	if in.Items != nil {
-		out.Items = make([]apiextensions.CustomResourceDefinition, len(in.Items))
-	}
-	for i := range in.Items {
-		if err := Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&in.Items[i], &out.Items[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Convert_apiextensions_CustomResourceDefinitionList_To_v1_CustomResourceDefinitionList converts a list.
-func Convert_apiextensions_CustomResourceDefinitionList_To_v1_CustomResourceDefinitionList(in *apiextensions.CustomResourceDefinitionList, out *CustomResourceDefinitionList) error {
-	out.ListMeta = deepcopy.Copy(in.ListMeta)
-	out.Items = nil
-	if in.Items != nil {
-		out.Items = make([]CustomResourceDefinition, len(in.Items))
-	}
-	for i := range in.Items {
-		if err := Convert_apiextensions_CustomResourceDefinition_To_v1_CustomResourceDefinition(&in.Items[i], &out.Items[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// The conversions upstream writes by hand (its conversion.go); the
+// field-for-field rest is in zz_conversion.go. The rules:
+//   - spec: v1 keeps schema, subresources, columns and selectable fields
+//     per version; the hub folds those every version shares to the top
+//     level, and fans them out again (the CustomResourceDefinitionSpec
+//     pair);
+//   - conversion: v1 nests the webhook settings under webhook;
+//   - JSON values (default, example, enum) are raw bytes in v1, decoded
+//     Go values in the hub; a null default or example is dropped.
 
 // Convert_v1_CustomResourceDefinitionSpec_To_apiextensions_CustomResourceDefinitionSpec
 // folds per-version fields back to the top level.
@@ -197,170 +152,6 @@ func normalizeEmpty(v any) any {
 	return v
 }
 
-func convertNamesToInternal(in CustomResourceDefinitionNames) apiextensions.CustomResourceDefinitionNames {
-	return apiextensions.CustomResourceDefinitionNames{
-		Plural:     in.Plural,
-		Singular:   in.Singular,
-		ShortNames: deepcopy.Copy(in.ShortNames),
-		Kind:       in.Kind,
-		ListKind:   in.ListKind,
-		Categories: deepcopy.Copy(in.Categories),
-	}
-}
-
-func convertNamesFromInternal(in apiextensions.CustomResourceDefinitionNames) CustomResourceDefinitionNames {
-	return CustomResourceDefinitionNames{
-		Plural:     in.Plural,
-		Singular:   in.Singular,
-		ShortNames: deepcopy.Copy(in.ShortNames),
-		Kind:       in.Kind,
-		ListKind:   in.ListKind,
-		Categories: deepcopy.Copy(in.Categories),
-	}
-}
-
-func convertVersionToInternal(in *CustomResourceDefinitionVersion, out *apiextensions.CustomResourceDefinitionVersion) error {
-	out.Name = in.Name
-	out.Served = in.Served
-	out.Storage = in.Storage
-	out.Deprecated = in.Deprecated
-	out.DeprecationWarning = deepcopy.Copy(in.DeprecationWarning)
-	out.Schema = nil
-	if in.Schema != nil {
-		s, err := convertValidationToInternal(in.Schema)
-		if err != nil {
-			return err
-		}
-		out.Schema = s
-	}
-	out.Subresources = convertSubresourcesToInternal(in.Subresources)
-	out.AdditionalPrinterColumns = convertColumnsToInternal(in.AdditionalPrinterColumns)
-	out.SelectableFields = convertSelectableToInternal(in.SelectableFields)
-	return nil
-}
-
-func convertVersionFromInternal(in *apiextensions.CustomResourceDefinitionVersion, out *CustomResourceDefinitionVersion) error {
-	out.Name = in.Name
-	out.Served = in.Served
-	out.Storage = in.Storage
-	out.Deprecated = in.Deprecated
-	out.DeprecationWarning = deepcopy.Copy(in.DeprecationWarning)
-	out.Schema = nil
-	if in.Schema != nil {
-		s, err := convertValidationFromInternal(in.Schema)
-		if err != nil {
-			return err
-		}
-		out.Schema = s
-	}
-	out.Subresources = convertSubresourcesFromInternal(in.Subresources)
-	out.AdditionalPrinterColumns = convertColumnsFromInternal(in.AdditionalPrinterColumns)
-	out.SelectableFields = convertSelectableFromInternal(in.SelectableFields)
-	return nil
-}
-
-func convertValidationToInternal(in *CustomResourceValidation) (*apiextensions.CustomResourceValidation, error) {
-	out := &apiextensions.CustomResourceValidation{}
-	if in.OpenAPIV3Schema != nil {
-		out.OpenAPIV3Schema = &apiextensions.JSONSchemaProps{}
-		if err := Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(in.OpenAPIV3Schema, out.OpenAPIV3Schema); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-func convertValidationFromInternal(in *apiextensions.CustomResourceValidation) (*CustomResourceValidation, error) {
-	out := &CustomResourceValidation{}
-	if in.OpenAPIV3Schema != nil {
-		out.OpenAPIV3Schema = &JSONSchemaProps{}
-		if err := Convert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(in.OpenAPIV3Schema, out.OpenAPIV3Schema); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-func convertSubresourcesToInternal(in *CustomResourceSubresources) *apiextensions.CustomResourceSubresources {
-	if in == nil {
-		return nil
-	}
-	out := &apiextensions.CustomResourceSubresources{}
-	if in.Status != nil {
-		out.Status = &apiextensions.CustomResourceSubresourceStatus{}
-	}
-	if in.Scale != nil {
-		out.Scale = &apiextensions.CustomResourceSubresourceScale{
-			SpecReplicasPath:   in.Scale.SpecReplicasPath,
-			StatusReplicasPath: in.Scale.StatusReplicasPath,
-			LabelSelectorPath:  deepcopy.Copy(in.Scale.LabelSelectorPath),
-		}
-	}
-	return out
-}
-
-func convertSubresourcesFromInternal(in *apiextensions.CustomResourceSubresources) *CustomResourceSubresources {
-	if in == nil {
-		return nil
-	}
-	out := &CustomResourceSubresources{}
-	if in.Status != nil {
-		out.Status = &CustomResourceSubresourceStatus{}
-	}
-	if in.Scale != nil {
-		out.Scale = &CustomResourceSubresourceScale{
-			SpecReplicasPath:   in.Scale.SpecReplicasPath,
-			StatusReplicasPath: in.Scale.StatusReplicasPath,
-			LabelSelectorPath:  deepcopy.Copy(in.Scale.LabelSelectorPath),
-		}
-	}
-	return out
-}
-
-func convertColumnsToInternal(in []CustomResourceColumnDefinition) []apiextensions.CustomResourceColumnDefinition {
-	if in == nil {
-		return nil
-	}
-	out := make([]apiextensions.CustomResourceColumnDefinition, len(in))
-	for i, c := range in {
-		out[i] = apiextensions.CustomResourceColumnDefinition{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority, JSONPath: c.JSONPath}
-	}
-	return out
-}
-
-func convertColumnsFromInternal(in []apiextensions.CustomResourceColumnDefinition) []CustomResourceColumnDefinition {
-	if in == nil {
-		return nil
-	}
-	out := make([]CustomResourceColumnDefinition, len(in))
-	for i, c := range in {
-		out[i] = CustomResourceColumnDefinition{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority, JSONPath: c.JSONPath}
-	}
-	return out
-}
-
-func convertSelectableToInternal(in []SelectableField) []apiextensions.SelectableField {
-	if in == nil {
-		return nil
-	}
-	out := make([]apiextensions.SelectableField, len(in))
-	for i, f := range in {
-		out[i] = apiextensions.SelectableField{JSONPath: f.JSONPath}
-	}
-	return out
-}
-
-func convertSelectableFromInternal(in []apiextensions.SelectableField) []SelectableField {
-	if in == nil {
-		return nil
-	}
-	out := make([]SelectableField, len(in))
-	for i, f := range in {
-		out[i] = SelectableField{JSONPath: f.JSONPath}
-	}
-	return out
-}
-
 // convertConversionToInternal flattens spec.conversion.webhook.
 //
 // Upstream rule (Convert_v1_CustomResourceConversion_To_apiextensions_CustomResourceConversion):
@@ -390,64 +181,21 @@ func convertConversionFromInternal(in *apiextensions.CustomResourceConversion) *
 	return out
 }
 
-func convertClientConfigToInternal(in *WebhookClientConfig) *apiextensions.WebhookClientConfig {
-	out := &apiextensions.WebhookClientConfig{URL: deepcopy.Copy(in.URL), CABundle: deepcopy.Copy(in.CABundle)}
-	if in.Service != nil {
-		out.Service = &apiextensions.ServiceReference{Namespace: in.Service.Namespace, Name: in.Service.Name, Path: deepcopy.Copy(in.Service.Path)}
-		if in.Service.Port != nil {
-			out.Service.Port = *in.Service.Port
-		}
+// Convert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps converts a
+// hub schema field by field (zz_conversion.go), then applies upstream's
+// rule: a default or example holding JSON null is dropped (the external
+// type cannot tell null from absent).
+func Convert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(in *apiextensions.JSONSchemaProps, out *JSONSchemaProps) error {
+	if err := autoConvert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(in, out); err != nil {
+		return err
 	}
-	return out
-}
-
-func convertClientConfigFromInternal(in *apiextensions.WebhookClientConfig) *WebhookClientConfig {
-	out := &WebhookClientConfig{URL: deepcopy.Copy(in.URL), CABundle: deepcopy.Copy(in.CABundle)}
-	if in.Service != nil {
-		port := in.Service.Port
-		out.Service = &ServiceReference{Namespace: in.Service.Namespace, Name: in.Service.Name, Path: deepcopy.Copy(in.Service.Path), Port: &port}
+	if in.Default != nil && *in.Default == nil {
+		out.Default = nil
 	}
-	return out
-}
-
-func convertStatusToInternal(in *CustomResourceDefinitionStatus, out *apiextensions.CustomResourceDefinitionStatus) {
-	out.Conditions = nil
-	if in.Conditions != nil {
-		out.Conditions = make([]apiextensions.CustomResourceDefinitionCondition, len(in.Conditions))
+	if in.Example != nil && *in.Example == nil {
+		out.Example = nil
 	}
-	for i, c := range in.Conditions {
-		out.Conditions[i] = apiextensions.CustomResourceDefinitionCondition{
-			Type:               apiextensions.CustomResourceDefinitionConditionType(c.Type),
-			Status:             apiextensions.ConditionStatus(c.Status),
-			LastTransitionTime: c.LastTransitionTime,
-			Reason:             c.Reason,
-			Message:            c.Message,
-			ObservedGeneration: c.ObservedGeneration,
-		}
-	}
-	out.AcceptedNames = convertNamesToInternal(in.AcceptedNames)
-	out.StoredVersions = deepcopy.Copy(in.StoredVersions)
-	out.ObservedGeneration = in.ObservedGeneration
-}
-
-func convertStatusFromInternal(in *apiextensions.CustomResourceDefinitionStatus, out *CustomResourceDefinitionStatus) {
-	out.Conditions = nil
-	if in.Conditions != nil {
-		out.Conditions = make([]CustomResourceDefinitionCondition, len(in.Conditions))
-	}
-	for i, c := range in.Conditions {
-		out.Conditions[i] = CustomResourceDefinitionCondition{
-			Type:               CustomResourceDefinitionConditionType(c.Type),
-			Status:             ConditionStatus(c.Status),
-			LastTransitionTime: c.LastTransitionTime,
-			Reason:             c.Reason,
-			Message:            c.Message,
-			ObservedGeneration: c.ObservedGeneration,
-		}
-	}
-	out.AcceptedNames = convertNamesFromInternal(in.AcceptedNames)
-	out.StoredVersions = deepcopy.Copy(in.StoredVersions)
-	out.ObservedGeneration = in.ObservedGeneration
+	return nil
 }
 
 var nullJSON = []byte("null")

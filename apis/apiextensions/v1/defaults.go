@@ -2,7 +2,7 @@ package v1
 
 import "strings"
 
-// SetObjectDefaults_CustomResourceDefinition applies the v1 defaults to a
+// SetDefaults_CustomResourceDefinition applies the v1 defaults to a
 // CRD, as the decoder does for every v1 CRD it reads.
 //
 // Mirrors SetDefaults_CustomResourceDefinition, SetDefaults_CustomResourceDefinitionSpec
@@ -14,7 +14,7 @@ import "strings"
 //
 // Unlike v1beta1, scope has no default in v1 (it is required), and
 // preserveUnknownFields stays false.
-func SetObjectDefaults_CustomResourceDefinition(obj *CustomResourceDefinition) {
+func SetDefaults_CustomResourceDefinition(obj *CustomResourceDefinition) {
 	spec := &obj.Spec
 	if len(spec.Names.Singular) == 0 {
 		spec.Names.Singular = strings.ToLower(spec.Names.Kind)
@@ -38,12 +38,5 @@ func SetObjectDefaults_CustomResourceDefinition(obj *CustomResourceDefinition) {
 				break
 			}
 		}
-	}
-}
-
-// SetObjectDefaults_CustomResourceDefinitionList defaults every item.
-func SetObjectDefaults_CustomResourceDefinitionList(list *CustomResourceDefinitionList) {
-	for i := range list.Items {
-		SetObjectDefaults_CustomResourceDefinition(&list.Items[i])
 	}
 }

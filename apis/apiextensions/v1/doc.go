@@ -7,16 +7,21 @@
 // Vocabulary: see package apiextensions. Conversion to the hub folds a
 // per-version field to the hub's top level when every version has the same
 // value; conversion from the hub fans top-level fields out to every version.
-// Defaulting (SetObjectDefaults_CustomResourceDefinition) runs on decode.
+// Defaulting (SetDefaults_CustomResourceDefinition) runs on decode.
 // JSON holds raw bytes (default, example, enum values).
+//
+// Layout: types.go and types_jsonschema.go (the types), conversion.go and
+// defaults.go (the rules worth reading), register.go; zz_*.go hold what
+// upstream generates, written by hand in its shape — field-for-field
+// conversions, defaulting and deep-copy plumbing, and the SwaggerDoc
+// descriptions the OpenAPI document and `kubectl explain crd` show
+// (checked against the types by TestSwaggerDoc). Skip them.
 //
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1: types.go,
-//     types_jsonschema.go, marshal.go, conversion.go, defaults.go, register.go
-//   - zz_generated.conversion.go and zz_generated.defaults.go, written out by hand
-//   - types_swagger_doc_generated.go (the SwaggerDoc descriptions the
-//     OpenAPI document and `kubectl explain crd` show), written by hand as
-//     types_swagger_doc.go and checked against the types by TestSwaggerDoc
+//     types_jsonschema.go, marshal.go, conversion.go, defaults.go, register.go,
+//     zz_generated.conversion.go, zz_generated.defaults.go,
+//     zz_generated.deepcopy.go; types_swagger_doc_generated.go
 //
 // Differences from upstream:
 //   - conversion functions take no conversion.Scope; each is registered

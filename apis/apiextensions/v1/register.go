@@ -1,7 +1,6 @@
 package v1
 
 import (
-	"github.com/crdlab/crdlab/apis/apiextensions"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -29,23 +28,7 @@ func AddToScheme(s *scheme.Scheme) error {
 		&CustomResourceDefinition{},
 		&CustomResourceDefinitionList{},
 	)
-	s.AddConversionFunc((*CustomResourceDefinition)(nil), (*apiextensions.CustomResourceDefinition)(nil), func(in, out scheme.Object) error {
-		return Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(in.(*CustomResourceDefinition), out.(*apiextensions.CustomResourceDefinition))
-	})
-	s.AddConversionFunc((*apiextensions.CustomResourceDefinition)(nil), (*CustomResourceDefinition)(nil), func(in, out scheme.Object) error {
-		return Convert_apiextensions_CustomResourceDefinition_To_v1_CustomResourceDefinition(in.(*apiextensions.CustomResourceDefinition), out.(*CustomResourceDefinition))
-	})
-	s.AddConversionFunc((*CustomResourceDefinitionList)(nil), (*apiextensions.CustomResourceDefinitionList)(nil), func(in, out scheme.Object) error {
-		return Convert_v1_CustomResourceDefinitionList_To_apiextensions_CustomResourceDefinitionList(in.(*CustomResourceDefinitionList), out.(*apiextensions.CustomResourceDefinitionList))
-	})
-	s.AddConversionFunc((*apiextensions.CustomResourceDefinitionList)(nil), (*CustomResourceDefinitionList)(nil), func(in, out scheme.Object) error {
-		return Convert_apiextensions_CustomResourceDefinitionList_To_v1_CustomResourceDefinitionList(in.(*apiextensions.CustomResourceDefinitionList), out.(*CustomResourceDefinitionList))
-	})
-	s.AddTypeDefaultingFunc((*CustomResourceDefinition)(nil), func(obj scheme.Object) {
-		SetObjectDefaults_CustomResourceDefinition(obj.(*CustomResourceDefinition))
-	})
-	s.AddTypeDefaultingFunc((*CustomResourceDefinitionList)(nil), func(obj scheme.Object) {
-		SetObjectDefaults_CustomResourceDefinitionList(obj.(*CustomResourceDefinitionList))
-	})
+	RegisterConversions(s)
+	RegisterDefaults(s)
 	return nil
 }

@@ -2,7 +2,6 @@ package v1
 
 import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/internal/deepcopy"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -221,17 +220,6 @@ type CustomResourceSubresourceScale struct {
 	StatusReplicasPath string  `json:"statusReplicasPath"`
 	LabelSelectorPath  *string `json:"labelSelectorPath,omitempty"`
 }
-
-// DeepCopyObject, DeepCopy: upstream generates these; crdlab copies by reflection.
-
-func (in *CustomResourceDefinition) DeepCopyObject() scheme.Object     { return deepcopy.Copy(in) }
-func (in *CustomResourceDefinitionList) DeepCopyObject() scheme.Object { return deepcopy.Copy(in) }
-
-// DeepCopy returns a copy sharing no memory with in.
-func (in *CustomResourceDefinition) DeepCopy() *CustomResourceDefinition { return deepcopy.Copy(in) }
-
-// DeepCopy returns a copy sharing no memory with in.
-func (in *JSONSchemaProps) DeepCopy() *JSONSchemaProps { return deepcopy.Copy(in) }
 
 var (
 	_ scheme.Object        = (*CustomResourceDefinition)(nil)

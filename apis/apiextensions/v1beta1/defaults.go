@@ -2,7 +2,7 @@ package v1beta1
 
 import "strings"
 
-// SetObjectDefaults_CustomResourceDefinition applies the v1beta1 defaults.
+// SetDefaults_CustomResourceDefinition applies the v1beta1 defaults.
 //
 // Mirrors SetDefaults_CustomResourceDefinition and
 // SetDefaults_CustomResourceDefinitionSpec in pkg/apis/apiextensions/v1beta1/defaults.go:
@@ -15,7 +15,7 @@ import "strings"
 //   - preserveUnknownFields = true (v1 has no such default: this is why a
 //     v1beta1 CRD converted to v1 carries preserveUnknownFields: true);
 //   - status.storedVersions = [the storage version] when empty.
-func SetObjectDefaults_CustomResourceDefinition(obj *CustomResourceDefinition) {
+func SetDefaults_CustomResourceDefinition(obj *CustomResourceDefinition) {
 	spec := &obj.Spec
 	if len(spec.Scope) == 0 {
 		spec.Scope = NamespaceScoped
@@ -53,12 +53,5 @@ func SetObjectDefaults_CustomResourceDefinition(obj *CustomResourceDefinition) {
 				break
 			}
 		}
-	}
-}
-
-// SetObjectDefaults_CustomResourceDefinitionList defaults every item.
-func SetObjectDefaults_CustomResourceDefinitionList(list *CustomResourceDefinitionList) {
-	for i := range list.Items {
-		SetObjectDefaults_CustomResourceDefinition(&list.Items[i])
 	}
 }

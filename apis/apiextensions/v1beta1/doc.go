@@ -10,6 +10,11 @@
 // versions fill each other, and a Webhook conversion gets review version
 // "v1beta1".
 //
+// Layout: types*.go, conversion.go (the JSON values), defaults.go,
+// register.go; zz_*.go hold what upstream generates (field-for-field
+// conversions, defaulting and deep-copy plumbing), written by hand in its
+// shape. Skip them.
+//
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1: types.go,
 //     types_jsonschema.go, marshal.go, conversion.go, defaults.go, register.go

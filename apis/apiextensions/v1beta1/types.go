@@ -2,8 +2,6 @@ package v1beta1
 
 import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/internal/deepcopy"
-	"github.com/crdlab/crdlab/scheme"
 )
 
 // ConversionStrategyType says how custom resources are converted between
@@ -192,12 +190,6 @@ type CustomResourceSubresourceScale struct {
 	StatusReplicasPath string  `json:"statusReplicasPath"`
 	LabelSelectorPath  *string `json:"labelSelectorPath,omitempty"`
 }
-
-func (in *CustomResourceDefinition) DeepCopyObject() scheme.Object     { return deepcopy.Copy(in) }
-func (in *CustomResourceDefinitionList) DeepCopyObject() scheme.Object { return deepcopy.Copy(in) }
-
-// DeepCopy returns a copy sharing no memory with in.
-func (in *CustomResourceDefinition) DeepCopy() *CustomResourceDefinition { return deepcopy.Copy(in) }
 
 var (
 	_ metav1.RuntimeObject = (*CustomResourceDefinition)(nil)

@@ -88,33 +88,3 @@ func Convert_apps_Deployment_To_v1_Deployment(in *apps.Deployment, out *Deployme
 	convertStatusFromInternal(&in.Status, &out.Status)
 	return nil
 }
-
-func convertStatusToInternal(in *DeploymentStatus, out *apps.DeploymentStatus) {
-	*out = apps.DeploymentStatus{
-		ObservedGeneration:  in.ObservedGeneration,
-		Replicas:            in.Replicas,
-		UpdatedReplicas:     in.UpdatedReplicas,
-		ReadyReplicas:       in.ReadyReplicas,
-		AvailableReplicas:   in.AvailableReplicas,
-		UnavailableReplicas: in.UnavailableReplicas,
-		CollisionCount:      deepcopy.Copy(in.CollisionCount),
-	}
-	for _, c := range in.Conditions {
-		out.Conditions = append(out.Conditions, apps.DeploymentCondition(c))
-	}
-}
-
-func convertStatusFromInternal(in *apps.DeploymentStatus, out *DeploymentStatus) {
-	*out = DeploymentStatus{
-		ObservedGeneration:  in.ObservedGeneration,
-		Replicas:            in.Replicas,
-		UpdatedReplicas:     in.UpdatedReplicas,
-		ReadyReplicas:       in.ReadyReplicas,
-		AvailableReplicas:   in.AvailableReplicas,
-		UnavailableReplicas: in.UnavailableReplicas,
-		CollisionCount:      deepcopy.Copy(in.CollisionCount),
-	}
-	for _, c := range in.Conditions {
-		out.Conditions = append(out.Conditions, DeploymentCondition(c))
-	}
-}

@@ -2,14 +2,14 @@ package v1
 
 import "github.com/crdlab/crdlab/apis/apps"
 
-// SetObjectDefaults_Deployment applies the apps/v1 defaults.
+// SetDefaults_Deployment applies the apps/v1 defaults.
 //
 // Mirrors SetDefaults_Deployment in k8s.io/kubernetes/pkg/apis/apps/v1/defaults.go
 // (plus the core/v1 pod template defaults): replicas = 1; strategy =
 // RollingUpdate with maxUnavailable and maxSurge 25%; revisionHistoryLimit =
 // 10; progressDeadlineSeconds = 600. Unlike v1beta1, neither the selector nor
 // the labels are taken from the template.
-func SetObjectDefaults_Deployment(obj *Deployment) {
+func SetDefaults_Deployment(obj *Deployment) {
 	if obj.Spec.Replicas == nil {
 		one := int32(1)
 		obj.Spec.Replicas = &one

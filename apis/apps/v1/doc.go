@@ -4,6 +4,10 @@
 // no spec.rollbackTo (it travels in the deprecated.deployment.rollback.to
 // annotation), and revisionHistoryLimit defaults to 10.
 //
+// Layout: types.go, conversion.go and defaults.go (the rules of the
+// walkthrough), register.go; zz_*.go hold what upstream generates (list and
+// status conversions, defaulting and deep-copy plumbing). Skip them.
+//
 // Upstream:
 //   - k8s.io/api/apps/v1/types.go (Deployment)
 //   - k8s.io/kubernetes/pkg/apis/apps/v1: defaults.go, conversion.go

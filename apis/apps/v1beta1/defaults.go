@@ -2,7 +2,7 @@ package v1beta1
 
 import "github.com/crdlab/crdlab/apis/apps"
 
-// SetObjectDefaults_Deployment applies the apps/v1beta1 defaults.
+// SetDefaults_Deployment applies the apps/v1beta1 defaults.
 //
 // Mirrors SetDefaults_Deployment in k8s.io/kubernetes/pkg/apis/apps/v1beta1/defaults.go
 // (plus the core/v1 pod template defaults):
@@ -12,7 +12,7 @@ import "github.com/crdlab/crdlab/apis/apps"
 //   - replicas = 1; strategy = RollingUpdate with maxUnavailable and
 //     maxSurge 25%;
 //   - revisionHistoryLimit = 2 (v1: 10); progressDeadlineSeconds = 600.
-func SetObjectDefaults_Deployment(obj *Deployment) {
+func SetDefaults_Deployment(obj *Deployment) {
 	labels := obj.Spec.Template.Labels
 	if labels != nil {
 		if obj.Spec.Selector == nil {

@@ -5,6 +5,10 @@
 // to v1 keeps 2, not v1's 10, because defaults are applied in the version
 // an object was written in, before conversion.
 //
+// Layout: types.go, conversion.go and defaults.go (the rules of the
+// walkthrough), register.go; zz_*.go hold what upstream generates (list and
+// status conversions, defaulting and deep-copy plumbing). Skip them.
+//
 // Upstream:
 //   - k8s.io/api/apps/v1beta1/types.go (Deployment)
 //   - k8s.io/kubernetes/pkg/apis/apps/v1beta1: defaults.go, register.go,

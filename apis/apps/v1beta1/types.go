@@ -3,8 +3,6 @@ package v1beta1
 import (
 	"github.com/crdlab/crdlab/apis/apps"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/internal/deepcopy"
-	"github.com/crdlab/crdlab/scheme"
 )
 
 // Deployment is apps/v1beta1's Deployment (deprecated since Kubernetes 1.9,
@@ -87,8 +85,5 @@ type DeploymentList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []Deployment `json:"items"`
 }
-
-func (in *Deployment) DeepCopyObject() scheme.Object     { return deepcopy.Copy(in) }
-func (in *DeploymentList) DeepCopyObject() scheme.Object { return deepcopy.Copy(in) }
 
 var _ metav1.RuntimeObject = (*Deployment)(nil)

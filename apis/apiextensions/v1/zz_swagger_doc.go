@@ -1,3 +1,6 @@
+// Code written by hand in the shape of upstream's generated
+// types_swagger_doc_generated.go: one SwaggerDoc method per type.
+
 package v1
 
 // The descriptions of the apiextensions.k8s.io/v1 types and their fields,
