@@ -20,9 +20,12 @@
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go
 //
+// x-kubernetes-validations are checked by package cel
+// (cel.ValidateSchemaRules): compiled, typed and cost-checked when the
+// schema is otherwise valid, with the stored CRD's expressions and
+// unchanged versions taken into account on update.
+//
 // Differences from upstream:
-//   - CEL rules (x-kubernetes-validations) are not compiled or cost-checked
-//     here.
 //   - webhook URL, service and caBundle details are not checked; a Webhook
 //     strategy only needs a client config.
 //   - no API-approval check for the k8s.io and kubernetes.io groups.

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
+	"github.com/crdlab/crdlab/apis/apiextensions/cel"
 	"github.com/crdlab/crdlab/apis/apiextensions/structural"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/apis/validation/field"
@@ -49,23 +50,80 @@ func validateCustomResourceDefinitionValidation(v *apiextensions.CustomResourceV
 	}
 
 	var initErrs field.ErrorList
+	// celReady: the schema is structural with valid defaults, so its CEL
+	// rules can be typed and compiled (upstream's CELSchemaContext).
+	celReady := false
+	ss, ssErr := newStructural(schema)
 	if opts.requireStructuralSchema {
-		if ss, err := newStructural(schema); err != nil {
+		if ssErr != nil {
 			// These overlap with the OpenAPI schema errors: shown only
 			// when there are no others.
-			initErrs = append(initErrs, field.Invalid(p, "", err.Error()))
+			initErrs = append(initErrs, field.Invalid(p, "", ssErr.Error()))
 		} else if errs := structural.ValidateStructural(p, ss); len(errs) > 0 {
 			allErrs = append(allErrs, errs...)
+		} else if errs := structural.ValidateDefaults(p, ss, true, opts.requirePrunedDefaults); len(errs) > 0 {
+			allErrs = append(allErrs, errs...)
 		} else {
-			allErrs = append(allErrs, structural.ValidateDefaults(p, ss, true, opts.requirePrunedDefaults)...)
+			celReady = true
 		}
 	}
 	ssv := specStandardValidator{allowDefaults: true, requireValidPropertyType: opts.requireValidPropertyType}
-	allErrs = append(allErrs, ValidateCustomResourceDefinitionOpenAPISchema(schema, p, ssv, true, &opts)...)
+	schemaErrs := ValidateCustomResourceDefinitionOpenAPISchema(schema, p, ssv, true, &opts)
+	allErrs = append(allErrs, schemaErrs...)
+	if ssErr == nil {
+		// x-kubernetes-validations: the rule fields always; compile errors
+		// and cost only on an otherwise valid schema.
+		allErrs = append(allErrs, cel.ValidateSchemaRules(ss, p, cel.CRDOptions{
+			Compile:                   celReady && len(schemaErrs) == 0,
+			Stored:                    opts.celStored,
+			SuppressPerExpressionCost: opts.suppressPerExpressionCost,
+		})...)
+	}
 	if len(allErrs) == 0 {
 		allErrs = initErrs
 	}
 	return allErrs
+}
+
+// findStoredExpressions collects the rules and messageExpressions of a
+// stored CRD.
+//
+// Mirrors findPreexistingExpressions.
+func findStoredExpressions(spec *apiextensions.CustomResourceDefinitionSpec) cel.ExpressionSet {
+	set := cel.ExpressionSet{Rules: map[string]bool{}, MessageExpressions: map[string]bool{}}
+	collect := func(s *apiextensions.JSONSchemaProps) bool {
+		for _, r := range s.XValidations {
+			set.Rules[r.Rule] = true
+			if r.MessageExpression != "" {
+				set.MessageExpressions[r.MessageExpression] = true
+			}
+		}
+		return false
+	}
+	if spec.Validation != nil && spec.Validation.OpenAPIV3Schema != nil {
+		SchemaHas(spec.Validation.OpenAPIV3Schema, collect)
+	}
+	for _, v := range spec.Versions {
+		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
+			SchemaHas(v.Schema.OpenAPIV3Schema, collect)
+		}
+	}
+	return set
+}
+
+// findVersionsWithUnchangedSchemas lists the versions whose schema is the
+// same in crd and old.
+//
+// Mirrors findVersionsWithUnchangedSchemas.
+func findVersionsWithUnchangedSchemas(crd, old *apiextensions.CustomResourceDefinition) map[string]bool {
+	out := map[string]bool{}
+	for _, v := range crd.Spec.Versions {
+		n, o := apiextensions.GetSchemaForVersion(crd, v.Name), apiextensions.GetSchemaForVersion(old, v.Name)
+		if n != nil && o != nil && reflect.DeepEqual(n, o) {
+			out[v.Name] = true
+		}
+	}
+	return out
 }
 
 // validateRootWithStatus checks that, with the status subresource on, the

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
+	"github.com/crdlab/crdlab/apis/apiextensions/cel"
 	"github.com/crdlab/crdlab/apis/validation"
 	"github.com/crdlab/crdlab/apis/validation/field"
 	utilvalidation "github.com/crdlab/crdlab/machinery/validation"
@@ -50,6 +51,15 @@ type validationOptions struct {
 	// requireMapListKeysMapSetValidation: set and map items are not
 	// nullable, map keys are required or defaulted and not nullable.
 	requireMapListKeysMapSetValidation bool
+	// celStored are the CEL expressions of the stored CRD (update only):
+	// they compile with what only stored expressions may use.
+	celStored cel.StoredExpressions
+	// unchangedSchemas are the versions whose schema an update keeps as
+	// is; their rules are not held to the per-rule cost limit again.
+	unchangedSchemas map[string]bool
+	// suppressPerExpressionCost is unchangedSchemas for the version being
+	// checked.
+	suppressPerExpressionCost bool
 }
 
 // ValidateCustomResourceDefinition validates a new CRD: its metadata (the
@@ -99,6 +109,8 @@ func ValidateCustomResourceDefinitionUpdate(crd, old *apiextensions.CustomResour
 		requirePrunedDefaults:                    !hasSchemaWith(&old.Spec, schemaHasUnprunedDefaults),
 		requireAtomicSetType:                     !hasSchemaWith(&old.Spec, hasNonAtomicSetType),
 		requireMapListKeysMapSetValidation:       !hasSchemaWith(&old.Spec, hasInvalidMapListKeysMapSet),
+		celStored:                                findStoredExpressions(&old.Spec),
+		unchangedSchemas:                         findVersionsWithUnchangedSchemas(crd, old),
 	}
 	allErrs := validation.ValidateObjectMetaUpdate(&crd.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	allErrs = append(allErrs, validateCustomResourceDefinitionSpecUpdate(&crd.Spec, &old.Spec, opts, field.NewPath("spec"))...)
@@ -244,7 +256,9 @@ func validateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefi
 		if apiextensions.HasPerVersionSubresources(spec.Versions) {
 			sub = version.Subresources
 		}
-		allErrs = append(allErrs, validateCustomResourceDefinitionVersion(&version, p, sub != nil && sub.Status != nil, opts)...)
+		vopts := opts
+		vopts.suppressPerExpressionCost = opts.unchangedSchemas[version.Name]
+		allErrs = append(allErrs, validateCustomResourceDefinitionVersion(&version, p, sub != nil && sub.Status != nil, vopts)...)
 	}
 
 	// A field lives either at the top level or in the versions, never both.
@@ -297,7 +311,9 @@ func validateCustomResourceDefinitionSpec(spec *apiextensions.CustomResourceDefi
 		allErrs = append(allErrs, field.Required(fldPath.Child("names", "listKind"), ""))
 	}
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionNames(&spec.Names, fldPath.Child("names"))...)
-	allErrs = append(allErrs, validateCustomResourceDefinitionValidation(spec.Validation, hasAnyStatusEnabled(spec), opts, fldPath.Child("validation"))...)
+	vopts := opts
+	vopts.suppressPerExpressionCost = opts.unchangedSchemas[spec.Version]
+	allErrs = append(allErrs, validateCustomResourceDefinitionValidation(spec.Validation, hasAnyStatusEnabled(spec), vopts, fldPath.Child("validation"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionSubresources(spec.Subresources, fldPath.Child("subresources"))...)
 	for i := range spec.AdditionalPrinterColumns {
 		allErrs = append(allErrs, ValidateCustomResourceColumnDefinition(&spec.AdditionalPrinterColumns[i], fldPath.Child("additionalPrinterColumns").Index(i))...)
