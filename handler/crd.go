@@ -2,11 +2,8 @@ package handler
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"net/http"
-	"reflect"
-	"sort"
-	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -62,23 +59,23 @@ func (h *Handler) newCRDScope(gv scheme.GroupVersion, subresource string) *reque
 		listKind:    "CustomResourceDefinitionList",
 		namespaced:  false,
 		storage:     storage,
-		decode: func(_ context.Context, body []byte) (scheme.Object, []string, error) {
+		decode: func(_ context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
 			if err := checkTypeMeta(body, kind); err != nil {
 				return nil, nil, err
 			}
-			obj, _, err := codecs.Decode(body, scheme.DecodeOptions{})
+			obj, _, err := codecs.Decode(body, scheme.DecodeOptions{Strict: strict})
+			var strictErr *scheme.StrictDecodingError
+			if errors.As(err, &strictErr) {
+				err = nil // decoded all the same
+			}
 			if err != nil {
 				return nil, nil, err
-			}
-			var unknown []string
-			if t, err := s.New(kind); err == nil {
-				unknown = unknownTypedFields(body, reflect.TypeOf(t))
 			}
 			internal, err := s.ConvertToVersion(obj, apiextensions.SchemeGroupVersion)
 			if err != nil {
 				return nil, nil, err
 			}
-			return internal, unknown, nil
+			return internal, strictErr, nil
 		},
 		encode: func(obj scheme.Object) (scheme.Object, error) {
 			return s.ConvertToVersion(obj, gv)
@@ -104,122 +101,4 @@ func (h *Handler) serveCRDs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.serveResource(w, r, s, "", v["name"])
-}
-
-// unknownTypedFields returns the paths of the fields of a JSON document
-// that the Go type t does not have ("spec.foo"), for field validation of
-// typed objects. Maps, json.RawMessage and interface fields accept
-// anything.
-//
-// Mirrors what upstream's strict JSON decoding reports (via
-// sigs.k8s.io/json's UnmarshalStrict with field paths).
-func unknownTypedFields(body []byte, t reflect.Type) []string {
-	var doc any
-	if err := json.Unmarshal(body, &doc); err != nil {
-		return nil
-	}
-	var out []string
-	walkUnknown(doc, t, "", &out)
-	sort.Strings(out)
-	return out
-}
-
-var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
-
-func walkUnknown(v any, t reflect.Type, path string, out *[]string) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == rawMessageType {
-		return
-	}
-	if reflect.PointerTo(t).Implements(reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()) {
-		return // custom decoding (Time, JSON, IntOrString …) takes any shape it likes
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return
-		}
-		fields := jsonFields(t)
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			ft, ok := fields[k]
-			if !ok {
-				*out = append(*out, joinPath(path, k))
-				continue
-			}
-			walkUnknown(m[k], ft, joinPath(path, k), out)
-		}
-	case reflect.Slice, reflect.Array:
-		a, ok := v.([]any)
-		if !ok {
-			return
-		}
-		for i, e := range a {
-			walkUnknown(e, t.Elem(), path+"["+itoa(i)+"]", out)
-		}
-	case reflect.Map:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return
-		}
-		for k, e := range m {
-			walkUnknown(e, t.Elem(), joinPath(path, k), out)
-		}
-	}
-}
-
-// jsonFields maps the JSON names of t's fields (embedded structs inlined)
-// to their types.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "-" {
-			continue
-		}
-		if (f.Anonymous && name == "") || strings.Contains(opts, "inline") {
-			ft := f.Type
-			for ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				for k, v := range jsonFields(ft) {
-					out[k] = v
-				}
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
-}
-
-func joinPath(path, k string) string {
-	if path == "" {
-		return k
-	}
-	return path + "." + k
-}
-
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 {
-		return digits[i : i+1]
-	}
-	return itoa(i/10) + digits[i%10:i%10+1]
 }

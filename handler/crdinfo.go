@@ -167,8 +167,9 @@ func (c *crCodec) encodeShared(obj scheme.Object) (out scheme.Object, reused boo
 // decode checks a body's apiVersion and kind, prunes (unless unknown
 // fields are preserved) and defaults it with the version's schema,
 // validates metadata and schema — every violation a cause of one 422 —
-// and converts it to the storage version.
-func (c *crCodec) decode(_ context.Context, body []byte) (scheme.Object, []string, error) {
+// and converts it to the storage version. With strict, it also reports
+// the keys the body repeats and the fields the schema pruned.
+func (c *crCodec) decode(_ context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
 	if err := checkTypeMeta(body, c.kind); err != nil {
 		return nil, nil, err
 	}
@@ -182,10 +183,18 @@ func (c *crCodec) decode(_ context.Context, body []byte) (scheme.Object, []strin
 			return nil, nil, apierrors.NewBadRequest("metadata must be an object")
 		}
 	}
-	var unknown []string
+	var strictErr *scheme.StrictDecodingError
+	if strict {
+		strictErr = scheme.StrictErrors(body, nil) // repeated keys
+	}
 	if c.schema != nil {
 		if !c.preserveUnknownFields {
-			unknown = c.schema.Prune(m)
+			if pruned := c.schema.Prune(m); strict && len(pruned) > 0 {
+				if strictErr == nil {
+					strictErr = &scheme.StrictDecodingError{}
+				}
+				strictErr.Unknown = pruned
+			}
 		}
 		c.schema.Default(m)
 	}
@@ -197,7 +206,7 @@ func (c *crCodec) decode(_ context.Context, body []byte) (scheme.Object, []strin
 		return nil, nil, apierrors.NewInvalid(c.kind.GroupKind(), u.GetName(), causes)
 	}
 	u.SetAPIVersion(c.storageGV.String())
-	return u, unknown, nil
+	return u, strictErr, nil
 }
 
 // encode writes a stored custom resource in the URL's version: the None
@@ -309,13 +318,16 @@ func newScaleScope(s *requestScope, storage interface {
 	s.listKind = ""
 	s.table = nil
 	s.storage = storage
-	s.decode = func(_ context.Context, body []byte) (scheme.Object, []string, error) {
+	s.decode = func(_ context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
 		if err := checkTypeMeta(body, scaleKind); err != nil {
 			return nil, nil, err
 		}
 		obj := storage.New()
 		if err := json.Unmarshal(body, obj); err != nil {
 			return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding request body: %v", err))
+		}
+		if strict {
+			return obj, scheme.StrictErrors(body, obj), nil
 		}
 		return obj, nil, nil
 	}

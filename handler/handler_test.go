@@ -310,11 +310,12 @@ func TestHandler_CRDBodyErrors(t *testing.T) {
 		{"ErrMissingKind", `{"apiVersion":"apiextensions.k8s.io/v1","metadata":{"name":"a"}}`, "Object 'Kind' is missing", 400, "BadRequest"},
 		{"ErrEmptyBody", ``, "", 400, "BadRequest"},
 		{"ErrStrictUnknownField", strings.Replace(body, `"scope":`, `"foo":1,"scope":`, 1), `strict decoding error: unknown field "spec.foo"`, 400, "BadRequest"},
+		{"ErrStrictBoth", strings.Replace(body, `"scope":`, `"scope":"Cluster","names":{},"bar":1,"scope":`, 1), `strict decoding error: duplicate field "spec.scope", duplicate field "spec.names", unknown field "spec.bar"`, 400, "BadRequest"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := crdPath
-			if tt.name == "ErrStrictUnknownField" {
+			if strings.HasPrefix(tt.name, "ErrStrict") {
 				path += "?fieldValidation=Strict"
 			}
 			r := ts.do(t, "POST", path, tt.body)

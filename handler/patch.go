@@ -84,7 +84,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		return
 	}
 	// Warnings of the last attempt only: a retried attempt starts over.
-	var unknown []string
+	var strictErr *scheme.StrictDecodingError
 	objInfo := registry.UpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
 		if old == nil {
 			return nil, apierrors.NewNotFound(s.groupResource(), name)
@@ -109,20 +109,18 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		if err != nil {
 			return nil, patchError(err)
 		}
-		obj, u, err := s.decode(ctx, patched)
+		obj, se, err := s.decode(ctx, patched, patchOpts.FieldValidation != metav1.FieldValidationIgnore)
 		if err != nil {
 			return nil, decodeError(err)
 		}
-		unknown = u
-		if patchOpts.FieldValidation == metav1.FieldValidationStrict && len(unknown) > 0 {
-			if err := applyFieldValidation(w, metav1.FieldValidationStrict, unknown, nil); err != nil {
+		strictErr = se
+		if patchOpts.FieldValidation == metav1.FieldValidationStrict {
+			if err := applyFieldValidation(w, metav1.FieldValidationStrict, strictErr); err != nil {
 				return nil, err
 			}
 		}
-		if m, ok := metav1.Accessor(obj); ok {
-			if err := firstError(checkName(m, name), registry.EnsureObjectNamespaceMatchesRequestNamespace(s.namespaceFor(namespace), m)); err != nil {
-				return nil, err
-			}
+		if err := s.matchURL(obj, namespace, name); err != nil {
+			return nil, err
 		}
 		return obj, nil
 	})
@@ -133,7 +131,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		return
 	}
 	if patchOpts.FieldValidation != metav1.FieldValidationStrict {
-		_ = applyFieldValidation(w, patchOpts.FieldValidation, unknown, nil)
+		_ = applyFieldValidation(w, patchOpts.FieldValidation, strictErr)
 	}
 	h.writeEncoded(w, r, s, opts, http.StatusOK, out)
 }

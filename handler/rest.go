@@ -374,75 +374,28 @@ func (h *Handler) createResource(w http.ResponseWriter, r *http.Request, s *requ
 		responsewriters.WriteError(w, s.createForbidden)
 		return
 	}
-	opts, err := negotiateObject(r, s, false)
+	req, err := h.decodeWrite(w, r, s, namespace, "")
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
-	var createOpts metav1.CreateOptions
-	if err := scheme.DecodeParameters(r.URL.Query(), &createOpts); err != nil {
-		responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
-		return
-	}
-	if err := firstError(validateDryRun(createOpts.DryRun), validateFieldValidation(createOpts.FieldValidation)); err != nil {
-		responsewriters.WriteError(w, err)
-		return
-	}
-	obj, err := h.decodeBody(w, r, s, createOpts.FieldValidation)
-	if err != nil {
-		responsewriters.WriteError(w, err)
-		return
-	}
-	if m, ok := metav1.Accessor(obj); ok {
-		if err := registry.EnsureObjectNamespaceMatchesRequestNamespace(s.namespaceFor(namespace), m); err != nil {
-			responsewriters.WriteError(w, err)
-			return
+	if m, ok := metav1.Accessor(req.obj); ok && h.cfg.Tracer.Enabled() {
+		key := m.GetName()
+		if key == "" {
+			key = m.GetGenerateName() + "…"
 		}
-		if h.cfg.Tracer.Enabled() {
-			key := m.GetName()
-			if key == "" {
-				key = m.GetGenerateName() + "…"
-			}
-			if ns := m.GetNamespace(); ns != "" {
-				key = ns + "/" + key
-			}
-			filters.NoteRequestKey(r.Context(), key)
+		if ns := m.GetNamespace(); ns != "" {
+			key = ns + "/" + key
 		}
+		filters.NoteRequestKey(r.Context(), key)
 	}
-	out, err := creater.Create(r.Context(), obj, nil, &createOpts)
+	opts := metav1.CreateOptions(req.opts)
+	out, err := creater.Create(r.Context(), req.obj, nil, &opts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
-	h.writeEncoded(w, r, s, opts, http.StatusCreated, out)
-}
-
-// decodeBody reads a create or update body and decodes it through the
-// scope, applying field validation.
-func (h *Handler) decodeBody(w http.ResponseWriter, r *http.Request, s *requestScope, fieldValidation string) (scheme.Object, error) {
-	body, err := readBody(r)
-	if err != nil {
-		return nil, err
-	}
-	body, err = bodyAsJSON(r, body)
-	if err != nil {
-		return nil, err
-	}
-	if len(strings.TrimSpace(string(body))) == 0 {
-		return nil, apierrors.NewBadRequest("the body of the request was empty")
-	}
-	obj, unknown, err := s.decode(r.Context(), body)
-	if err != nil {
-		return nil, decodeError(err)
-	}
-	var dups []string
-	if fieldValidation != metav1.FieldValidationIgnore {
-		dups = duplicateFields(body)
-	}
-	if err := applyFieldValidation(w, fieldValidation, unknown, dups); err != nil {
-		return nil, err
-	}
-	return obj, nil
+	h.writeEncoded(w, r, s, req.accept, http.StatusCreated, out)
 }
 
 // updateResource serves PUT on one object.
@@ -454,35 +407,16 @@ func (h *Handler) updateResource(w http.ResponseWriter, r *http.Request, s *requ
 		h.methodNotSupported(w, s, "update")
 		return
 	}
-	opts, err := negotiateObject(r, s, false)
+	req, err := h.decodeWrite(w, r, s, namespace, name)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
-	}
-	var updateOpts metav1.UpdateOptions
-	if err := scheme.DecodeParameters(r.URL.Query(), &updateOpts); err != nil {
-		responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
-		return
-	}
-	if err := firstError(validateDryRun(updateOpts.DryRun), validateFieldValidation(updateOpts.FieldValidation)); err != nil {
-		responsewriters.WriteError(w, err)
-		return
-	}
-	obj, err := h.decodeBody(w, r, s, updateOpts.FieldValidation)
-	if err != nil {
-		responsewriters.WriteError(w, err)
-		return
-	}
-	if m, ok := metav1.Accessor(obj); ok {
-		if err := firstError(checkName(m, name), registry.EnsureObjectNamespaceMatchesRequestNamespace(s.namespaceFor(namespace), m)); err != nil {
-			responsewriters.WriteError(w, err)
-			return
-		}
 	}
 	objInfo := registry.UpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
-		return obj.DeepCopyObject(), nil
+		return req.obj.DeepCopyObject(), nil
 	})
-	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, s.allowCreateOnUpdate, &updateOpts)
+	opts := req.opts
+	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, s.allowCreateOnUpdate, &opts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -491,7 +425,63 @@ func (h *Handler) updateResource(w http.ResponseWriter, r *http.Request, s *requ
 	if created {
 		code = http.StatusCreated
 	}
-	h.writeEncoded(w, r, s, opts, code, out)
+	h.writeEncoded(w, r, s, req.accept, code, out)
+}
+
+// writeRequest is what a create or an update reads from its request before
+// the registry is called.
+type writeRequest struct {
+	// accept is the representation of the answer.
+	accept negotiation.Options
+	// opts are the query's options (CreateOptions has the same fields).
+	opts metav1.UpdateOptions
+	// obj is the decoded body, in the storage's version.
+	obj scheme.Object
+}
+
+// decodeWrite is the step create and update share (upstream writes it out
+// in both createHandler and UpdateResource): negotiate the answer, read
+// dryRun, fieldManager and fieldValidation from the query, read the body in
+// its content type, decode it through the scope (type check; prune,
+// default and validate with the schema; convert to the storage version),
+// answer what strict decoding found as fieldValidation says, and make the
+// object's namespace — and, on update, its name — agree with the URL.
+func (h *Handler) decodeWrite(w http.ResponseWriter, r *http.Request, s *requestScope, namespace, name string) (*writeRequest, error) {
+	accept, err := negotiateObject(r, s, false)
+	if err != nil {
+		return nil, err
+	}
+	req := &writeRequest{accept: accept}
+	if err := scheme.DecodeParameters(r.URL.Query(), &req.opts); err != nil {
+		return nil, apierrors.NewBadRequest(err.Error())
+	}
+	if err := firstError(validateDryRun(req.opts.DryRun), validateFieldValidation(req.opts.FieldValidation)); err != nil {
+		return nil, err
+	}
+	body, err := readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	body, err = bodyAsJSON(r, body)
+	if err != nil {
+		return nil, err
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil, apierrors.NewBadRequest("the body of the request was empty")
+	}
+	directive := req.opts.FieldValidation
+	obj, strictErr, err := s.decode(r.Context(), body, directive != metav1.FieldValidationIgnore)
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	if err := applyFieldValidation(w, directive, strictErr); err != nil {
+		return nil, err
+	}
+	if err := s.matchURL(obj, namespace, name); err != nil {
+		return nil, err
+	}
+	req.obj = obj
+	return req, nil
 }
 
 // deleteOptionsOf reads DeleteOptions from the body (if any) and the query

@@ -43,10 +43,11 @@ type requestScope struct {
 	storage registry.Storage
 
 	// decode turns a request body (JSON) into the object storage wants.
-	// It checks apiVersion and kind against the URL's, applies what the
-	// version's schema says (pruning, defaulting) and reports unknown
-	// fields as paths ("spec.foo") for field validation.
-	decode func(ctx context.Context, body []byte) (obj scheme.Object, unknownFields []string, err error)
+	// It checks apiVersion and kind against the URL's and applies what the
+	// version's schema says (pruning, defaulting, validation). With strict
+	// (fieldValidation Warn or Strict) it also reports what strict
+	// decoding finds — unknown fields, repeated keys — or nil.
+	decode func(ctx context.Context, body []byte, strict bool) (obj scheme.Object, strictErr *scheme.StrictDecodingError, err error)
 	// encode turns an object from storage into the object on the wire
 	// (apiVersion/kind of this version, read-time defaulting).
 	encode func(obj scheme.Object) (scheme.Object, error)
@@ -150,10 +151,23 @@ func decodeError(err error) error {
 	if _, ok := err.(apierrors.APIStatus); ok {
 		return err
 	}
-	if _, ok := err.(*scheme.StrictDecodingError); ok {
-		return apierrors.NewBadRequest(err.Error())
-	}
 	return apierrors.NewBadRequest(fmt.Sprintf("error decoding request body: %v", err))
+}
+
+// matchURL makes a decoded body's namespace agree with the URL's (an empty
+// one is filled in, a cluster-scoped object's is dropped) and, with name
+// set (update, patch), checks that it names the URL's object.
+func (s *requestScope) matchURL(obj scheme.Object, namespace, name string) error {
+	m, ok := metav1.Accessor(obj)
+	if !ok {
+		return nil
+	}
+	if name != "" {
+		if err := checkName(m, name); err != nil {
+			return err
+		}
+	}
+	return registry.EnsureObjectNamespaceMatchesRequestNamespace(s.namespaceFor(namespace), m)
 }
 
 // checkName checks that an update's body names the object of the URL.
@@ -302,7 +316,7 @@ func (s *requestScope) encodeList(list scheme.Object, shared bool) (*wireList, [
 // marshalObject is json.Marshal for the objects of this package.
 func marshalObject(obj any) ([]byte, error) { return json.Marshal(obj) }
 
-// hasDryRun reports whether dryRun=All was asked; other values are 400.
+// validateDryRun answers 400 unless every dryRun value is All.
 func validateDryRun(dryRun []string) error {
 	for _, d := range dryRun {
 		if d != metav1.DryRunAll {
@@ -322,28 +336,21 @@ func validateFieldValidation(v string) error {
 		v, strings.Join([]string{metav1.FieldValidationIgnore, metav1.FieldValidationWarn, metav1.FieldValidationStrict}, ", ")))
 }
 
-// applyFieldValidation answers unknown and duplicate fields as the
+// applyFieldValidation answers what strict decoding found as the
 // fieldValidation directive says: Strict → 400 BadRequest naming every
 // field, Warn (the default) → one Warning header per field, Ignore →
 // nothing.
 //
 // Mirrors the field validation of k8s.io/apiserver/pkg/endpoints/handlers
 // (create.go, update.go, patch.go) with upstream's messages.
-func applyFieldValidation(w http.ResponseWriter, directive string, unknown, duplicates []string) error {
-	if len(unknown)+len(duplicates) == 0 || directive == metav1.FieldValidationIgnore {
+func applyFieldValidation(w http.ResponseWriter, directive string, strictErr *scheme.StrictDecodingError) error {
+	if strictErr == nil || directive == metav1.FieldValidationIgnore {
 		return nil
 	}
-	var msgs []string
-	for _, f := range duplicates {
-		msgs = append(msgs, fmt.Sprintf("duplicate field %q", f))
-	}
-	for _, f := range unknown {
-		msgs = append(msgs, fmt.Sprintf("unknown field %q", f))
-	}
 	if directive == metav1.FieldValidationStrict {
-		return apierrors.NewBadRequest("strict decoding error: " + strings.Join(msgs, ", "))
+		return apierrors.NewBadRequest(strictErr.Error())
 	}
-	for _, m := range msgs {
+	for _, m := range strictErr.Messages() {
 		addWarning(w, m)
 	}
 	return nil

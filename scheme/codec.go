@@ -37,14 +37,12 @@ func (c CodecFactory) Scheme() *Scheme { return c.scheme }
 
 // DecodeOptions tune Decode.
 type DecodeOptions struct {
-	// Strict rejects fields the Go type does not have (fieldValidation=Strict).
+	// Strict also reports fields the Go type does not have and keys an
+	// object repeats (StrictErrors): the object is decoded all the same,
+	// and returned with a *StrictDecodingError, as upstream's strict
+	// serializer returns it, so that a caller may warn and go on.
 	Strict bool
 }
-
-// StrictDecodingError says a document has fields its type does not know.
-type StrictDecodingError struct{ Msg string }
-
-func (e *StrictDecodingError) Error() string { return "strict decoding error: " + e.Msg }
 
 // ToJSON returns data as JSON: JSON is returned as is, YAML is converted.
 func ToJSON(data []byte) ([]byte, error) {
@@ -95,7 +93,8 @@ func abbreviate(b []byte) string {
 
 // Decode reads one JSON or YAML document into a new object of the kind it
 // names, and applies that type's defaults. The object stays in the version it
-// was written in.
+// was written in. With opts.Strict, a document with unknown or repeated
+// fields returns the object and a *StrictDecodingError.
 func (c CodecFactory) Decode(data []byte, opts DecodeOptions) (Object, GroupVersionKind, error) {
 	gvk, err := Kind(data)
 	if err != nil {
@@ -109,38 +108,44 @@ func (c CodecFactory) Decode(data []byte, opts DecodeOptions) (Object, GroupVers
 		return nil, gvk, err
 	}
 	j, _ := ToJSON(data)
-	if err := unmarshal(j, obj, opts.Strict); err != nil {
+	if err := unmarshal(j, obj); err != nil {
 		return nil, gvk, err
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	c.scheme.Default(obj)
+	if opts.Strict {
+		if se := StrictErrors(j, obj); se != nil {
+			return obj, gvk, se
+		}
+	}
 	return obj, gvk, nil
 }
 
 // DecodeInto reads a JSON or YAML document into into, whose kind the caller
 // already knows, and defaults it. TypeMeta in data, if any, must match.
+// With opts.Strict, it returns a *StrictDecodingError after decoding a
+// document with unknown or repeated fields.
 func (c CodecFactory) DecodeInto(data []byte, into Object, opts DecodeOptions) error {
 	j, err := ToJSON(data)
 	if err != nil {
 		return err
 	}
-	if err := unmarshal(j, into, opts.Strict); err != nil {
+	if err := unmarshal(j, into); err != nil {
 		return err
 	}
 	c.scheme.Default(into)
+	if opts.Strict {
+		if se := StrictErrors(j, into); se != nil {
+			return se
+		}
+	}
 	return nil
 }
 
-func unmarshal(j []byte, into any, strict bool) error {
+func unmarshal(j []byte, into any) error {
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.UseNumber()
-	if strict {
-		dec.DisallowUnknownFields()
-	}
 	if err := dec.Decode(into); err != nil {
-		if strict && strings.HasPrefix(err.Error(), "json: unknown field") {
-			return &StrictDecodingError{Msg: strings.TrimPrefix(err.Error(), "json: ")}
-		}
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {

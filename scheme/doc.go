@@ -30,12 +30,14 @@
 //   - A CodecFactory decodes (sniff apiVersion/kind, build the registered
 //     type, unmarshal, default) and encodes (convert, set apiVersion/kind,
 //     marshal) through a Scheme.
+//   - Strict decoding (StrictErrors, strict.go) finds the fields a
+//     document's type does not have and the keys it repeats; it is
+//     crdlab's one strict decoder, used by Decode and by the handler.
 //
 // Thread safety: a Scheme is built by registration (AddKnownTypes,
-// AddConversionFunc, AddTypeDefaultingFunc, SetVersionPriority) at start-up,
-// and is safe for concurrent use after registration, never during it.
-// Registration panics only on programmer errors (registering one kind with
-// two types, or a non-pointer type).
+// AddConversionFunc, AddTypeDefaultingFunc, SetVersionPriority) at start-up
+// and is safe for concurrent use after it, never during it. Registration
+// panics only on programmer errors (one kind, two types; a non-pointer).
 //
 // Upstream:
 //   - k8s.io/apimachinery/pkg/runtime: scheme.go (Scheme, AddKnownTypes,
@@ -43,7 +45,8 @@
 //     error.go (IsNotRegisteredError), codec.go
 //   - k8s.io/apimachinery/pkg/runtime/schema: group_version.go, interfaces.go
 //   - k8s.io/apimachinery/pkg/runtime/serializer: codec_factory.go, json/json.go
-//     (YAML and JSON, strict mode), versioning/versioning.go
+//     (YAML and JSON, strict mode), versioning/versioning.go;
+//     sigs.k8s.io/json (UnmarshalStrict: unknown and duplicate fields)
 //   - k8s.io/apimachinery/pkg/conversion/queryparams and runtime.ParameterCodec (params.go)
 //
 // Differences from upstream:
