@@ -129,7 +129,7 @@ func TestConvert_Errors(t *testing.T) {
 		{"ErrUnknownGroup", []string{"convert", "-f", write("g.yaml", "apiVersion: example.com/v1\nkind: Widget\n")}, `no kind "Widget" is registered`},
 		{"ErrMalformedYAML", []string{"convert", "-f", write("m.yaml", "apiVersion: apps/v1\nkind: [Deployment\n")}, "error converting YAML to JSON"},
 		{"ErrMissingKind", []string{"convert", "-f", write("nk.yaml", "apiVersion: apps/v1\n")}, "Object 'Kind' is missing"},
-		{"ErrUnknownField", []string{"convert", "-f", write("u.yaml", "apiVersion: apps/v1beta1\nkind: Deployment\nspec:\n  replicaz: 3\n")}, `unknown field "replicaz"`},
+		{"ErrUnknownField", []string{"convert", "-f", write("u.yaml", "apiVersion: apps/v1beta1\nkind: Deployment\nspec:\n  replicaz: 3\n")}, `unknown field "spec.replicaz"`},
 		{"ErrNoSuchVersion", []string{"convert", "-f", deploy, "--output-version", "apps/v2"}, `version "v2" does not exist in group "apps"`},
 		{"ErrNoSuchGroup", []string{"convert", "-f", deploy, "--output-version", "nothing.io/v1"}, `unknown API group "nothing.io"`},
 		{"ErrInternalVersion", []string{"convert", "-f", deploy, "--output-version", "apps/__internal"}, "external group/version"},
