@@ -6,6 +6,10 @@
 // Upstream:
 //   - k8s.io/apimachinery/pkg/api/errors: errors.go
 //
-// Differences from upstream: NewInvalid takes ready StatusCauses rather than
-// a field.ErrorList, so this package needs no validation package.
+// Differences from upstream:
+//   - NewInvalid takes ready StatusCauses rather than a field.ErrorList, so
+//     this package needs no validation package.
+//   - NewInvalid lists at most MaxInvalidCauses causes and
+//     MaxInvalidCauseBytes of their messages, and says how many it left
+//     out; upstream lists every error, each value echoed in full.
 package errors

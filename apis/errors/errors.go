@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/scheme"
@@ -79,15 +80,37 @@ func NewApplyConflict(causes []metav1.StatusCause, message string) *StatusError 
 	return newError(http.StatusConflict, metav1.StatusReasonConflict, message, &metav1.StatusDetails{Causes: causes})
 }
 
+// The bounds of a 422 (upstream has none: it lists every error, each with
+// its whole value, twice — in the causes and in the message). A body with
+// 10,000 violations used to come back as a 7 MB Status.
+const (
+	// MaxInvalidCauses is how many causes a 422 lists at most; a last
+	// cause says how many more there were.
+	MaxInvalidCauses = 100
+	// MaxInvalidCauseBytes bounds the messages of the listed causes
+	// together: a message that would go past it is cut (a bad value it
+	// echoes is usually what makes it long), and the causes after it are
+	// counted as left out.
+	MaxInvalidCauseBytes = 64 << 10
+)
+
 // NewInvalid: 422 with one cause per field error. Each cause's Message is
-// the error without its field path; the summary joins "field: message".
+// the error without its field path; the summary joins "field: message",
+// each distinct line once (as upstream's ErrorList.ToAggregate).
+// Beyond MaxInvalidCauses causes or MaxInvalidCauseBytes of messages, the
+// rest are left out and a last cause (without a field) says how many.
 func NewInvalid(gk scheme.GroupKind, name string, causes []metav1.StatusCause) *StatusError {
+	causes = boundCauses(causes)
 	var parts []string
+	seen := map[string]bool{}
 	for _, c := range causes {
+		part := c.Message
 		if c.Field != "" {
-			parts = append(parts, c.Field+": "+c.Message)
-		} else {
-			parts = append(parts, c.Message)
+			part = c.Field + ": " + c.Message
+		}
+		if !seen[part] {
+			seen[part] = true
+			parts = append(parts, part)
 		}
 	}
 	msg := fmt.Sprintf("%s %q is invalid", gk.String(), name)
@@ -100,6 +123,56 @@ func NewInvalid(gk scheme.GroupKind, name string, causes []metav1.StatusCause) *
 	}
 	return newError(http.StatusUnprocessableEntity, metav1.StatusReasonInvalid, msg,
 		&metav1.StatusDetails{Group: gk.Group, Kind: gk.Kind, Name: name, Causes: causes})
+}
+
+// boundCauses keeps the causes within MaxInvalidCauses and
+// MaxInvalidCauseBytes, cutting the message that reaches the byte bound,
+// and appends a cause counting those left out.
+func boundCauses(causes []metav1.StatusCause) []metav1.StatusCause {
+	if len(causes) <= MaxInvalidCauses && totalBytes(causes) <= MaxInvalidCauseBytes {
+		return causes
+	}
+	out := make([]metav1.StatusCause, 0, MaxInvalidCauses+1)
+	budget := MaxInvalidCauseBytes
+	for i, c := range causes {
+		if i == MaxInvalidCauses || budget <= 0 {
+			return append(out, omittedCause(len(causes)-i))
+		}
+		if len(c.Field)+len(c.Message) > budget {
+			c.Message = truncate(c.Message, max(budget-len(c.Field), 0))
+		}
+		budget -= len(c.Field) + len(c.Message)
+		out = append(out, c)
+	}
+	return out
+}
+
+func totalBytes(causes []metav1.StatusCause) int {
+	n := 0
+	for _, c := range causes {
+		n += len(c.Field) + len(c.Message)
+	}
+	return n
+}
+
+// omittedCause says how many causes were left out, and why.
+func omittedCause(n int) metav1.StatusCause {
+	noun := "errors"
+	if n == 1 {
+		noun = "error"
+	}
+	return metav1.StatusCause{Message: fmt.Sprintf("%d more %s not listed: crdlab lists at most %d causes and %d KiB of messages (upstream lists them all)",
+		n, noun, MaxInvalidCauses, MaxInvalidCauseBytes>>10)}
+}
+
+// truncate cuts s to at most n bytes (on a rune boundary) and says how
+// much was cut.
+func truncate(s string, n int) string {
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d more bytes not shown)", len(s)-cut)
 }
 
 // NewBadRequest: 400.

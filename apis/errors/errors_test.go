@@ -1,9 +1,12 @@
 package errors_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -79,6 +82,47 @@ func TestNewInvalid(t *testing.T) {
 		})
 		require.Equal(t, `CronTab.stable.example.com "a" is invalid: [spec.a: Required value, spec.b: Invalid value: "x"]`, err.Error())
 		require.True(t, apierrors.IsInvalid(err))
+	})
+	t.Run("RepeatedLinesOnceInMessage", func(t *testing.T) {
+		c := metav1.StatusCause{Field: "spec.a", Message: "Required value"}
+		err := apierrors.NewInvalid(gk, "a", []metav1.StatusCause{c, c})
+		require.Equal(t, `CronTab.stable.example.com "a" is invalid: spec.a: Required value`, err.Error())
+		require.Len(t, err.Status().Details.Causes, 2)
+	})
+	// Issue 21, finding 11: 10,000 violations made a 7 MB answer that
+	// echoed every value. At most MaxInvalidCauses are listed, and a last
+	// cause counts the rest.
+	t.Run("BoundedCauses", func(t *testing.T) {
+		var causes []metav1.StatusCause
+		for i := range 10000 {
+			causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeFieldValueInvalid, Field: fmt.Sprintf("spec.items[%d]", i),
+				Message: fmt.Sprintf(`Invalid value: %q: spec.items[%d] in body should match '^a$'`, strings.Repeat("v", 100), i)})
+		}
+		st := apierrors.NewInvalid(gk, "a", causes).Status()
+		got := st.Details.Causes
+		require.Len(t, got, apierrors.MaxInvalidCauses+1)
+		require.Equal(t, causes[:apierrors.MaxInvalidCauses], got[:apierrors.MaxInvalidCauses])
+		last := got[apierrors.MaxInvalidCauses]
+		require.Empty(t, last.Field)
+		require.Equal(t, "9900 more errors not listed: crdlab lists at most 100 causes and 64 KiB of messages (upstream lists them all)", last.Message)
+		require.True(t, strings.HasSuffix(st.Message, ", 9900 more errors not listed: crdlab lists at most 100 causes and 64 KiB of messages (upstream lists them all)]"), st.Message[len(st.Message)-200:])
+		b, err := json.Marshal(st)
+		require.NoError(t, err)
+		require.Less(t, len(b), 64<<10, "the Status is %d bytes", len(b))
+	})
+	t.Run("BoundedBytes", func(t *testing.T) {
+		huge := strings.Repeat("é", 100<<10) // 200 KiB
+		causes := []metav1.StatusCause{
+			{Field: "spec.a", Message: "Invalid value: " + huge},
+			{Field: "spec.b", Message: "Required value"},
+		}
+		st := apierrors.NewInvalid(gk, "a", causes).Status()
+		got := st.Details.Causes
+		require.Len(t, got, 2)
+		require.LessOrEqual(t, len(got[0].Message), apierrors.MaxInvalidCauseBytes+64)
+		require.True(t, utf8.ValidString(got[0].Message))
+		require.Contains(t, got[0].Message, "more bytes not shown)")
+		require.Equal(t, "1 more error not listed: crdlab lists at most 100 causes and 64 KiB of messages (upstream lists them all)", got[1].Message)
 	})
 }
 

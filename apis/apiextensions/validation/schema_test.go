@@ -2,6 +2,7 @@ package validation_test
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -135,5 +136,30 @@ func TestValidateCustomResourceDefinitionUpdate_Ratcheting(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestValidateCustomResourceDefinition_DeepSchema: a schema nested 3,000
+// levels is checked in linear time and memory (issue 21, finding 7: the
+// paths of the structural checks used to be rebuilt as strings at every
+// level).
+func TestValidateCustomResourceDefinition_DeepSchema(t *testing.T) {
+	var b strings.Builder
+	for range 3000 {
+		b.WriteString(`{"type":"object","properties":{"a":`)
+	}
+	b.WriteString(`{"type":"string","default":"x"}`)
+	b.WriteString(strings.Repeat("}}", 3000))
+	crd := withSchema(t, `{"type":"object","properties":{"spec":`+b.String()+`}}`)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	errs := validation.ValidateCustomResourceDefinition(crd)
+	runtime.ReadMemStats(&after)
+	if len(errs) != 0 {
+		t.Fatal(fields(errs))
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Errorf("validating a 3,000-level schema allocated %d MB", n>>20)
 	}
 }
