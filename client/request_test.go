@@ -18,6 +18,7 @@ import (
 	"github.com/crdlab/crdlab/client"
 	"github.com/crdlab/crdlab/client/flowcontrol"
 	"github.com/crdlab/crdlab/client/internal/apitest"
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // newClient returns an unthrottled RESTClient for stable.example.com/v1 on host.
@@ -237,8 +238,8 @@ func TestRequest_RateLimited(t *testing.T) {
 		io.WriteString(w, `{}`)
 	}))
 	defer ts.Close()
-	clock := flowcontrol.NewFakeClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-	limiter := flowcontrol.NewTokenBucketRateLimiterWithClock(1, 1, clock)
+	fakeClock := clock.NewFakeClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
+	limiter := flowcontrol.NewTokenBucketRateLimiterWithClock(1, 1, fakeClock)
 	c, err := client.RESTClientFor(&client.Config{Host: ts.URL, GroupVersion: &stableV1, RateLimiter: limiter})
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +250,7 @@ func TestRequest_RateLimited(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- c.Get().Resource("crontabs").Do(ctx).Error() }()
-	for clock.Waiters() == 0 {
+	for fakeClock.Waiters() == 0 {
 		runtime.Gosched()
 	}
 	if n := sent.Load(); n != 1 {
@@ -266,7 +267,7 @@ func TestRequest_RateLimited(t *testing.T) {
 		t.Fatalf("%d requests sent, want the watch to pass", n)
 	}
 
-	clock.Step(time.Second)
+	fakeClock.Step(time.Second)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -59,8 +60,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Clock drives the controller's workqueue (delays, backoff) and the
 	// LastTransitionTime of the conditions it writes; nil means the real
-	// clock. Tests pass a workqueue.FakeClock.
-	Clock workqueue.Clock
+	// clock. Tests pass a clock.FakeClock.
+	Clock clock.Clock
 	// Tracer, if not nil, gets the controller's events (component
 	// trace.Controller, actor: the controller's name) and its workqueue's
 	// (trace.Workqueue, actor: the queue's name). Nil is tracing off.
@@ -81,7 +82,7 @@ func (o Options) WithDefaults(name string) Options {
 	}
 	o.Logger = o.Logger.With("controller", name)
 	if o.Clock == nil {
-		o.Clock = workqueue.RealClock{}
+		o.Clock = clock.RealClock{}
 	}
 	o.name = name
 	return o

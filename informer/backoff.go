@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // BackoffManager hands out the wait before the next try of something that
@@ -13,7 +13,7 @@ import (
 //
 // Mirrors k8s.io/apimachinery/pkg/util/wait.BackoffManager.
 type BackoffManager interface {
-	Backoff() workqueue.Timer
+	Backoff() clock.Timer
 }
 
 // NewExponentialBackoffManager returns a BackoffManager whose waits start at
@@ -24,7 +24,7 @@ type BackoffManager interface {
 // Reflector uses 1.0, so waits vary between d and 2d).
 //
 // Mirrors k8s.io/apimachinery/pkg/util/wait.NewExponentialBackoffManager.
-func NewExponentialBackoffManager(initial, maxBackoff, resetDuration time.Duration, factor, jitter float64, clock workqueue.Clock) BackoffManager {
+func NewExponentialBackoffManager(initial, maxBackoff, resetDuration time.Duration, factor, jitter float64, clock clock.Clock) BackoffManager {
 	return &exponentialBackoff{
 		initial: initial, max: maxBackoff, reset: resetDuration,
 		factor: factor, jitter: jitter, clock: clock,
@@ -38,7 +38,7 @@ func NewExponentialBackoffManager(initial, maxBackoff, resetDuration time.Durati
 type exponentialBackoff struct {
 	initial, max, reset time.Duration
 	factor, jitter      float64
-	clock               workqueue.Clock
+	clock               clock.Clock
 
 	// mu guards next and last.
 	mu sync.Mutex
@@ -48,7 +48,7 @@ type exponentialBackoff struct {
 	last time.Time
 }
 
-func (b *exponentialBackoff) Backoff() workqueue.Timer {
+func (b *exponentialBackoff) Backoff() clock.Timer {
 	b.mu.Lock()
 	now := b.clock.Now()
 	if !b.last.IsZero() && now.Sub(b.last) > b.reset {

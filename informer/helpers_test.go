@@ -11,9 +11,9 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
-	"github.com/crdlab/crdlab/informer/workqueue"
-	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 // epoch is where every FakeClock starts.
@@ -96,10 +96,10 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 }
 
 // stepWhenWaiting waits until something waits on clock, then steps it by d.
-func stepWhenWaiting(t *testing.T, clock *workqueue.FakeClock, d time.Duration) {
+func stepWhenWaiting(t *testing.T, fakeClock *clock.FakeClock, d time.Duration) {
 	t.Helper()
-	waitUntil(t, "a timer waits on the fake clock", clock.HasWaiters)
-	clock.Step(d)
+	waitUntil(t, "a timer waits on the fake fakeClock", fakeClock.HasWaiters)
+	fakeClock.Step(d)
 }
 
 // lwCall is one call a scriptedLW received.
@@ -218,8 +218,8 @@ func (lw *scriptedLW) expectCall(t *testing.T, verb, rv string) lwCall {
 
 // noBackoffJitter is the Reflector's default backoff without jitter, so
 // tests know each wait exactly.
-func noBackoffJitter(clock workqueue.Clock) BackoffManager {
-	return NewExponentialBackoffManager(800*time.Millisecond, 30*time.Second, 2*time.Minute, 2.0, 0, clock)
+func noBackoffJitter(fakeClock clock.Clock) BackoffManager {
+	return NewExponentialBackoffManager(800*time.Millisecond, 30*time.Second, 2*time.Minute, 2.0, 0, fakeClock)
 }
 
 // run starts fn(ctx) in a goroutine and returns a function that cancels

@@ -12,10 +12,10 @@ import (
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // ReflectorStore is where a Reflector writes what it sees: Replace after a
@@ -44,7 +44,7 @@ type ReflectorOptions struct {
 	UseWatchList bool
 	// Clock drives backoff, resync and watch durations; nil is the real
 	// clock.
-	Clock workqueue.Clock
+	Clock clock.Clock
 	// Backoff paces the retries; nil is upstream's: 800ms doubling to 30s,
 	// reset after 2 minutes without trouble, jitter 1.0.
 	Backoff BackoffManager
@@ -68,7 +68,7 @@ type Reflector struct {
 	store        ReflectorStore
 	resyncPeriod time.Duration
 	useWatchList bool
-	clock        workqueue.Clock
+	clock        clock.Clock
 	backoff      BackoffManager
 	logger       *slog.Logger
 	name         string
@@ -92,7 +92,7 @@ type Reflector struct {
 // Mirrors k8s.io/client-go/tools/cache.NewReflectorWithOptions.
 func NewReflector(lw ListerWatcher, store ReflectorStore, opts ReflectorOptions) *Reflector {
 	if opts.Clock == nil {
-		opts.Clock = workqueue.RealClock{}
+		opts.Clock = clock.RealClock{}
 	}
 	if opts.Backoff == nil {
 		opts.Backoff = NewExponentialBackoffManager(800*time.Millisecond, 30*time.Second, 2*time.Minute, 2.0, 1.0, opts.Clock)

@@ -10,7 +10,7 @@ import (
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/machinery/watch"
 )
 
@@ -72,13 +72,13 @@ func (s *recordingStore) Resync() error {
 
 // newTestReflector returns a Reflector over lw on a FakeClock, with an
 // un-jittered backoff and a quiet logger, and the store it writes.
-func newTestReflector(lw ListerWatcher, opts ReflectorOptions) (*Reflector, *recordingStore, *workqueue.FakeClock) {
-	clock := workqueue.NewFakeClock(epoch)
-	opts.Clock = clock
-	opts.Backoff = noBackoffJitter(clock)
+func newTestReflector(lw ListerWatcher, opts ReflectorOptions) (*Reflector, *recordingStore, *clock.FakeClock) {
+	fakeClock := clock.NewFakeClock(epoch)
+	opts.Clock = fakeClock
+	opts.Backoff = noBackoffJitter(fakeClock)
 	opts.Logger = quiet
 	store := newRecordingStore()
-	return NewReflector(lw, store, opts), store, clock
+	return NewReflector(lw, store, opts), store, fakeClock
 }
 
 // waitOps waits until store has logged n ops and checks them.
@@ -151,12 +151,12 @@ func TestReflector_ListAndWatch(t *testing.T) {
 		lw.addList(nil, apierrors.NewResourceExpired("too old resource version: 11 (15)"))
 		lw.addList(newList("20", a), nil)
 		lw.addWatch(nil)
-		r, store, clock := newTestReflector(lw, ReflectorOptions{})
+		r, store, fakeClock := newTestReflector(lw, ReflectorOptions{})
 		run(t, r.Run)
 
 		lw.expectCall(t, "list", "0")
 		lw.expectCall(t, "watch", "10")
-		stepWhenWaiting(t, clock, 800*time.Millisecond) // Run backs off before relisting
+		stepWhenWaiting(t, fakeClock, 800*time.Millisecond) // Run backs off before relisting
 		lw.expectCall(t, "list", "11")
 		lw.expectCall(t, "list", "")
 		lw.expectCall(t, "watch", "20")
@@ -169,12 +169,12 @@ func TestReflector_ListAndWatch(t *testing.T) {
 		lw.addWatch(apierrors.NewGone("gone"))
 		lw.addList(newList("20", a), nil)
 		lw.addWatch(nil)
-		r, _, clock := newTestReflector(lw, ReflectorOptions{})
+		r, _, fakeClock := newTestReflector(lw, ReflectorOptions{})
 		run(t, r.Run)
 
 		lw.expectCall(t, "list", "0")
 		lw.expectCall(t, "watch", "10")
-		stepWhenWaiting(t, clock, 800*time.Millisecond)
+		stepWhenWaiting(t, fakeClock, 800*time.Millisecond)
 		lw.expectCall(t, "list", "10")
 		lw.expectCall(t, "watch", "20")
 	})
@@ -200,14 +200,14 @@ func TestReflector_ListAndWatch(t *testing.T) {
 		lw.addWatch(apierrors.NewTooManyRequests("slow down", 1))
 		lw.addWatch(fmt.Errorf("dial tcp: %w", syscall.ECONNREFUSED))
 		lw.addWatch(nil)
-		r, _, clock := newTestReflector(lw, ReflectorOptions{})
+		r, _, fakeClock := newTestReflector(lw, ReflectorOptions{})
 		run(t, r.Run)
 
 		lw.expectCall(t, "list", "0")
 		lw.expectCall(t, "watch", "10")
-		stepWhenWaiting(t, clock, 800*time.Millisecond)
+		stepWhenWaiting(t, fakeClock, 800*time.Millisecond)
 		lw.expectCall(t, "watch", "10")
-		stepWhenWaiting(t, clock, 1600*time.Millisecond)
+		stepWhenWaiting(t, fakeClock, 1600*time.Millisecond)
 		lw.expectCall(t, "watch", "10") // still no relist
 		if n := lw.listCount(); n != 1 {
 			t.Fatalf("%d lists, want 1", n)
@@ -219,12 +219,12 @@ func TestReflector_ListAndWatch(t *testing.T) {
 		w1 := lw.addWatch(nil)
 		w1.Stop() // closed at once with nothing in it
 		lw.addWatch(nil)
-		r, _, clock := newTestReflector(lw, ReflectorOptions{})
+		r, _, fakeClock := newTestReflector(lw, ReflectorOptions{})
 		run(t, r.Run)
 
 		lw.expectCall(t, "list", "0")
 		lw.expectCall(t, "watch", "10")
-		stepWhenWaiting(t, clock, 800*time.Millisecond)
+		stepWhenWaiting(t, fakeClock, 800*time.Millisecond)
 		lw.expectCall(t, "list", "10")
 		lw.expectCall(t, "watch", "11")
 	})
@@ -299,32 +299,32 @@ func TestReflector_WatchList(t *testing.T) {
 func TestReflector_Backoff(t *testing.T) {
 	// Every list fails: Run waits 800ms, then doubles up to the 30s cap.
 	lw := newScriptedLW()
-	r, _, clock := newTestReflector(lw, ReflectorOptions{})
+	r, _, fakeClock := newTestReflector(lw, ReflectorOptions{})
 	run(t, r.Run)
 
 	for i, d := range []time.Duration{800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond,
 		6400 * time.Millisecond, 12800 * time.Millisecond, 25600 * time.Millisecond, 30 * time.Second, 30 * time.Second} {
 		lw.expectCall(t, "list", "0")
-		waitUntil(t, "the reflector backs off", clock.HasWaiters)
-		clock.Step(d - time.Millisecond)
-		if !clock.HasWaiters() {
+		waitUntil(t, "the reflector backs off", fakeClock.HasWaiters)
+		fakeClock.Step(d - time.Millisecond)
+		if !fakeClock.HasWaiters() {
 			t.Fatalf("retry %d: backoff ended before %v", i, d)
 		}
-		clock.Step(time.Millisecond)
+		fakeClock.Step(time.Millisecond)
 	}
 	lw.expectCall(t, "list", "0")
 }
 
 func TestReflector_Resync(t *testing.T) {
 	lw := newScriptedLW().addList(newList("10", newObj("ns", "a", "1")), nil)
-	r, store, clock := newTestReflector(lw, ReflectorOptions{ResyncPeriod: time.Minute})
+	r, store, fakeClock := newTestReflector(lw, ReflectorOptions{ResyncPeriod: time.Minute})
 	run(t, r.Run)
 
 	lw.expectCall(t, "list", "0")
 	lw.expectCall(t, "watch", "10")
-	stepWhenWaiting(t, clock, time.Minute)
+	stepWhenWaiting(t, fakeClock, time.Minute)
 	waitOps(t, store, "replace [ns/a] rv=10", "resync")
-	stepWhenWaiting(t, clock, time.Minute)
+	stepWhenWaiting(t, fakeClock, time.Minute)
 	waitOps(t, store, "replace [ns/a] rv=10", "resync", "resync")
 }
 

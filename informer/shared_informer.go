@@ -9,7 +9,7 @@ import (
 	"time"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -123,7 +123,7 @@ type SharedIndexInformerOptions struct {
 	// Name names the informer's Reflector in logs.
 	Name string
 	// Clock drives resync and backoff; nil is the real clock.
-	Clock workqueue.Clock
+	Clock clock.Clock
 	// Backoff paces the Reflector's retries; nil is the Reflector's default.
 	Backoff BackoffManager
 	// Logger gets the warnings; nil is slog.Default().

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // recordingHandler records every call as a string. With a gate, its first
@@ -85,16 +85,16 @@ func waitEvents(t *testing.T, h *recordingHandler, n int) []string {
 
 // newTestInformer returns an informer over lw on a FakeClock, with the
 // namespace index, an un-jittered backoff and a quiet logger.
-func newTestInformer(lw ListerWatcher, resync time.Duration) (SharedIndexInformer, *workqueue.FakeClock) {
-	clock := workqueue.NewFakeClock(epoch)
+func newTestInformer(lw ListerWatcher, resync time.Duration) (SharedIndexInformer, *clock.FakeClock) {
+	fakeClock := clock.NewFakeClock(epoch)
 	return NewSharedIndexInformerWithOptions(lw, SharedIndexInformerOptions{
 		ResyncPeriod: resync,
 		Indexers:     Indexers{NamespaceIndex: MetaNamespaceIndexFunc},
 		Name:         "crontabs",
-		Clock:        clock,
-		Backoff:      noBackoffJitter(clock),
+		Clock:        fakeClock,
+		Backoff:      noBackoffJitter(fakeClock),
 		Logger:       quiet,
-	}), clock
+	}), fakeClock
 }
 
 func addHandler(t *testing.T, inf SharedInformer, h ResourceEventHandler) ResourceEventHandlerRegistration {
@@ -205,13 +205,13 @@ func TestSharedIndexInformer_Handlers(t *testing.T) {
 	t.Run("Resync", func(t *testing.T) {
 		lw := newScriptedLW().addList(newList("10", a, b), nil)
 		lw.addWatch(nil)
-		inf, clock := newTestInformer(lw, time.Minute)
+		inf, fakeClock := newTestInformer(lw, time.Minute)
 		h := &recordingHandler{}
 		reg := addHandler(t, inf, h)
 		run(t, inf.Run)
 		waitSynced(t, "handler", reg.HasSynced)
 
-		stepWhenWaiting(t, clock, time.Minute)
+		stepWhenWaiting(t, fakeClock, time.Minute)
 		got := waitEvents(t, h, 4)
 		wantStrings(t, "after one resync", sorted(got[2:]), []string{"resync ns/a@1", "resync ns/b@2"})
 	})
@@ -224,13 +224,13 @@ func TestSharedIndexInformer_Handlers(t *testing.T) {
 		// a did not change.
 		lw.addList(newList("20", a, newObj("ns", "d", "15")), nil)
 		lw.addWatch(nil)
-		inf, clock := newTestInformer(lw, 0)
+		inf, fakeClock := newTestInformer(lw, 0)
 		h := &recordingHandler{}
 		addHandler(t, inf, h)
 		run(t, inf.Run)
 
 		waitEvents(t, h, 2)
-		stepWhenWaiting(t, clock, 800*time.Millisecond)
+		stepWhenWaiting(t, fakeClock, 800*time.Millisecond)
 		// Without a resync period the unchanged a is not re-delivered.
 		wantStrings(t, "events", waitEvents(t, h, 4), []string{
 			"add ns/a@1 initial", "add ns/b@2 initial", "add ns/d@15", "delete tombstone(ns/b@2)"})

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -43,12 +43,12 @@ func TestReflector_Trace(t *testing.T) {
 	lw.addList(newList("20", a), nil)
 	lw.addWatch(nil)
 	tr := trace.New(trace.Options{})
-	r, _, clock := newTestReflector(lw, ReflectorOptions{Name: "crontabs", Tracer: tr})
+	r, _, fakeClock := newTestReflector(lw, ReflectorOptions{Name: "crontabs", Tracer: tr})
 	run(t, r.Run)
 
 	lw.expectCall(t, "list", "0")
 	lw.expectCall(t, "watch", "10")
-	stepWhenWaiting(t, clock, 800*time.Millisecond) // Run backs off before relisting
+	stepWhenWaiting(t, fakeClock, 800*time.Millisecond) // Run backs off before relisting
 	lw.expectCall(t, "list", "12")
 	lw.expectCall(t, "watch", "20")
 
@@ -91,9 +91,9 @@ func TestSharedIndexInformer_Trace(t *testing.T) {
 	lw := newScriptedLW().addList(newList("10", newObj("ns", "a", "1")), nil)
 	w := lw.addWatch(nil)
 	tr := trace.New(trace.Options{})
-	clock := workqueue.NewFakeClock(epoch)
+	fakeClock := clock.NewFakeClock(epoch)
 	inf := NewSharedIndexInformerWithOptions(lw, SharedIndexInformerOptions{
-		Name: "crontabs", Clock: clock, Backoff: noBackoffJitter(clock), Logger: quiet, Tracer: tr,
+		Name: "crontabs", Clock: fakeClock, Backoff: noBackoffJitter(fakeClock), Logger: quiet, Tracer: tr,
 	})
 	h := &recordingHandler{}
 	addHandler(t, inf, h)

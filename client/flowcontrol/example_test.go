@@ -7,22 +7,23 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/client/flowcontrol"
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // A bucket of 2 at 1 QPS lets two requests through at once; the third waits
 // for the refill.
 func ExampleNewTokenBucketRateLimiterWithClock() {
-	clock := flowcontrol.NewFakeClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-	limiter := flowcontrol.NewTokenBucketRateLimiterWithClock(1, 2, clock)
+	fakeClock := clock.NewFakeClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
+	limiter := flowcontrol.NewTokenBucketRateLimiterWithClock(1, 2, fakeClock)
 
 	fmt.Println(limiter.TryAccept(), limiter.TryAccept(), limiter.TryAccept())
 
 	done := make(chan error)
 	go func() { done <- limiter.Wait(context.Background()) }()
-	for clock.Waiters() == 0 { // until Wait sleeps on the clock
+	for fakeClock.Waiters() == 0 { // until Wait sleeps on the clock
 		runtime.Gosched()
 	}
-	clock.Step(time.Second)
+	fakeClock.Step(time.Second)
 	fmt.Println("waited:", <-done == nil)
 	// Output:
 	// true true false

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // RateLimiter decides when a request may be sent.
@@ -36,7 +38,7 @@ var ErrWouldExceedDeadline = errors.New("rate: Wait(n=1) would exceed context de
 type tokenBucket struct {
 	qps   float64
 	burst float64
-	clock Clock
+	clock clock.Clock
 
 	// mu guards tokens, last and seq.
 	mu sync.Mutex
@@ -56,12 +58,12 @@ var _ RateLimiter = (*tokenBucket)(nil)
 // qps must be > 0 and burst >= 1: anything else is a programmer error and
 // panics.
 func NewTokenBucketRateLimiter(qps float32, burst int) RateLimiter {
-	return NewTokenBucketRateLimiterWithClock(qps, burst, RealClock{})
+	return NewTokenBucketRateLimiterWithClock(qps, burst, clock.RealClock{})
 }
 
 // NewTokenBucketRateLimiterWithClock is NewTokenBucketRateLimiter reading
 // time from c.
-func NewTokenBucketRateLimiterWithClock(qps float32, burst int, c Clock) RateLimiter {
+func NewTokenBucketRateLimiterWithClock(qps float32, burst int, c clock.Clock) RateLimiter {
 	if qps <= 0 || burst < 1 {
 		panic(fmt.Sprintf("flowcontrol: token bucket needs qps > 0 and burst >= 1, got qps=%v burst=%d", qps, burst))
 	}

@@ -6,13 +6,15 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 var epoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // waitForWaiters returns once n timers wait on c, so that a Step reaches
 // them. It yields instead of sleeping.
-func waitForWaiters(t *testing.T, c *FakeClock, n int) {
+func waitForWaiters(t *testing.T, c *clock.FakeClock, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for c.Waiters() != n {
@@ -25,7 +27,7 @@ func waitForWaiters(t *testing.T, c *FakeClock, n int) {
 
 func TestTokenBucket_TryAccept(t *testing.T) {
 	t.Run("BurstThenRefill", func(t *testing.T) {
-		c := NewFakeClock(epoch)
+		c := clock.NewFakeClock(epoch)
 		l := NewTokenBucketRateLimiterWithClock(1, 3, c)
 		for i := range 3 {
 			if !l.TryAccept() {
@@ -44,7 +46,7 @@ func TestTokenBucket_TryAccept(t *testing.T) {
 		}
 	})
 	t.Run("RefillCappedAtBurst", func(t *testing.T) {
-		c := NewFakeClock(epoch)
+		c := clock.NewFakeClock(epoch)
 		l := NewTokenBucketRateLimiterWithClock(10, 2, c)
 		l.TryAccept()
 		l.TryAccept()
@@ -61,7 +63,7 @@ func TestTokenBucket_TryAccept(t *testing.T) {
 
 func TestTokenBucket_Wait(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		c := NewFakeClock(epoch)
+		c := clock.NewFakeClock(epoch)
 		l := NewTokenBucketRateLimiterWithClock(2, 1, c)
 		if err := l.Wait(context.Background()); err != nil {
 			t.Fatal(err)
@@ -81,7 +83,7 @@ func TestTokenBucket_Wait(t *testing.T) {
 		}
 	})
 	t.Run("ErrWouldExceedDeadline", func(t *testing.T) {
-		c := NewFakeClock(epoch)
+		c := clock.NewFakeClock(epoch)
 		l := NewTokenBucketRateLimiterWithClock(1, 1, c)
 		l.Accept()
 		// The next token is due in 1s; the context ends well before.
@@ -96,7 +98,7 @@ func TestTokenBucket_Wait(t *testing.T) {
 		}
 	})
 	t.Run("CancelGivesTokenBack", func(t *testing.T) {
-		c := NewFakeClock(epoch)
+		c := clock.NewFakeClock(epoch)
 		l := NewTokenBucketRateLimiterWithClock(1, 1, c)
 		l.Accept()
 		ctx, cancel := context.WithCancel(context.Background())
@@ -116,7 +118,7 @@ func TestTokenBucket_Wait(t *testing.T) {
 		}
 	})
 	t.Run("CancelledContext", func(t *testing.T) {
-		l := NewTokenBucketRateLimiterWithClock(1, 1, NewFakeClock(epoch))
+		l := NewTokenBucketRateLimiterWithClock(1, 1, clock.NewFakeClock(epoch))
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		if err := l.Wait(ctx); !errors.Is(err, context.Canceled) {
@@ -132,7 +134,7 @@ func TestTokenBucket_Wait(t *testing.T) {
 // at once, then exactly one more per 1/QPS.
 func TestTokenBucket_Concurrent(t *testing.T) {
 	const waiters, burst = 10, 2
-	c := NewFakeClock(epoch)
+	c := clock.NewFakeClock(epoch)
 	l := NewTokenBucketRateLimiterWithClock(10, burst, c) // one token per 100ms
 	done := make(chan struct{}, waiters)
 	for range waiters {

@@ -15,6 +15,7 @@ import (
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // KubeAPIApprovedAnnotation is the annotation a CRD of a protected group
@@ -91,7 +92,7 @@ type KubernetesAPIApprovalPolicyConformantConditionController struct {
 	// queue holds CRD names.
 	queue workqueue.RateLimitingInterface[string]
 	log   *slog.Logger
-	clock workqueue.Clock
+	clock clock.Clock
 	// opts are the defaulted Options; ProcessNextWorkItem and the traces
 	// read them.
 	opts controller.Options

@@ -15,7 +15,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/controller/internal/controllertest"
-	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -32,24 +32,24 @@ func cond(t apiextensionsv1.CustomResourceDefinitionConditionType, s apiextensio
 	return apiextensionsv1.CustomResourceDefinitionCondition{Type: t, Status: s}
 }
 
-func newController(t *testing.T, clock workqueue.Clock, crds ...*apiextensionsv1.CustomResourceDefinition) (*EstablishingController, *controllertest.Client) {
+func newController(t *testing.T, fakeClock clock.Clock, crds ...*apiextensionsv1.CustomResourceDefinition) (*EstablishingController, *controllertest.Client) {
 	t.Helper()
 	inf := controllertest.NewInformer()
 	client := controllertest.NewClient()
 	for _, c := range crds {
 		_ = inf.GetIndexer().Add(client.Put(c))
 	}
-	c := NewEstablishingController(inf, client, controller.Options{Clock: clock})
+	c := NewEstablishingController(inf, client, controller.Options{Clock: fakeClock})
 	t.Cleanup(c.queue.ShutDown)
 	return c, client
 }
 
 func TestEstablishingController_sync(t *testing.T) {
 	ctx := context.Background()
-	clock := workqueue.NewFakeClock(t0)
+	fakeClock := clock.NewFakeClock(t0)
 
 	t.Run("OK", func(t *testing.T) {
-		c, client := newController(t, clock, crd("a.g",
+		c, client := newController(t, fakeClock, crd("a.g",
 			cond(apiextensionsv1.NamesAccepted, apiextensionsv1.ConditionTrue),
 			cond(apiextensionsv1.Established, apiextensionsv1.ConditionFalse)))
 		require.NoError(t, c.sync(ctx, "a.g"))
@@ -63,30 +63,30 @@ func TestEstablishingController_sync(t *testing.T) {
 		}, *established)
 	})
 	t.Run("NamesNotAccepted", func(t *testing.T) {
-		c, client := newController(t, clock, crd("a.g", cond(apiextensionsv1.NamesAccepted, apiextensionsv1.ConditionFalse)))
+		c, client := newController(t, fakeClock, crd("a.g", cond(apiextensionsv1.NamesAccepted, apiextensionsv1.ConditionFalse)))
 		require.NoError(t, c.sync(ctx, "a.g"))
 		assert.Empty(t, client.Updates())
 	})
 	t.Run("AlreadyEstablished", func(t *testing.T) {
-		c, client := newController(t, clock, crd("a.g",
+		c, client := newController(t, fakeClock, crd("a.g",
 			cond(apiextensionsv1.NamesAccepted, apiextensionsv1.ConditionTrue),
 			cond(apiextensionsv1.Established, apiextensionsv1.ConditionTrue)))
 		require.NoError(t, c.sync(ctx, "a.g"))
 		assert.Empty(t, client.Updates())
 	})
 	t.Run("NotFound", func(t *testing.T) {
-		c, _ := newController(t, clock)
+		c, _ := newController(t, fakeClock)
 		require.NoError(t, c.sync(ctx, "gone.g"))
 	})
 	t.Run("ConflictIsNotAnError", func(t *testing.T) {
-		c, client := newController(t, clock, crd("a.g", cond(apiextensionsv1.NamesAccepted, apiextensionsv1.ConditionTrue)))
+		c, client := newController(t, fakeClock, crd("a.g", cond(apiextensionsv1.NamesAccepted, apiextensionsv1.ConditionTrue)))
 		client.UpdateStatusHook = func(*apiextensionsv1.CustomResourceDefinition) error {
 			return apierrors.NewConflict(apiextensionsv1.Resource("customresourcedefinitions"), "a.g", errors.New("stale"))
 		}
 		require.NoError(t, c.sync(ctx, "a.g"))
 	})
 	t.Run("ErrWrite", func(t *testing.T) {
-		c, client := newController(t, clock, crd("a.g", cond(apiextensionsv1.NamesAccepted, apiextensionsv1.ConditionTrue)))
+		c, client := newController(t, fakeClock, crd("a.g", cond(apiextensionsv1.NamesAccepted, apiextensionsv1.ConditionTrue)))
 		client.UpdateStatusHook = func(*apiextensionsv1.CustomResourceDefinition) error { return errors.New("connection refused") }
 		require.Error(t, c.sync(ctx, "a.g"))
 	})
@@ -94,26 +94,26 @@ func TestEstablishingController_sync(t *testing.T) {
 
 func TestEstablishingController_QueueCRD(t *testing.T) {
 	t.Run("NoDelay", func(t *testing.T) {
-		c, _ := newController(t, workqueue.NewFakeClock(t0))
+		c, _ := newController(t, clock.NewFakeClock(t0))
 		c.QueueCRD("a.g")
 		assert.Equal(t, 1, c.queue.Len(), "one server: ready at once")
 	})
 	t.Run("HADelay", func(t *testing.T) {
-		clock := workqueue.NewFakeClock(t0)
-		c, _ := newController(t, clock)
+		fakeClock := clock.NewFakeClock(t0)
+		c, _ := newController(t, fakeClock)
 		c.EstablishDelay = HAEstablishDelay
 		c.QueueCRD("a.g")
 		assert.Equal(t, 0, c.queue.Len())
-		clock.Step(HAEstablishDelay - time.Millisecond)
+		fakeClock.Step(HAEstablishDelay - time.Millisecond)
 		assert.Never(t, func() bool { return c.queue.Len() > 0 }, 50*time.Millisecond, 5*time.Millisecond)
-		clock.Step(time.Millisecond)
+		fakeClock.Step(time.Millisecond)
 		assert.Eventually(t, func() bool { return c.queue.Len() == 1 }, 5*time.Second, time.Millisecond)
 	})
 }
 
 func TestEstablishingController_processNextWorkItem(t *testing.T) {
 	ctx := context.Background()
-	c, _ := newController(t, workqueue.NewFakeClock(t0))
+	c, _ := newController(t, clock.NewFakeClock(t0))
 	err := errors.New("boom")
 	c.syncFn = func(context.Context, string) error { return err }
 
@@ -153,7 +153,7 @@ func TestEstablishingController_Trace(t *testing.T) {
 	inf := controllertest.NewInformer()
 	client := controllertest.NewClient()
 	_ = inf.GetIndexer().Add(client.Put(crd("a.g", cond(apiextensionsv1.NamesAccepted, apiextensionsv1.ConditionTrue))))
-	c := NewEstablishingController(inf, client, controller.Options{Clock: workqueue.NewFakeClock(t0), Tracer: tr})
+	c := NewEstablishingController(inf, client, controller.Options{Clock: clock.NewFakeClock(t0), Tracer: tr})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { c.Run(ctx, 1); close(done) }()

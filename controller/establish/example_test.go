@@ -11,7 +11,7 @@ import (
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/controller/establish"
 	"github.com/crdlab/crdlab/controller/internal/controllertest"
-	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -55,8 +55,8 @@ func Example_trace() {
 	client := controllertest.NewClient()
 	inf := controllertest.NewInformer(client.Put(crd))
 	tr := trace.New(trace.Options{})
-	clock := workqueue.NewFakeClock(time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)) // the queue's waits are 0s
-	c := establish.NewEstablishingController(inf, client, controller.Options{Clock: clock, Tracer: tr})
+	fakeClock := clock.NewFakeClock(time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)) // the queue's waits are 0s
+	c := establish.NewEstablishingController(inf, client, controller.Options{Clock: fakeClock, Tracer: tr})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go c.Run(ctx, 1)

@@ -18,6 +18,7 @@ import (
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -82,7 +83,7 @@ type CRDFinalizer struct {
 	// queue holds CRD names.
 	queue workqueue.RateLimitingInterface[string]
 	log   *slog.Logger
-	clock workqueue.Clock
+	clock clock.Clock
 	// opts are the defaulted Options; ProcessNextWorkItem and the traces
 	// read them.
 	opts controller.Options

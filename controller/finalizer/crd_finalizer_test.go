@@ -16,7 +16,7 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/controller/internal/controllertest"
-	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -108,14 +108,14 @@ func deletedCRD(conditions ...apiextensionsv1.ConditionStatus) *apiextensionsv1.
 	return crd
 }
 
-func newFinalizer(t *testing.T, instances *fakeInstances, clock workqueue.Clock, crds ...*apiextensionsv1.CustomResourceDefinition) (*CRDFinalizer, *controllertest.Informer, *controllertest.Client) {
+func newFinalizer(t *testing.T, instances *fakeInstances, fakeClock clock.Clock, crds ...*apiextensionsv1.CustomResourceDefinition) (*CRDFinalizer, *controllertest.Informer, *controllertest.Client) {
 	t.Helper()
 	inf := controllertest.NewInformer()
 	client := controllertest.NewClient()
 	for _, crd := range crds {
 		_ = inf.GetIndexer().Add(client.Put(crd))
 	}
-	c, err := NewCRDFinalizer(inf, client, instances, controller.Options{Clock: clock})
+	c, err := NewCRDFinalizer(inf, client, instances, controller.Options{Clock: fakeClock})
 	require.NoError(t, err)
 	t.Cleanup(c.queue.ShutDown)
 	return c, inf, client
@@ -133,12 +133,12 @@ func terminating(crd *apiextensionsv1.CustomResourceDefinition) apiextensionsv1.
 
 func TestCRDFinalizer_sync(t *testing.T) {
 	ctx := context.Background()
-	clock := workqueue.NewFakeClock(t0)
+	fakeClock := clock.NewFakeClock(t0)
 	name := "crontabs.stable.example.com"
 
 	t.Run("OK", func(t *testing.T) {
 		instances := &fakeInstances{items: map[string][]string{"a": {"x", "y"}, "b": {"z"}}}
-		c, _, client := newFinalizer(t, instances, clock, deletedCRD(apiextensionsv1.ConditionTrue))
+		c, _, client := newFinalizer(t, instances, fakeClock, deletedCRD(apiextensionsv1.ConditionTrue))
 
 		require.NoError(t, c.sync(ctx, name))
 
@@ -158,7 +158,7 @@ func TestCRDFinalizer_sync(t *testing.T) {
 		crd := deletedCRD(apiextensionsv1.ConditionTrue)
 		crd.Spec.Scope = apiextensionsv1.ClusterScoped
 		instances := &fakeInstances{items: map[string][]string{"": {"x"}}}
-		c, _, client := newFinalizer(t, instances, clock, crd)
+		c, _, client := newFinalizer(t, instances, fakeClock, crd)
 		require.NoError(t, c.sync(ctx, name))
 		assert.Equal(t, []string{""}, instances.deletes)
 		assert.Nil(t, client.Get(name))
@@ -166,7 +166,7 @@ func TestCRDFinalizer_sync(t *testing.T) {
 
 	t.Run("NeverEstablished", func(t *testing.T) {
 		instances := &fakeInstances{items: map[string][]string{}}
-		c, _, client := newFinalizer(t, instances, clock, deletedCRD())
+		c, _, client := newFinalizer(t, instances, fakeClock, deletedCRD())
 		require.NoError(t, c.sync(ctx, name))
 		assert.Empty(t, instances.deletes)
 		updates := client.Updates()
@@ -181,7 +181,7 @@ func TestCRDFinalizer_sync(t *testing.T) {
 		crd.Spec.Group = "apiextensions.k8s.io"
 		crd.Spec.Names.Plural = "customresourcedefinitions"
 		instances := &fakeInstances{items: map[string][]string{"": {"every-crd"}}}
-		c, _, client := newFinalizer(t, instances, clock, crd)
+		c, _, client := newFinalizer(t, instances, fakeClock, crd)
 		require.NoError(t, c.sync(ctx, crd.Name))
 		assert.Empty(t, instances.deletes, "must not delete the built-in's objects")
 		updates := client.Updates()
@@ -191,7 +191,7 @@ func TestCRDFinalizer_sync(t *testing.T) {
 
 	t.Run("ErrInstancesRemain", func(t *testing.T) {
 		instances := &fakeInstances{items: map[string][]string{"a": {"x", "stuck"}}, stuck: map[string]bool{"stuck": true}}
-		c, _, client := newFinalizer(t, instances, clock, deletedCRD(apiextensionsv1.ConditionTrue))
+		c, _, client := newFinalizer(t, instances, fakeClock, deletedCRD(apiextensionsv1.ConditionTrue))
 
 		err := c.sync(ctx, name)
 		require.ErrorIs(t, err, ErrInstancesRemain)
@@ -203,7 +203,7 @@ func TestCRDFinalizer_sync(t *testing.T) {
 
 		// The next try, from the written copy, does not write InProgress
 		// again.
-		c2, _, client2 := newFinalizer(t, instances, clock, got)
+		c2, _, client2 := newFinalizer(t, instances, fakeClock, got)
 		require.ErrorIs(t, c2.sync(ctx, name), ErrInstancesRemain)
 		assert.Empty(t, client2.Updates())
 
@@ -215,7 +215,7 @@ func TestCRDFinalizer_sync(t *testing.T) {
 
 	t.Run("ErrDeleteCollection", func(t *testing.T) {
 		instances := &fakeInstances{items: map[string][]string{"a": {"x"}}, deleteErr: errors.New("boom")}
-		c, _, client := newFinalizer(t, instances, clock, deletedCRD(apiextensionsv1.ConditionTrue))
+		c, _, client := newFinalizer(t, instances, fakeClock, deletedCRD(apiextensionsv1.ConditionTrue))
 		require.EqualError(t, c.sync(ctx, name), "boom")
 		got := client.Get(name)
 		assert.Equal(t, apiextensionsv1.CustomResourceDefinitionCondition{
@@ -227,7 +227,7 @@ func TestCRDFinalizer_sync(t *testing.T) {
 
 	t.Run("ErrList", func(t *testing.T) {
 		instances := &fakeInstances{listErr: errors.New("boom")}
-		c, _, client := newFinalizer(t, instances, clock, deletedCRD(apiextensionsv1.ConditionTrue))
+		c, _, client := newFinalizer(t, instances, fakeClock, deletedCRD(apiextensionsv1.ConditionTrue))
 		require.Error(t, c.sync(ctx, name))
 		assert.Equal(t, "InstanceDeletionFailed", terminating(client.Get(name)).Reason)
 	})
@@ -236,20 +236,20 @@ func TestCRDFinalizer_sync(t *testing.T) {
 		crd := deletedCRD(apiextensionsv1.ConditionTrue)
 		crd.DeletionTimestamp = nil
 		instances := &fakeInstances{items: map[string][]string{"a": {"x"}}}
-		c, _, client := newFinalizer(t, instances, clock, crd)
+		c, _, client := newFinalizer(t, instances, fakeClock, crd)
 		require.NoError(t, c.sync(ctx, name))
 		assert.Empty(t, client.Updates())
 		assert.Empty(t, instances.deletes)
 	})
 
 	t.Run("NotFound", func(t *testing.T) {
-		c, _, _ := newFinalizer(t, &fakeInstances{}, clock)
+		c, _, _ := newFinalizer(t, &fakeInstances{}, fakeClock)
 		require.NoError(t, c.sync(ctx, name))
 	})
 }
 
 func TestCRDFinalizer_eventHandlers(t *testing.T) {
-	c, inf, _ := newFinalizer(t, &fakeInstances{}, workqueue.NewFakeClock(t0))
+	c, inf, _ := newFinalizer(t, &fakeInstances{}, clock.NewFakeClock(t0))
 	live := deletedCRD(apiextensionsv1.ConditionTrue)
 	live.DeletionTimestamp, live.Finalizers = nil, nil
 	live.ResourceVersion = "1"
@@ -283,15 +283,15 @@ func TestCRDFinalizer_eventHandlers(t *testing.T) {
 }
 
 func TestCRDFinalizer_retryWithBackoff(t *testing.T) {
-	clock := workqueue.NewFakeClock(t0)
+	fakeClock := clock.NewFakeClock(t0)
 	instances := &fakeInstances{items: map[string][]string{"a": {"stuck"}}, stuck: map[string]bool{"stuck": true}}
-	c, _, _ := newFinalizer(t, instances, clock, deletedCRD(apiextensionsv1.ConditionTrue))
+	c, _, _ := newFinalizer(t, instances, fakeClock, deletedCRD(apiextensionsv1.ConditionTrue))
 	ctx := context.Background()
 
 	c.queue.Add("crontabs.stable.example.com")
 	require.True(t, c.processNextWorkItem(ctx))
 	assert.Equal(t, 1, c.queue.NumRequeues("crontabs.stable.example.com"))
 	assert.Equal(t, 0, c.queue.Len(), "waits its backoff")
-	clock.Step(5 * time.Millisecond)
+	fakeClock.Step(5 * time.Millisecond)
 	require.Eventually(t, func() bool { return c.queue.Len() == 1 }, 5*time.Second, time.Millisecond)
 }

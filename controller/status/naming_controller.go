@@ -16,6 +16,7 @@ import (
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // upstreamSync is the upstream function sync mirrors, named in traces.
@@ -42,7 +43,7 @@ type NamingConditionController struct {
 	// queue holds CRD names.
 	queue workqueue.RateLimitingInterface[string]
 	log   *slog.Logger
-	clock workqueue.Clock
+	clock clock.Clock
 	// opts are the defaulted Options; ProcessNextWorkItem and the traces
 	// read them.
 	opts controller.Options

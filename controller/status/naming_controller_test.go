@@ -15,7 +15,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/controller/internal/controllertest"
-	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // crdBuilder builds test CRDs, as upstream's naming_controller_test.go.
@@ -114,7 +114,7 @@ func newController(t *testing.T, crds ...*apiextensionsv1.CustomResourceDefiniti
 	for _, crd := range crds {
 		_ = inf.GetIndexer().Add(client.Put(crd))
 	}
-	c, err := NewNamingConditionController(inf, client, controller.Options{Clock: workqueue.NewFakeClock(t0)})
+	c, err := NewNamingConditionController(inf, client, controller.Options{Clock: clock.NewFakeClock(t0)})
 	require.NoError(t, err)
 	t.Cleanup(c.queue.ShutDown)
 	return c, inf, client
@@ -327,7 +327,7 @@ func TestNamingConditionController_sync(t *testing.T) {
 		require.NotNil(t, naming)
 		assert.Equal(t, apiextensionsv1.ConditionTrue, naming.Status)
 		assert.Equal(t, "NoConflicts", naming.Reason)
-		assert.Equal(t, metav1.NewTime(t0), naming.LastTransitionTime, "conditions take the injected clock")
+		assert.Equal(t, metav1.NewTime(t0), naming.LastTransitionTime, "conditions take the injected fakeClock")
 		established := helpers.FindCRDCondition(got, apiextensionsv1.Established)
 		require.NotNil(t, established)
 		assert.Equal(t, apiextensionsv1.ConditionFalse, established.Status)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 func main() {
@@ -49,10 +50,10 @@ func run(w io.Writer) error {
 		step++
 		fmt.Fprintf(w, "%d. "+format+"\n", append([]any{step}, args...)...)
 	}
-	clock := workqueue.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	fakeClock := clock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	q := workqueue.NewRateLimiting(
 		workqueue.NewItemExponentialFailureRateLimiter[string](5*time.Millisecond, 1000*time.Second),
-		workqueue.Config{Name: "crontabs", Clock: clock},
+		workqueue.Config{Name: "crontabs", Clock: fakeClock},
 	)
 	defer q.ShutDown()
 
@@ -78,7 +79,7 @@ func run(w io.Writer) error {
 	// wait in an HA setup.
 	q.AddAfter("default/b", 2*time.Second)
 	before := q.Len()
-	clock.Step(2 * time.Second)
+	fakeClock.Step(2 * time.Second)
 	if err := waitLen(q, 1); err != nil {
 		return err
 	}
@@ -92,11 +93,11 @@ func run(w io.Writer) error {
 	for try := 1; try <= 3; try++ {
 		q.AddRateLimited("default/c")
 		wait := 5 * time.Millisecond << (try - 1)
-		clock.Step(wait - time.Millisecond)
+		fakeClock.Step(wait - time.Millisecond)
 		if q.Len() != 0 {
 			return fmt.Errorf("retry %d came back early", try)
 		}
-		clock.Step(time.Millisecond)
+		fakeClock.Step(time.Millisecond)
 		if err := waitLen(q, 1); err != nil {
 			return err
 		}

@@ -42,9 +42,9 @@ import (
 	"github.com/crdlab/crdlab/client/dynamic"
 	"github.com/crdlab/crdlab/examples/internal/labserver"
 	"github.com/crdlab/crdlab/informer"
-	"github.com/crdlab/crdlab/informer/workqueue"
-	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 func main() {
@@ -217,7 +217,7 @@ func (c calls) next(n int) ([]string, error) {
 
 // fastBackoff retries a failed list+watch after 10ms rather than 800ms.
 func fastBackoff() informer.BackoffManager {
-	return informer.NewExponentialBackoffManager(10*time.Millisecond, 100*time.Millisecond, time.Minute, 2, 0, workqueue.RealClock{})
+	return informer.NewExponentialBackoffManager(10*time.Millisecond, 100*time.Millisecond, time.Minute, 2, 0, clock.RealClock{})
 }
 
 // q1 shows how watch events, a relist and a missed delete become handler

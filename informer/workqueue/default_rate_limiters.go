@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // RateLimiter decides how long an item waits before its next try.
@@ -113,7 +115,7 @@ func (r *ItemExponentialFailureRateLimiter[T]) Forget(item T) {
 type BucketRateLimiter[T comparable] struct {
 	qps   float64
 	burst float64
-	clock Clock
+	clock clock.Clock
 
 	// mu guards tokens and last.
 	mu sync.Mutex
@@ -127,21 +129,21 @@ type BucketRateLimiter[T comparable] struct {
 var _ RateLimiter[string] = (*BucketRateLimiter[string])(nil)
 
 // NewBucketRateLimiter returns a full bucket of burst tokens refilling at
-// qps per second, reading time from clock (nil means RealClock{}). It
+// qps per second, reading time from c (nil means clock.RealClock{}). It
 // panics if qps <= 0 or burst < 1, which would make every wait infinite.
-func NewBucketRateLimiter[T comparable](qps float64, burst int, clock Clock) *BucketRateLimiter[T] {
+func NewBucketRateLimiter[T comparable](qps float64, burst int, c clock.Clock) *BucketRateLimiter[T] {
 	if qps <= 0 || burst < 1 {
 		panic("workqueue: NewBucketRateLimiter needs qps > 0 and burst >= 1")
 	}
-	if clock == nil {
-		clock = RealClock{}
+	if c == nil {
+		c = clock.RealClock{}
 	}
 	return &BucketRateLimiter[T]{
 		qps:    qps,
 		burst:  float64(burst),
-		clock:  clock,
+		clock:  c,
 		tokens: float64(burst),
-		last:   clock.Now(),
+		last:   c.Now(),
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 func TestItemExponentialFailureRateLimiter_When(t *testing.T) {
@@ -91,8 +93,8 @@ func TestItemExponentialFailureRateLimiter_Forget(t *testing.T) {
 
 func TestBucketRateLimiter_When(t *testing.T) {
 	t.Run("BurstThenQPS", func(t *testing.T) {
-		clock := NewFakeClock(epoch)
-		r := NewBucketRateLimiter[string](10, 3, clock)
+		fakeClock := clock.NewFakeClock(epoch)
+		r := NewBucketRateLimiter[string](10, 3, fakeClock)
 		want := []time.Duration{0, 0, 0, 100 * time.Millisecond, 200 * time.Millisecond, 300 * time.Millisecond}
 		for i, w := range want {
 			// The bucket ignores the item: distinct items share it.
@@ -106,16 +108,16 @@ func TestBucketRateLimiter_When(t *testing.T) {
 	})
 
 	t.Run("RefillsOverTime", func(t *testing.T) {
-		clock := NewFakeClock(epoch)
-		r := NewBucketRateLimiter[string](10, 3, clock)
+		fakeClock := clock.NewFakeClock(epoch)
+		r := NewBucketRateLimiter[string](10, 3, fakeClock)
 		for range 5 {
 			r.When("a") // tokens: 3 -> -2
 		}
-		clock.Step(250 * time.Millisecond) // +2.5 tokens -> 0.5
+		fakeClock.Step(250 * time.Millisecond) // +2.5 tokens -> 0.5
 		if got := r.When("a"); got != 50*time.Millisecond {
 			t.Fatalf("When = %v, want 50ms (half a token short)", got)
 		}
-		clock.Step(time.Hour) // refill caps at burst
+		fakeClock.Step(time.Hour) // refill caps at burst
 		for i := range 3 {
 			if got := r.When("a"); got != 0 {
 				t.Fatalf("When #%d after a full refill = %v, want 0", i+1, got)
@@ -127,8 +129,8 @@ func TestBucketRateLimiter_When(t *testing.T) {
 	})
 
 	t.Run("Concurrent", func(t *testing.T) {
-		clock := NewFakeClock(epoch)
-		r := NewBucketRateLimiter[string](10, 5, clock)
+		fakeClock := clock.NewFakeClock(epoch)
+		r := NewBucketRateLimiter[string](10, 5, fakeClock)
 		const callers, calls = 5, 20
 		var mu sync.Mutex
 		var got []time.Duration
@@ -175,10 +177,10 @@ func TestBucketRateLimiter_When(t *testing.T) {
 }
 
 func TestMaxOfRateLimiter(t *testing.T) {
-	clock := NewFakeClock(epoch)
+	fakeClock := clock.NewFakeClock(epoch)
 	r := NewMaxOfRateLimiter[string](
 		NewItemExponentialFailureRateLimiter[string](time.Millisecond, time.Second),
-		NewBucketRateLimiter[string](1, 1, clock),
+		NewBucketRateLimiter[string](1, 1, fakeClock),
 	)
 	if got := r.When("a"); got != time.Millisecond {
 		t.Fatalf("When #1 = %v, want 1ms (exponential; the bucket had a token)", got)
@@ -193,7 +195,7 @@ func TestMaxOfRateLimiter(t *testing.T) {
 	if n := r.NumRequeues("a"); n != 0 {
 		t.Fatalf("NumRequeues after Forget = %d, want 0", n)
 	}
-	clock.Step(time.Hour)
+	fakeClock.Step(time.Hour)
 	if got := r.When("a"); got != time.Millisecond {
 		t.Fatalf("When after Forget = %v, want 1ms", got)
 	}

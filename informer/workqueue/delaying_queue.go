@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // DelayingInterface is an Interface that can also Add an item later.
@@ -27,7 +29,7 @@ type DelayingInterface[T comparable] interface {
 type delayingType[T comparable] struct {
 	*Queue[T]
 
-	clock Clock
+	clock clock.Clock
 
 	// mu guards every field below. It is never held while calling into
 	// Queue: AddAfter and loop call Add without it.
@@ -46,7 +48,7 @@ type delayingType[T comparable] struct {
 	// for armedFor, which equals waiting[0].readyAt: loop is woken when the
 	// earliest item is due. (Between a timer firing and loop re-locking mu,
 	// timer is spent; loop restores the invariant before unlocking.)
-	timer    Timer
+	timer    clock.Timer
 	armedFor time.Time
 
 	// stopped is true once ShutDown or ShutDownWithDrain began; AddAfter
@@ -204,7 +206,7 @@ func (q *delayingType[T]) loop() {
 		// Arm for the next item before Adding the ready ones, so that a test
 		// which sees a ready item in Get may Step the clock again safely.
 		// Re-read the clock to keep the window small in which a concurrent
-		// FakeClock.Step would make the new timer late (see doc.go).
+		// FakeClock.Step would make the new timer late (see docs/informer.md).
 		q.armLocked(q.clock.Now())
 		q.mu.Unlock()
 

@@ -7,18 +7,20 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // newFakeDelaying returns a delaying queue on a FakeClock, shut down when
 // the test ends.
-func newFakeDelaying[T comparable](t *testing.T) (*delayingType[T], *FakeClock) {
+func newFakeDelaying[T comparable](t *testing.T) (*delayingType[T], *clock.FakeClock) {
 	t.Helper()
-	clock := NewFakeClock(epoch)
-	q := newDelaying[T](Config{Name: t.Name(), Clock: clock})
+	fakeClock := clock.NewFakeClock(epoch)
+	q := newDelaying[T](Config{Name: t.Name(), Clock: fakeClock})
 	t.Cleanup(q.ShutDown)
-	return q, clock
+	return q, fakeClock
 }
 
 // waitingLen returns how many items wait in q's heap.
@@ -51,34 +53,34 @@ func checkDelaying[T comparable](t *testing.T, q *delayingType[T]) {
 
 func TestDelaying_AddAfter(t *testing.T) {
 	t.Run("ReadyInOrderOfReadyTime", func(t *testing.T) {
-		q, clock := newFakeDelaying[string](t)
+		q, fakeClock := newFakeDelaying[string](t)
 		q.AddAfter("c", 30*time.Second)
 		q.AddAfter("a", 10*time.Second)
 		q.AddAfter("b", 20*time.Second)
 		checkDelaying(t, q)
 		wantLen(t, q, 0)
 
-		clock.Step(9 * time.Second)
+		fakeClock.Step(9 * time.Second)
 		wantLen(t, q, 0) // no timer is due, so nothing can have arrived
 
 		for _, want := range []string{"a", "b", "c"} {
 			if want == "a" {
-				clock.Step(time.Second)
+				fakeClock.Step(time.Second)
 			} else {
-				clock.Step(10 * time.Second)
+				fakeClock.Step(10 * time.Second)
 			}
 			mustGet(t, q, want)
 			wantLen(t, q, 0)
 			q.Done(want)
 			checkDelaying(t, q)
 		}
-		if clock.HasWaiters() {
+		if fakeClock.HasWaiters() {
 			t.Fatal("a timer is still armed with nothing waiting")
 		}
 	})
 
 	t.Run("DuplicateKeepsEarliestReadyTime", func(t *testing.T) {
-		q, clock := newFakeDelaying[string](t)
+		q, fakeClock := newFakeDelaying[string](t)
 		q.AddAfter("a", 10*time.Second)
 		q.AddAfter("a", 20*time.Second) // later: ignored
 		q.AddAfter("a", 5*time.Second)  // earlier: wins
@@ -87,11 +89,11 @@ func TestDelaying_AddAfter(t *testing.T) {
 		}
 		checkDelaying(t, q)
 
-		clock.Step(5 * time.Second)
+		fakeClock.Step(5 * time.Second)
 		mustGet(t, q, "a")
 		q.Done("a")
 
-		clock.Step(time.Hour) // the 10s and 20s AddAfters must not resurface
+		fakeClock.Step(time.Hour) // the 10s and 20s AddAfters must not resurface
 		wantLen(t, q, 0)
 		if n := waitingLen(q); n != 0 {
 			t.Fatalf("%d entries waiting, want 0", n)
@@ -100,11 +102,11 @@ func TestDelaying_AddAfter(t *testing.T) {
 	})
 
 	t.Run("EqualReadyTimesComeOutInAddOrder", func(t *testing.T) {
-		q, clock := newFakeDelaying[string](t)
+		q, fakeClock := newFakeDelaying[string](t)
 		for _, s := range []string{"x", "y", "z"} {
 			q.AddAfter(s, time.Second)
 		}
-		clock.Step(time.Second)
+		fakeClock.Step(time.Second)
 		for _, s := range []string{"x", "y", "z"} {
 			mustGet(t, q, s)
 		}
@@ -120,7 +122,7 @@ func TestDelaying_AddAfter(t *testing.T) {
 		}
 	})
 
-	t.Run("RealClock", func(t *testing.T) {
+	t.Run("clock.RealClock", func(t *testing.T) {
 		q := NewDelaying[string](Config{})
 		defer q.ShutDown()
 		q.AddAfter("b", 20*time.Millisecond)
@@ -132,7 +134,7 @@ func TestDelaying_AddAfter(t *testing.T) {
 
 func TestDelaying_ShutDown(t *testing.T) {
 	t.Run("DropsWaitingItemsAndStopsTheLoop", func(t *testing.T) {
-		q, clock := newFakeDelaying[string](t)
+		q, fakeClock := newFakeDelaying[string](t)
 		q.AddAfter("a", time.Second)
 		q.Add("b")
 		q.ShutDown()
@@ -142,10 +144,10 @@ func TestDelaying_ShutDown(t *testing.T) {
 		default:
 			t.Fatal("ShutDown returned before the waiting loop ended")
 		}
-		if clock.HasWaiters() {
+		if fakeClock.HasWaiters() {
 			t.Fatal("ShutDown left a timer armed")
 		}
-		clock.Step(time.Hour)
+		fakeClock.Step(time.Hour)
 		mustGet(t, q, "b")
 		if _, shutdown := q.Get(); !shutdown {
 			t.Fatal("Get: shutdown=false; the waiting item survived ShutDown")
@@ -153,11 +155,11 @@ func TestDelaying_ShutDown(t *testing.T) {
 	})
 
 	t.Run("AddAfterIsIgnored", func(t *testing.T) {
-		q, clock := newFakeDelaying[string](t)
+		q, fakeClock := newFakeDelaying[string](t)
 		q.ShutDown()
 		q.AddAfter("a", time.Second)
 		q.AddAfter("b", 0)
-		clock.Step(time.Hour)
+		fakeClock.Step(time.Hour)
 		wantLen(t, q, 0)
 		if n := waitingLen(q); n != 0 {
 			t.Fatalf("%d entries waiting, want 0", n)
@@ -165,11 +167,11 @@ func TestDelaying_ShutDown(t *testing.T) {
 	})
 
 	t.Run("WithDrainStopsTheLoopToo", func(t *testing.T) {
-		q, clock := newFakeDelaying[string](t)
+		q, fakeClock := newFakeDelaying[string](t)
 		q.AddAfter("a", time.Second)
 		q.ShutDownWithDrain()
 		<-q.loopDone // closed, or this test hangs and times out
-		if clock.HasWaiters() {
+		if fakeClock.HasWaiters() {
 			t.Fatal("ShutDownWithDrain left a timer armed")
 		}
 		q.ShutDown() // a second shut down is harmless
@@ -179,13 +181,13 @@ func TestDelaying_ShutDown(t *testing.T) {
 // TestDelaying_Concurrent races AddAfter from many goroutines against a
 // goroutine stepping the clock, and checks that every item arrives exactly
 // once. The clock keeps moving until then: a timer armed late because a Step
-// raced with arming it (see doc.go) still fires.
+// raced with arming it (see docs/informer.md) still fires.
 func TestDelaying_Concurrent(t *testing.T) {
 	const (
 		adders   = 6
 		perAdder = 300
 	)
-	q, clock := newFakeDelaying[string](t)
+	q, fakeClock := newFakeDelaying[string](t)
 
 	collected := make(chan struct{})
 	stepperDone := make(chan struct{})
@@ -196,7 +198,7 @@ func TestDelaying_Concurrent(t *testing.T) {
 			case <-collected:
 				return
 			default:
-				clock.Step(time.Millisecond)
+				fakeClock.Step(time.Millisecond)
 				runtime.Gosched()
 			}
 		}

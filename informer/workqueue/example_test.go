@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // A controller's worker loop, in the shape of kubernetes/sample-controller:
@@ -14,10 +15,10 @@ import (
 // always Done. A FakeClock stands in for time so the retries are
 // deterministic.
 func Example() {
-	clock := workqueue.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	fakeClock := clock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	q := workqueue.NewRateLimiting(
 		workqueue.NewItemExponentialFailureRateLimiter[string](5*time.Millisecond, 1000*time.Second),
-		workqueue.Config{Name: "crds", Clock: clock},
+		workqueue.Config{Name: "crds", Clock: fakeClock},
 	)
 	ctx, cancel := context.WithCancel(context.Background())
 	context.AfterFunc(ctx, q.ShutDown) // the queue lives as long as ctx
@@ -56,12 +57,12 @@ func Example() {
 	q.Add("widgets.example.com")
 	fmt.Println("queued:", q.Len())
 
-	processNextWorkItem()             // widgets fails: back in 5ms
-	processNextWorkItem()             // gadgets
-	clock.Step(5 * time.Millisecond)  //
-	processNextWorkItem()             // widgets fails: back in 10ms
-	clock.Step(10 * time.Millisecond) //
-	processNextWorkItem()             // widgets
+	processNextWorkItem()                 // widgets fails: back in 5ms
+	processNextWorkItem()                 // gadgets
+	fakeClock.Step(5 * time.Millisecond)  //
+	processNextWorkItem()                 // widgets fails: back in 10ms
+	fakeClock.Step(10 * time.Millisecond) //
+	processNextWorkItem()                 // widgets
 
 	cancel()
 	fmt.Println("worker continues:", processNextWorkItem())
@@ -101,8 +102,8 @@ func ExampleQueue_Done() {
 // AddAfter holds items until their time on the queue's Clock; a second
 // AddAfter of the same item keeps the earlier time.
 func ExampleDelayingInterface() {
-	clock := workqueue.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	q := workqueue.NewDelaying[string](workqueue.Config{Clock: clock})
+	fakeClock := clock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	q := workqueue.NewDelaying[string](workqueue.Config{Clock: fakeClock})
 	defer q.ShutDown()
 
 	q.AddAfter("later", 2*time.Second)
@@ -110,12 +111,12 @@ func ExampleDelayingInterface() {
 	q.AddAfter("sooner", time.Hour) // ignored: 1s is earlier
 	fmt.Println("queued:", q.Len())
 
-	clock.Step(time.Second)
+	fakeClock.Step(time.Second)
 	item, _ := q.Get()
 	fmt.Println(item)
 	q.Done(item)
 
-	clock.Step(time.Second)
+	fakeClock.Step(time.Second)
 	item, _ = q.Get()
 	fmt.Println(item)
 	q.Done(item)

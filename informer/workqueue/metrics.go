@@ -1,6 +1,10 @@
 package workqueue
 
-import "time"
+import (
+	"time"
+
+	"github.com/crdlab/crdlab/machinery/clock"
+)
 
 // GaugeMetric is a value that goes up and down (queue depth).
 //
@@ -70,7 +74,7 @@ func (noopMetricsProvider) NewRetriesMetric(string) CounterMetric        { retur
 //
 // queueMetrics mirrors defaultQueueMetrics in metrics.go.
 type queueMetrics[T comparable] struct {
-	clock Clock
+	clock clock.Clock
 
 	depth        GaugeMetric
 	adds         CounterMetric
@@ -86,7 +90,7 @@ type queueMetrics[T comparable] struct {
 	processingStartTimes map[T]time.Time
 }
 
-func newQueueMetrics[T comparable](name string, p MetricsProvider, c Clock) *queueMetrics[T] {
+func newQueueMetrics[T comparable](name string, p MetricsProvider, c clock.Clock) *queueMetrics[T] {
 	return &queueMetrics[T]{
 		clock:                c,
 		depth:                p.NewDepthMetric(name),

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // recordingProvider is a MetricsProvider that keeps every value, for tests.
@@ -64,9 +66,9 @@ func (p *recordingProvider) samples(kind string) []float64 {
 }
 
 func TestQueue_Metrics(t *testing.T) {
-	clock := NewFakeClock(epoch)
+	fakeClock := clock.NewFakeClock(epoch)
 	p := newRecordingProvider()
-	q := newDelaying[string](Config{Name: "crds", Clock: clock, MetricsProvider: p})
+	q := newDelaying[string](Config{Name: "crds", Clock: fakeClock, MetricsProvider: p})
 	defer q.ShutDown()
 
 	for _, n := range p.names {
@@ -86,7 +88,7 @@ func TestQueue_Metrics(t *testing.T) {
 	want("adds", 1)
 	want("depth", 1)
 
-	clock.Step(2 * time.Second)
+	fakeClock.Step(2 * time.Second)
 	mustGet(t, q, "a")
 	want("depth", 0)
 	if got := p.samples("latency"); !slices.Equal(got, []float64{2}) {
@@ -98,7 +100,7 @@ func TestQueue_Metrics(t *testing.T) {
 	want("depth", 1)
 	wantLen(t, q, 0)
 
-	clock.Step(3 * time.Second)
+	fakeClock.Step(3 * time.Second)
 	q.Done("a")
 	if got := p.samples("work"); !slices.Equal(got, []float64{3}) {
 		t.Fatalf("work duration samples = %v, want [3]", got)

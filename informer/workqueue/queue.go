@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -55,8 +56,8 @@ type Interface[T comparable] interface {
 type Config struct {
 	// Name labels the queue's metrics. Empty is allowed.
 	Name string
-	// Clock is where the queue reads time. Nil means RealClock{}.
-	Clock Clock
+	// Clock is where the queue reads time. Nil means clock.RealClock{}.
+	Clock clock.Clock
 	// MetricsProvider makes the queue's metrics. Nil means metrics are
 	// dropped.
 	MetricsProvider MetricsProvider
@@ -69,7 +70,7 @@ type Config struct {
 // withDefaults returns c with nil fields filled in.
 func (c Config) withDefaults() Config {
 	if c.Clock == nil {
-		c.Clock = RealClock{}
+		c.Clock = clock.RealClock{}
 	}
 	if c.MetricsProvider == nil {
 		c.MetricsProvider = noopMetricsProvider{}

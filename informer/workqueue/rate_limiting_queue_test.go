@@ -3,13 +3,15 @@ package workqueue
 import (
 	"testing"
 	"time"
+
+	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 func TestRateLimiting_AddRateLimited(t *testing.T) {
-	clock := NewFakeClock(epoch)
+	fakeClock := clock.NewFakeClock(epoch)
 	q := NewRateLimiting[string](
 		NewItemExponentialFailureRateLimiter[string](time.Millisecond, time.Second),
-		Config{Clock: clock},
+		Config{Clock: fakeClock},
 	)
 	defer q.ShutDown()
 
@@ -18,14 +20,14 @@ func TestRateLimiting_AddRateLimited(t *testing.T) {
 		t.Fatalf("NumRequeues = %d, want 1", n)
 	}
 	wantLen(t, q, 0)
-	clock.Step(time.Millisecond)
+	fakeClock.Step(time.Millisecond)
 	mustGet(t, q, "a")
 
 	q.AddRateLimited("a") // 2ms, while a is processing
 	q.Done("a")
-	clock.Step(time.Millisecond)
+	fakeClock.Step(time.Millisecond)
 	wantLen(t, q, 0) // the 2ms timer is not due
-	clock.Step(time.Millisecond)
+	fakeClock.Step(time.Millisecond)
 	mustGet(t, q, "a")
 	q.Done("a")
 	if n := q.NumRequeues("a"); n != 2 {
@@ -38,7 +40,7 @@ func TestRateLimiting_AddRateLimited(t *testing.T) {
 			t.Fatalf("NumRequeues after Forget = %d, want 0", n)
 		}
 		q.AddRateLimited("a") // back to 1ms
-		clock.Step(time.Millisecond)
+		fakeClock.Step(time.Millisecond)
 		mustGet(t, q, "a")
 		q.Done("a")
 	})

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -47,15 +48,15 @@ func wantSteps(t *testing.T, events []trace.Event, want ...step) {
 func TestQueue_Trace(t *testing.T) {
 	t.Run("AddGetDone", func(t *testing.T) {
 		tr := trace.New(trace.Options{})
-		clock := NewFakeClock(epoch)
-		q := New[string](Config{Name: "crdEstablishing", Clock: clock, Tracer: tr})
+		fakeClock := clock.NewFakeClock(epoch)
+		q := New[string](Config{Name: "crdEstablishing", Clock: fakeClock, Tracer: tr})
 
 		q.Add("a.g")
 		q.Add("a.g") // coalesced: no event
-		clock.Step(3 * time.Millisecond)
+		fakeClock.Step(3 * time.Millisecond)
 		item, _ := q.Get()
 		q.Add(item) // while processing: waits for Done
-		clock.Step(2 * time.Millisecond)
+		fakeClock.Step(2 * time.Millisecond)
 		q.Done(item)
 
 		events := tr.Recent(0)
@@ -73,13 +74,13 @@ func TestQueue_Trace(t *testing.T) {
 	})
 	t.Run("RequeueAfterBackoff", func(t *testing.T) {
 		tr := trace.New(trace.Options{})
-		clock := NewFakeClock(epoch)
+		fakeClock := clock.NewFakeClock(epoch)
 		q := NewRateLimiting(NewItemExponentialFailureRateLimiter[int](5*time.Millisecond, time.Second),
-			Config{Name: "q", Clock: clock, Tracer: tr})
+			Config{Name: "q", Clock: fakeClock, Tracer: tr})
 		defer q.ShutDown()
 
 		q.AddRateLimited(7)
-		clock.Step(5 * time.Millisecond) // the waiting loop Adds it
+		fakeClock.Step(5 * time.Millisecond) // the waiting loop Adds it
 		events := waitEvents(t, tr, 2)
 		wantSteps(t, events, step{trace.Workqueue, "requeue", "q", "7"}, step{trace.Workqueue, "add", "q", "7"})
 		if e := events[0]; e.Upstream != upstreamAddRateLimited || !strings.Contains(e.Message, "5ms") {

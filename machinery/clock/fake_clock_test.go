@@ -1,10 +1,12 @@
-package workqueue
+package clock
 
 import (
 	"sync"
 	"testing"
 	"time"
 )
+
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // fired reports whether tm has fired, without blocking.
 func fired(tm Timer) bool {
@@ -20,8 +22,8 @@ func TestFakeClock_NewTimer(t *testing.T) {
 	t.Run("FiresWhenStepReachesTarget", func(t *testing.T) {
 		c := NewFakeClock(epoch)
 		tm := c.NewTimer(time.Second)
-		if !c.HasWaiters() {
-			t.Fatal("HasWaiters = false with a timer armed")
+		if !c.HasWaiters() || c.Waiters() != 1 {
+			t.Fatalf("HasWaiters = %v, Waiters = %d with one timer armed", c.HasWaiters(), c.Waiters())
 		}
 		c.Step(999 * time.Millisecond)
 		if fired(tm) {

@@ -1,12 +1,12 @@
-package workqueue
+package clock
 
 import "time"
 
-// Clock is where the queues and rate limiters read time. Production code uses
+// Clock is where code reads time and makes timers. Production code uses
 // RealClock; tests use a FakeClock and Step it.
 //
-// Clock mirrors the subset of k8s.io/utils/clock.Clock that this package
-// needs: Now and NewTimer.
+// Clock mirrors the part of k8s.io/utils/clock.Clock that crdlab uses: Now
+// and NewTimer.
 type Clock interface {
 	// Now returns the current time.
 	Now() time.Time

@@ -1,4 +1,4 @@
-package workqueue
+package clock
 
 import (
 	"slices"
@@ -10,11 +10,8 @@ import (
 // SetTime. Timers made by NewTimer fire, in the goroutine calling Step or
 // SetTime, when the time reaches their target. It is safe for concurrent use.
 //
-// It lives in this package, not a _test file, so that packages built on the
-// queue (controllers, informers) can drive it in their own tests.
-//
 // FakeClock mirrors k8s.io/utils/clock/testing.FakeClock (without tickers,
-// Sleep or After).
+// Sleep, After or AfterFunc).
 type FakeClock struct {
 	// mu guards now and waiters.
 	mu sync.Mutex
@@ -68,11 +65,18 @@ func (f *FakeClock) SetTime(t time.Time) {
 	f.setTimeLocked(t)
 }
 
-// HasWaiters reports whether any timer is waiting to fire.
+// HasWaiters reports whether any timer is waiting to fire. A test polls it
+// to know that the goroutine under test has started waiting before it
+// Steps.
 func (f *FakeClock) HasWaiters() bool {
+	return f.Waiters() > 0
+}
+
+// Waiters returns how many timers are waiting to fire.
+func (f *FakeClock) Waiters() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(f.waiters) > 0
+	return len(f.waiters)
 }
 
 // setTimeLocked sets now and fires due timers. f.mu must be held.
