@@ -10,8 +10,8 @@ import (
 	"sync"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 // StreamWatcher turns the body of a watch answer — a stream of JSON objects

@@ -14,8 +14,8 @@ import (
 	"github.com/crdlab/crdlab/client"
 	"github.com/crdlab/crdlab/client/dynamic"
 	"github.com/crdlab/crdlab/client/internal/apitest"
-	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 var crontabs = scheme.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "crontabs"}

@@ -32,8 +32,8 @@ import (
 	"github.com/crdlab/crdlab/client/dynamic"
 	"github.com/crdlab/crdlab/examples/internal/labserver"
 	"github.com/crdlab/crdlab/informer"
-	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 func main() {

@@ -24,8 +24,8 @@ import (
 	"github.com/crdlab/crdlab/client/dynamic"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
-	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
 )
 
 var crontabsGVR = scheme.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "crontabs"}
