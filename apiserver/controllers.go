@@ -43,6 +43,7 @@ import (
 	"github.com/crdlab/crdlab/controller/openapi"
 	"github.com/crdlab/crdlab/controller/status"
 	"github.com/crdlab/crdlab/handler"
+	handlerdiscovery "github.com/crdlab/crdlab/handler/discovery"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/scheme"
@@ -50,10 +51,12 @@ import (
 )
 
 // The handler renders the OpenAPI documents the OpenAPI controller asks
-// for, and the crdHandler hands CRDs to the establishing controller.
+// for, the crdHandler hands CRDs to the establishing controller, and the
+// handler serves the discovery the discovery controller writes.
 var (
-	_ openapi.Service     = (*handler.Handler)(nil)
-	_ handler.Establisher = (*establish.EstablishingController)(nil)
+	_ openapi.Service           = (*handler.Handler)(nil)
+	_ handler.Establisher       = (*establish.EstablishingController)(nil)
+	_ discovery.ResourceManager = (*handlerdiscovery.Manager)(nil)
 )
 
 // crdInformerResync is the CRD informer's resync period, as upstream's

@@ -8,7 +8,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
-	"github.com/crdlab/crdlab/handler/discovery"
+	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -22,8 +22,8 @@ import (
 // customresourcedefinitions/status) and the generic endpoint installer.
 
 // crdDiscoveryResource is customresourcedefinitions in discovery.
-func crdDiscoveryResource() discovery.Resource {
-	return discovery.Resource{
+func crdDiscoveryResource() apiresource.Resource {
+	return apiresource.Resource{
 		Name:         "customresourcedefinitions",
 		SingularName: "customresourcedefinition",
 		Namespaced:   false,
@@ -31,7 +31,7 @@ func crdDiscoveryResource() discovery.Resource {
 		Verbs:        []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
 		ShortNames:   []string{"crd", "crds"},
 		Categories:   []string{"api-extensions"},
-		Subresources: []discovery.Subresource{{
+		Subresources: []apiresource.Subresource{{
 			Name:  "status",
 			Kind:  scheme.GroupVersionKind{Group: apiextensions.GroupName, Version: "v1", Kind: "CustomResourceDefinition"},
 			Verbs: []string{"get", "patch", "update"},

@@ -17,6 +17,7 @@ import (
 	"github.com/crdlab/crdlab/handler/filters"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/machinery/openapi"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
@@ -161,7 +162,7 @@ func New(cfg Config) (*Handler, error) {
 		// The built-in group's discovery and OpenAPI are the server's
 		// own, set once; those of CRD groups are the controllers'
 		// (DiscoveryController, the OpenAPI controller).
-		h.discovery.SetGroupVersion(gv, []discovery.Resource{crdDiscoveryResource()})
+		h.discovery.SetGroupVersion(gv, []apiresource.Resource{crdDiscoveryResource()})
 		res, err := crdKindOpenAPIResource(cfg.Scheme, gv)
 		if err != nil {
 			return nil, fmt.Errorf("handler: OpenAPI schema of %s: %w", gv, err)

@@ -11,27 +11,26 @@ import (
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/controller"
-	"github.com/crdlab/crdlab/handler/discovery"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
 )
 
-// ResourceManager is the discovery state the controller writes: the
-// handler's *discovery.Manager.
+// ResourceManager is the discovery state the controller writes. The
+// server's discovery documents are built from it (apiserver hands in the
+// handler's *discovery.Manager).
 //
 // Mirrors the part of discoveryendpoint.ResourceManager (and the version
 // and group handlers) the controller calls.
 type ResourceManager interface {
 	// SetGroupVersion sets the resources of gv (an empty list removes it).
-	SetGroupVersion(gv scheme.GroupVersion, resources []discovery.Resource)
+	SetGroupVersion(gv scheme.GroupVersion, resources []apiresource.Resource)
 	// RemoveGroupVersion stops advertising gv; the group goes with its
 	// last version.
 	RemoveGroupVersion(gv scheme.GroupVersion)
 }
-
-var _ ResourceManager = (*discovery.Manager)(nil)
 
 // upstreamSync is the upstream function sync mirrors, named in traces.
 const upstreamSync = "k8s.io/apiextensions-apiserver/pkg/apiserver.(*DiscoveryController).sync"
@@ -189,8 +188,8 @@ func (c *DiscoveryController) sync(_ context.Context, version scheme.GroupVersio
 // of the group that serves the version, sorted by the Manager.
 //
 // Mirrors the loop of (*DiscoveryController).sync.
-func resourcesFor(crds []*apiextensionsv1.CustomResourceDefinition, version scheme.GroupVersion) ([]discovery.Resource, error) {
-	var out []discovery.Resource
+func resourcesFor(crds []*apiextensionsv1.CustomResourceDefinition, version scheme.GroupVersion) ([]apiresource.Resource, error) {
+	var out []apiresource.Resource
 	for _, crd := range crds {
 		if crd.Spec.Group != version.Group || !helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
 			continue
@@ -201,7 +200,7 @@ func resourcesFor(crds []*apiextensionsv1.CustomResourceDefinition, version sche
 				served = true
 			}
 			if v.Storage {
-				storageVersionHash = discovery.StorageVersionHash(crd.Spec.Group, v.Name, crd.Spec.Names.Kind)
+				storageVersionHash = apiresource.StorageVersionHash(crd.Spec.Group, v.Name, crd.Spec.Names.Kind)
 			}
 		}
 		if !served {
@@ -215,7 +214,7 @@ func resourcesFor(crds []*apiextensionsv1.CustomResourceDefinition, version sche
 			verbs = []string{"delete", "deletecollection", "get", "list", "watch"}
 		}
 		names := crd.Status.AcceptedNames
-		res := discovery.Resource{
+		res := apiresource.Resource{
 			Name:               names.Plural,
 			SingularName:       names.Singular,
 			Namespaced:         crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
@@ -230,12 +229,12 @@ func resourcesFor(crds []*apiextensionsv1.CustomResourceDefinition, version sche
 			return nil, err
 		}
 		if subresources != nil && subresources.Status != nil {
-			res.Subresources = append(res.Subresources, discovery.Subresource{
+			res.Subresources = append(res.Subresources, apiresource.Subresource{
 				Name: "status", Kind: version.WithKind(names.Kind), Verbs: []string{"get", "patch", "update"},
 			})
 		}
 		if subresources != nil && subresources.Scale != nil {
-			res.Subresources = append(res.Subresources, discovery.Subresource{
+			res.Subresources = append(res.Subresources, apiresource.Subresource{
 				Name:  "scale",
 				Kind:  scheme.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"},
 				Verbs: []string{"get", "patch", "update"},

@@ -13,6 +13,7 @@ import (
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/controller/internal/controllertest"
 	"github.com/crdlab/crdlab/handler/discovery"
+	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -52,6 +53,10 @@ var (
 	v1beta1 = scheme.GroupVersion{Group: "stable.example.com", Version: "v1beta1"}
 )
 
+// newController returns a controller writing the server's real discovery
+// Manager (only this test imports the handler; the controller knows its
+// own ResourceManager interface), so the tests read the documents clients
+// get.
 func newController(t *testing.T, crds ...*apiextensionsv1.CustomResourceDefinition) (*DiscoveryController, *controllertest.Informer, *discovery.Manager) {
 	t.Helper()
 	inf := controllertest.NewInformer(crds...)
@@ -87,7 +92,7 @@ func TestDiscoveryController_sync(t *testing.T) {
 		assert.True(t, crontab.Namespaced)
 		assert.Equal(t, []string{"ct"}, crontab.ShortNames)
 		assert.Equal(t, []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}, crontab.Verbs)
-		assert.Equal(t, discovery.StorageVersionHash("stable.example.com", "v1", "CronTab"), crontab.StorageVersionHash)
+		assert.Equal(t, apiresource.StorageVersionHash("stable.example.com", "v1", "CronTab"), crontab.StorageVersionHash)
 		assert.Equal(t, "autoscaling", list.APIResources[2].Group)
 
 		beta, ok := m.APIResourceList(v1beta1)
@@ -136,7 +141,7 @@ func TestDiscoveryController_sync(t *testing.T) {
 	t.Run("BuiltInGroupUntouched", func(t *testing.T) {
 		m := discovery.NewManager()
 		builtIn := scheme.GroupVersion{Group: apiextensionsv1.GroupName, Version: "v1"}
-		m.SetGroupVersion(builtIn, []discovery.Resource{{Name: "customresourcedefinitions"}})
+		m.SetGroupVersion(builtIn, []apiresource.Resource{{Name: "customresourcedefinitions"}})
 		c, err := NewDiscoveryController(controllertest.NewInformer(), m, controller.Options{})
 		require.NoError(t, err)
 		defer c.queue.ShutDown()

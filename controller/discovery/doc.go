@@ -6,7 +6,7 @@
 // Vocabulary: the controller's key is a group version, not a CRD: a
 // change to one CRD queues every version it lists (before and after the
 // change), and the sync of a group version rebuilds its whole resource
-// list from the lister — one discovery.Resource per Established CRD of
+// list from the lister — one apiresource.Resource per Established CRD of
 // the group that serves the version, named by its accepted names, plus
 // its status and scale subresources. A group version with no resource
 // left is removed, and a group goes with its last version; so a CRD
@@ -32,8 +32,9 @@
 //     (ResourceManager: AddGroupVersion, RemoveGroupVersion)
 //
 // Differences from upstream:
-//   - One ResourceManager (handler/discovery.Manager) holds both the
-//     legacy documents and the aggregated one; upstream updates a version
+//   - One ResourceManager, an interface the controller owns (apiserver
+//     passes the handler's discovery.Manager), holds both the legacy
+//     documents and the aggregated one; upstream updates a version
 //     handler, a group handler and the aggregated manager one by one.
 //   - A group version is advertised iff it has at least one resource
 //     (upstream can list a version in /apis/<group> whose own document is

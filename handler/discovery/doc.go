@@ -6,10 +6,10 @@
 // (apidiscovery.k8s.io/v2 APIGroupDiscoveryList).
 //
 // Vocabulary: a Manager holds the discovery state: for each group version
-// the Resources it serves. Its hooks, SetGroupVersion and
-// RemoveGroupVersion, are called whenever CRDs change (by the crdHandler
-// today, by the discovery controller later); every document is built from
-// that state on request. A Resource becomes a legacy metav1.APIResource
+// the Resources (machinery/apiresource) it serves. Its hooks,
+// SetGroupVersion and RemoveGroupVersion, are called whenever CRDs change
+// (by the discovery controller, through its ResourceManager interface);
+// every document is built from that state on request. A Resource becomes a legacy metav1.APIResource
 // (plus one "<plural>/<sub>" APIResource per Subresource) or an
 // aggregated APIResourceDiscovery. Versions of a group are ordered by
 // kube-aware version priority (v2 > v1 > v1beta2 > v1beta1 > v1alpha1 >

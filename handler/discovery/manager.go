@@ -2,7 +2,6 @@ package discovery
 
 import (
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,44 +13,9 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/scheme"
 )
-
-// Resource is what discovery says about one resource of a group version.
-type Resource struct {
-	// Name is the plural, e.g. "crontabs".
-	Name         string
-	SingularName string
-	Namespaced   bool
-	Kind         string
-	Verbs        []string
-	ShortNames   []string
-	Categories   []string
-	// StorageVersionHash identifies the storage version (see
-	// StorageVersionHash); may be empty.
-	StorageVersionHash string
-	Subresources       []Subresource
-}
-
-// Subresource is a subresource of a Resource: "status" or "scale".
-type Subresource struct {
-	Name string
-	// Kind is the kind the subresource answers with; for scale it is
-	// autoscaling/v1 Scale, for status the resource's own kind.
-	Kind  scheme.GroupVersionKind
-	Verbs []string
-}
-
-// StorageVersionHash returns the hash upstream advertises for a
-// resource's storage version: the first 8 bytes of the SHA-256 of
-// "<group>/<version>/<kind>", base64-encoded.
-//
-// Mirrors k8s.io/apiserver/pkg/endpoints/discovery.StorageVersionHash.
-func StorageVersionHash(group, version, kind string) string {
-	gv := scheme.GroupVersion{Group: group, Version: version}.String()
-	sum := sha256.Sum256([]byte(gv + "/" + kind))
-	return base64.StdEncoding.EncodeToString(sum[:8])
-}
 
 // Manager holds the discovery state and serves it. It is safe for
 // concurrent use: hooks may run while requests are served.
@@ -63,7 +27,7 @@ type Manager struct {
 	// groups maps a group name to its versions, each version to its
 	// resources sorted by name. A group is present iff it has at least one
 	// version.
-	groups map[string]map[string][]Resource
+	groups map[string]map[string][]apiresource.Resource
 	// order lists the groups in the order /apis shows them: groups added
 	// with a priority first (see SetGroupPriority), then by name.
 	priority map[string]int
@@ -71,7 +35,7 @@ type Manager struct {
 
 // NewManager returns an empty Manager.
 func NewManager() *Manager {
-	return &Manager{groups: map[string]map[string][]Resource{}, priority: map[string]int{}}
+	return &Manager{groups: map[string]map[string][]apiresource.Resource{}, priority: map[string]int{}}
 }
 
 // SetGroupPriority makes group appear before groups of lower priority in
@@ -88,18 +52,18 @@ func (m *Manager) SetGroupPriority(group string, priority int) {
 //
 // Mirrors (*resourceDiscoveryManager).AddGroupVersion and the
 // setDiscovery calls of DiscoveryController.sync.
-func (m *Manager) SetGroupVersion(gv scheme.GroupVersion, resources []Resource) {
+func (m *Manager) SetGroupVersion(gv scheme.GroupVersion, resources []apiresource.Resource) {
 	if len(resources) == 0 {
 		m.RemoveGroupVersion(gv)
 		return
 	}
-	rs := append([]Resource(nil), resources...)
+	rs := append([]apiresource.Resource(nil), resources...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Name < rs[j].Name })
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	vs := m.groups[gv.Group]
 	if vs == nil {
-		vs = map[string][]Resource{}
+		vs = map[string][]apiresource.Resource{}
 		m.groups[gv.Group] = vs
 	}
 	vs[gv.Version] = rs
@@ -134,11 +98,11 @@ func (m *Manager) GroupVersions() []scheme.GroupVersion {
 }
 
 // Resources returns the resources of gv and whether gv is advertised.
-func (m *Manager) Resources(gv scheme.GroupVersion) ([]Resource, bool) {
+func (m *Manager) Resources(gv scheme.GroupVersion) ([]apiresource.Resource, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	rs, ok := m.groups[gv.Group][gv.Version]
-	return append([]Resource(nil), rs...), ok
+	return append([]apiresource.Resource(nil), rs...), ok
 }
 
 func (m *Manager) sortedGroupsLocked() []string {
@@ -156,7 +120,7 @@ func (m *Manager) sortedGroupsLocked() []string {
 	return gs
 }
 
-func sortedVersions(vs map[string][]Resource) []string {
+func sortedVersions(vs map[string][]apiresource.Resource) []string {
 	out := make([]string, 0, len(vs))
 	for v := range vs {
 		out = append(out, v)
@@ -260,7 +224,7 @@ func (m *Manager) APIGroupDiscoveryList() *APIGroupDiscoveryList {
 	return list
 }
 
-func aggregatedResource(group, version string, r Resource) APIResourceDiscovery {
+func aggregatedResource(group, version string, r apiresource.Resource) APIResourceDiscovery {
 	scope := ScopeCluster
 	if r.Namespaced {
 		scope = ScopeNamespace

@@ -2,7 +2,6 @@ package discovery_test
 
 import (
 	"encoding/json"
-	"github.com/crdlab/crdlab/handler/internal/check"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -11,6 +10,8 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/discovery"
+	"github.com/crdlab/crdlab/handler/internal/check"
+	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -20,11 +21,11 @@ func TestCompareKubeAwareVersionStrings(t *testing.T) {
 	check.Equal(t, []string{"v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v1beta1", "v12alpha1", "v11alpha2", "v1alpha1", "foo1", "foo10"}, vs)
 }
 
-func crontabs() discovery.Resource {
-	return discovery.Resource{
+func crontabs() apiresource.Resource {
+	return apiresource.Resource{
 		Name: "crontabs", SingularName: "crontab", Namespaced: true, Kind: "CronTab",
 		Verbs: []string{"get", "list"}, ShortNames: []string{"ct"}, Categories: []string{"all"},
-		Subresources: []discovery.Subresource{
+		Subresources: []apiresource.Subresource{
 			{Name: "status", Kind: scheme.GroupVersionKind{Group: "stable.example.com", Version: "v1", Kind: "CronTab"}, Verbs: []string{"get", "patch", "update"}},
 			{Name: "scale", Kind: scheme.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}, Verbs: []string{"get", "patch", "update"}},
 		},
@@ -33,11 +34,11 @@ func crontabs() discovery.Resource {
 
 func newManager() *discovery.Manager {
 	m := discovery.NewManager()
-	m.SetGroupVersion(scheme.GroupVersion{Group: "apiextensions.k8s.io", Version: "v1"}, []discovery.Resource{{Name: "customresourcedefinitions", Kind: "CustomResourceDefinition"}})
+	m.SetGroupVersion(scheme.GroupVersion{Group: "apiextensions.k8s.io", Version: "v1"}, []apiresource.Resource{{Name: "customresourcedefinitions", Kind: "CustomResourceDefinition"}})
 	m.SetGroupPriority("apiextensions.k8s.io", 1000)
-	m.SetGroupVersion(scheme.GroupVersion{Group: "stable.example.com", Version: "v1beta1"}, []discovery.Resource{crontabs()})
-	m.SetGroupVersion(scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}, []discovery.Resource{crontabs()})
-	m.SetGroupVersion(scheme.GroupVersion{Group: "a.example.com", Version: "v1"}, []discovery.Resource{{Name: "as", Kind: "A"}})
+	m.SetGroupVersion(scheme.GroupVersion{Group: "stable.example.com", Version: "v1beta1"}, []apiresource.Resource{crontabs()})
+	m.SetGroupVersion(scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}, []apiresource.Resource{crontabs()})
+	m.SetGroupVersion(scheme.GroupVersion{Group: "a.example.com", Version: "v1"}, []apiresource.Resource{{Name: "as", Kind: "A"}})
 	return m
 }
 
@@ -163,7 +164,7 @@ func TestManager_Concurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 50; j++ {
-				m.SetGroupVersion(scheme.GroupVersion{Group: "c.example.com", Version: "v1"}, []discovery.Resource{crontabs()})
+				m.SetGroupVersion(scheme.GroupVersion{Group: "c.example.com", Version: "v1"}, []apiresource.Resource{crontabs()})
 				m.RemoveGroupVersion(scheme.GroupVersion{Group: "c.example.com", Version: "v1"})
 			}
 		}()
@@ -176,12 +177,4 @@ func TestManager_Concurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-}
-
-func TestStorageVersionHash(t *testing.T) {
-	// Same input, same hash; 8 bytes base64 = 12 characters.
-	h := discovery.StorageVersionHash("stable.example.com", "v1", "CronTab")
-	check.Len(t, h, 12)
-	check.Equal(t, h, discovery.StorageVersionHash("stable.example.com", "v1", "CronTab"))
-	check.NotEqual(t, h, discovery.StorageVersionHash("stable.example.com", "v2", "CronTab"))
 }
