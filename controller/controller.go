@@ -152,8 +152,8 @@ const crdResource = "customresourcedefinitions.apiextensions.k8s.io"
 // caches have synced.
 //
 // Mirrors the end of every upstream controller's Run: a
-// `go wait.Until(c.runWorker, time.Second, stopCh)` per worker, then
-// <-stopCh. The workers are not restarted: processNextWorkItem returns
+// `go wait.UntilWithContext(ctx, c.runWorker, time.Second)` per worker, then
+// <-ctx.Done(). The workers are not restarted: processNextWorkItem returns
 // false only when the queue is shut down.
 func RunWorkers(ctx context.Context, queue interface{ ShutDown() }, workers int, processNextWorkItem func(context.Context) bool) {
 	stop := context.AfterFunc(ctx, queue.ShutDown)
@@ -187,14 +187,9 @@ func ProcessNextWorkItem[T comparable](ctx context.Context, queue workqueue.Rate
 	// and a key changed during the sync is synced again after it.
 	defer queue.Done(key)
 
-	var start time.Time
-	if o.Tracer.Enabled() {
-		start = time.Now() // real time, even with a fake Clock: for the trace only
-	}
+	start := time.Now() // real time, even with a fake Clock: for the trace only
 	err := sync(ctx, key)
-	if o.Tracer.Enabled() {
-		traceSync(o, fmt.Sprint(key), time.Since(start), err, upstream)
-	}
+	o.TraceSync(key, start, err, upstream)
 	if err != nil {
 		// Retry later, backing off per key (5ms, 10ms, … up to the
 		// limiter's maximum).
@@ -208,9 +203,14 @@ func ProcessNextWorkItem[T comparable](ctx context.Context, queue workqueue.Rate
 	return true
 }
 
-// traceSync records a "sync" event: the controller synced key in d.
-func traceSync(o Options, key string, d time.Duration, err error, upstream string) {
-	e := trace.Event{Step: "sync", Key: key, Duration: d, Message: "synced", Upstream: upstream}
+// TraceSync records, if tracing is on, a "sync" event: the controller
+// synced key, starting at start, with result err; upstream is the
+// upstream sync function.
+func (o Options) TraceSync(key any, start time.Time, err error, upstream string) {
+	if !o.Tracer.Enabled() {
+		return
+	}
+	e := trace.Event{Step: "sync", Key: fmt.Sprint(key), Duration: time.Since(start), Message: "synced", Upstream: upstream}
 	if err != nil {
 		e.Message, e.Err = "sync failed: retried with backoff", err.Error()
 	}

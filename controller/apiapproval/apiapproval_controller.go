@@ -1,21 +1,13 @@
 package apiapproval
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"strings"
-	"sync"
 
-	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
-	apierrors "github.com/crdlab/crdlab/apis/errors"
-	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer"
-	"github.com/crdlab/crdlab/informer/workqueue"
-	"github.com/crdlab/crdlab/machinery/clock"
 )
 
 // KubeAPIApprovedAnnotation is the annotation a CRD of a protected group
@@ -74,62 +66,32 @@ func GetAPIApprovalState(annotations map[string]string) (APIApprovalState, strin
 // upstreamSync is the upstream function sync mirrors, named in traces.
 const upstreamSync = "k8s.io/apiextensions-apiserver/pkg/controller/apiapproval.(*KubernetesAPIApprovalPolicyConformantConditionController).sync"
 
-// KubernetesAPIApprovalPolicyConformantConditionController keeps the
-// KubernetesAPIApprovalPolicyConformant condition of CRDs in protected
-// groups in step with their approval annotation.
-//
-// Mirrors KubernetesAPIApprovalPolicyConformantConditionController in
-// k8s.io/apiextensions-apiserver/pkg/controller/apiapproval/apiapproval_controller.go.
-type KubernetesAPIApprovalPolicyConformantConditionController struct {
-	crdClient controller.CRDClient
-
-	crdLister *controller.CRDLister
-	crdSynced informer.InformerSynced
-
-	// syncFn is sync; tests replace it.
-	syncFn func(ctx context.Context, key string) error
-
-	// queue holds CRD names.
-	queue workqueue.RateLimitingInterface[string]
-	log   *slog.Logger
-	clock clock.Clock
-	// opts are the defaulted Options; ProcessNextWorkItem and the traces
-	// read them.
-	opts controller.Options
-
-	lastSeenMu sync.Mutex // guards lastSeenProtectedAnnotation
-	// lastSeenProtectedAnnotation holds, by CRD name, the annotation value
-	// last written into the condition, so the same value is not
-	// recomputed (and, with several servers, not fought over).
-	lastSeenProtectedAnnotation map[string]string
-}
-
-// NewKubernetesAPIApprovalPolicyConformantConditionController returns a
-// controller fed by crdInformer's events (it registers its handlers now:
+// NewKubernetesAPIApprovalPolicyConformantConditionController returns the
+// controller that keeps the KubernetesAPIApprovalPolicyConformant
+// condition of CRDs in protected groups in step with their approval
+// annotation, fed by crdInformer's events (it registers its handlers now:
 // call it before the informer starts).
 //
-// Mirrors NewKubernetesAPIApprovalPolicyConformantConditionController.
-func NewKubernetesAPIApprovalPolicyConformantConditionController(crdInformer informer.SharedIndexInformer, crdClient controller.CRDClient, opts controller.Options) (*KubernetesAPIApprovalPolicyConformantConditionController, error) {
-	opts = opts.WithDefaults("apiapproval")
-	c := &KubernetesAPIApprovalPolicyConformantConditionController{
-		crdClient:                   crdClient,
-		crdLister:                   controller.NewCRDLister(crdInformer),
-		crdSynced:                   crdInformer.HasSynced,
-		queue:                       controller.NewQueue[string]("kubernetes_api_approval_conformant_condition_controller", opts),
-		log:                         opts.Logger,
-		clock:                       opts.Clock,
-		opts:                        opts,
-		lastSeenProtectedAnnotation: map[string]string{},
-	}
-	c.syncFn = c.sync
-	if _, err := crdInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any, _ bool) { c.enqueue(obj) },
-		UpdateFunc: func(_, newObj any) { c.enqueue(newObj) },
-		DeleteFunc: c.deleteCustomResourceDefinition,
-	}); err != nil {
-		return nil, fmt.Errorf("apiapproval controller: %w", err)
-	}
-	return c, nil
+// Mirrors NewKubernetesAPIApprovalPolicyConformantConditionController in
+// k8s.io/apiextensions-apiserver/pkg/controller/apiapproval/apiapproval_controller.go;
+// its loop (sync, Run) is controller.ConditionController, shared with
+// the nonstructuralschema controller.
+func NewKubernetesAPIApprovalPolicyConformantConditionController(crdInformer informer.SharedIndexInformer, crdClient controller.CRDClient, opts controller.Options) (*controller.ConditionController, error) {
+	return controller.NewConditionController(crdInformer, crdClient, opts, controller.Condition{
+		Name:      "apiapproval",
+		Queue:     "kubernetes_api_approval_conformant_condition_controller",
+		Type:      apiextensionsv1.KubernetesAPIApprovalPolicyConformant,
+		Calculate: calculateCondition,
+		// No RemoveWhenNone: the group is immutable, so a CRD that needs no
+		// condition never had one to remove.
+		//
+		// The annotation is what may change: each value is looked at once
+		// (and, with several servers, not fought over).
+		Input: func(crd *apiextensionsv1.CustomResourceDefinition) string {
+			return crd.Annotations[KubeAPIApprovedAnnotation]
+		},
+		Upstream: upstreamSync,
+	})
 }
 
 // calculateCondition returns the condition crd should have, or nil if its
@@ -159,93 +121,4 @@ func calculateCondition(crd *apiextensionsv1.CustomResourceDefinition) *apiexten
 		cond.Status, cond.Reason = apiextensionsv1.ConditionUnknown, "UnknownAnnotation"
 	}
 	return cond
-}
-
-// sync writes the condition of one CRD if it changed.
-//
-// Mirrors (*KubernetesAPIApprovalPolicyConformantConditionController).sync.
-func (c *KubernetesAPIApprovalPolicyConformantConditionController) sync(ctx context.Context, key string) error {
-	inCRD, err := c.crdLister.Get(key)
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-
-	// Avoid recomputing for an annotation value already handled.
-	annotation := inCRD.Annotations[KubeAPIApprovedAnnotation]
-	c.lastSeenMu.Lock()
-	lastSeen, seenBefore := c.lastSeenProtectedAnnotation[inCRD.Name]
-	c.lastSeenMu.Unlock()
-	if seenBefore && annotation == lastSeen {
-		return nil
-	}
-
-	cond := calculateCondition(inCRD)
-	if cond == nil {
-		// The group is immutable: a CRD without the condition never needs
-		// one removed.
-		return nil
-	}
-	if old := helpers.FindCRDCondition(inCRD, apiextensionsv1.KubernetesAPIApprovalPolicyConformant); old != nil &&
-		old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message {
-		return nil
-	}
-
-	crd := inCRD.DeepCopy()
-	helpers.SetCRDConditionAt(crd, *cond, c.clock.Now())
-	updated, err := c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
-		// Deleted or changed meanwhile: we are called again.
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	c.opts.TraceStatus(updated, upstreamSync, "", apiextensionsv1.KubernetesAPIApprovalPolicyConformant)
-
-	c.lastSeenMu.Lock()
-	defer c.lastSeenMu.Unlock()
-	c.lastSeenProtectedAnnotation[crd.Name] = annotation
-	return nil
-}
-
-// Run waits for the CRD informer to sync, then runs workers workers until
-// ctx ends.
-//
-// Mirrors (*KubernetesAPIApprovalPolicyConformantConditionController).Run.
-func (c *KubernetesAPIApprovalPolicyConformantConditionController) Run(ctx context.Context, workers int) {
-	defer c.queue.ShutDown()
-	c.log.Info("starting KubernetesAPIApprovalPolicyConformantConditionController")
-	defer c.log.Info("shutting down KubernetesAPIApprovalPolicyConformantConditionController")
-
-	if !informer.WaitForCacheSync(ctx, c.crdSynced) {
-		return
-	}
-	controller.RunWorkers(ctx, c.queue, workers, c.processNextWorkItem)
-}
-
-// processNextWorkItem handles one key off the queue. It returns false
-// when the queue is shut down.
-func (c *KubernetesAPIApprovalPolicyConformantConditionController) processNextWorkItem(ctx context.Context) bool {
-	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.opts, upstreamSync)
-}
-
-func (c *KubernetesAPIApprovalPolicyConformantConditionController) enqueue(obj any) {
-	if crd, ok := controller.CRDFromObject(obj); ok {
-		c.queue.Add(crd.Name)
-	}
-}
-
-// deleteCustomResourceDefinition forgets a deleted CRD's last annotation,
-// so a CRD re-created under the same name is checked afresh.
-func (c *KubernetesAPIApprovalPolicyConformantConditionController) deleteCustomResourceDefinition(obj any) {
-	crd, ok := controller.CRDFromObject(obj)
-	if !ok {
-		return
-	}
-	c.lastSeenMu.Lock()
-	defer c.lastSeenMu.Unlock()
-	delete(c.lastSeenProtectedAnnotation, crd.Name)
 }

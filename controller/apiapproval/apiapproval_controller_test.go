@@ -3,6 +3,7 @@ package apiapproval
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,30 +54,36 @@ func TestCalculateCondition(t *testing.T) {
 	}
 }
 
-func TestController_sync(t *testing.T) {
-	ctx := context.Background()
-	crd := &apiextensionsv1.CustomResourceDefinition{
-		ObjectMeta: metav1.ObjectMeta{Name: "widgets.apps.k8s.io"},
-		Spec:       apiextensionsv1.CustomResourceDefinitionSpec{Group: "apps.k8s.io"},
-	}
+// TestNewKubernetesAPIApprovalPolicyConformantConditionController runs the
+// controller the server runs: a CRD of a protected group without the
+// annotation gets MissingAnnotation, and ApprovedAnnotation once it is
+// annotated with a URL.
+func TestNewKubernetesAPIApprovalPolicyConformantConditionController(t *testing.T) {
 	inf := controllertest.NewInformer()
 	client := controllertest.NewClient()
-	_ = inf.GetIndexer().Add(client.Put(crd))
 	c, err := NewKubernetesAPIApprovalPolicyConformantConditionController(inf, client, controller.Options{})
 	require.NoError(t, err)
-	defer c.queue.ShutDown()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx, 1); close(done) }()
+	defer func() { cancel(); <-done }()
 
-	require.NoError(t, c.sync(ctx, crd.Name))
-	got := helpers.FindCRDCondition(client.Get(crd.Name), apiextensionsv1.KubernetesAPIApprovalPolicyConformant)
-	require.NotNil(t, got)
-	assert.Equal(t, "MissingAnnotation", got.Reason)
+	reason := func(name string) string {
+		if got := helpers.FindCRDCondition(client.Get(name), apiextensionsv1.KubernetesAPIApprovalPolicyConformant); got != nil {
+			return got.Reason
+		}
+		return ""
+	}
+	crd := client.Put(&apiextensionsv1.CustomResourceDefinition{
+		ObjectMeta: metav1.ObjectMeta{Name: "widgets.apps.k8s.io"},
+		Spec:       apiextensionsv1.CustomResourceDefinitionSpec{Group: "apps.k8s.io"},
+	})
+	inf.Add(crd)
+	require.Eventually(t, func() bool { return reason(crd.Name) == "MissingAnnotation" }, 5*time.Second, time.Millisecond)
 
-	t.Run("SameAnnotationNotRecomputed", func(t *testing.T) {
-		require.NoError(t, c.sync(ctx, crd.Name))
-		assert.Len(t, client.Updates(), 1)
-	})
-	t.Run("DeleteForgets", func(t *testing.T) {
-		inf.Delete(crd)
-		assert.Empty(t, c.lastSeenProtectedAnnotation)
-	})
+	approved := client.Get(crd.Name)
+	approved.Annotations = map[string]string{KubeAPIApprovedAnnotation: "https://github.com/kubernetes/kubernetes/pull/78458"}
+	approved.ResourceVersion = ""
+	inf.Update(client.Put(approved))
+	require.Eventually(t, func() bool { return reason(crd.Name) == "ApprovedAnnotation" }, 5*time.Second, time.Millisecond)
 }

@@ -26,6 +26,9 @@
 //     (IsProtectedCommunityGroup, GetAPIApprovalState)
 //
 // Differences from upstream:
+//   - The loop (handlers, queue, sync, Run) is controller.ConditionController,
+//     shared with the nonstructuralschema controller; this package gives it
+//     the condition (calculateCondition) and the annotation as its input.
 //   - The approval helpers live here rather than in
 //     apis/apiextensions/helpers, their only user being this controller.
 //   - Creating a v1 CRD in a protected group without the annotation is

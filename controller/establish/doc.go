@@ -23,7 +23,8 @@
 // Seed 000 says the controller "checks every second whether there is a new
 // Key value in the queue". It does not poll: its worker blocks in the
 // queue's Get and handles a key as soon as it is ready. The second is
-// upstream's wait.Until period, which only restarts a worker that returned.
+// upstream's wait.UntilWithContext period, which only restarts a worker that
+// returned.
 //
 // Tracing: with controller.Options.Tracer set, the controller's queue
 // ("crdEstablishing") emits workqueue events and each sync a "sync"
@@ -42,5 +43,5 @@
 //   - QueueCRD takes only the name; the delay is the controller's
 //     EstablishDelay field rather than an argument chosen by the
 //     crdHandler from MasterCount.
-//   - Run takes a worker count (upstream starts one); sync takes ctx.
+//   - Run takes a worker count (upstream's RunWithContext starts one).
 package establish

@@ -3,6 +3,7 @@ package establish
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
@@ -45,8 +46,7 @@ type EstablishingController struct {
 	queue workqueue.RateLimitingInterface[string]
 	log   *slog.Logger
 	clock clock.Clock
-	// opts are the defaulted Options; ProcessNextWorkItem and the traces
-	// read them.
+	// opts are the defaulted Options; the traces read them.
 	opts controller.Options
 }
 
@@ -78,8 +78,16 @@ func (c *EstablishingController) QueueCRD(key string) {
 	c.queue.AddAfter(key, c.EstablishDelay)
 }
 
-// Run waits for the CRD informer to sync, then runs workers workers until
-// ctx ends.
+// The rest of this file is the whole life of a key, in the order the
+// article's "EstablishingController" section walks it: Run starts the
+// workers, each worker loops on processNextWorkItem, which takes a key
+// off the queue (Get), syncs it, and tells the queue how it went
+// (Forget or AddRateLimited, then Done). The other controllers share this
+// loop (controller.RunWorkers, controller.ProcessNextWorkItem); here it
+// is written out, as in kubernetes/sample-controller.
+
+// Run waits for the CRD informer's cache, then runs workers workers until
+// ctx ends, and returns once they have all stopped.
 //
 // Mirrors (*EstablishingController).Run.
 func (c *EstablishingController) Run(ctx context.Context, workers int) {
@@ -87,10 +95,31 @@ func (c *EstablishingController) Run(ctx context.Context, workers int) {
 	c.log.Info("starting EstablishingController")
 	defer c.log.Info("shutting down EstablishingController")
 
+	// sync reads the lister: wait until it holds every CRD, or sync
+	// would take a CRD it has not seen yet for a deleted one.
 	if !informer.WaitForCacheSync(ctx, c.crdSynced) {
 		return
 	}
-	controller.RunWorkers(ctx, c.queue, workers, c.processNextWorkItem)
+
+	// When ctx ends, shut the queue down: that wakes the workers blocked
+	// in Get, and is how they stop.
+	stop := context.AfterFunc(ctx, c.queue.ShutDown)
+	defer stop()
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Go(func() { c.runWorker(ctx) })
+	}
+	wg.Wait()
+}
+
+// runWorker handles keys until the queue is shut down.
+//
+// Mirrors (*EstablishingController).runWorker. Upstream's RunWithContext
+// restarts it every second (wait.UntilWithContext); it returns only at
+// shutdown, so it is not restarted here.
+func (c *EstablishingController) runWorker(ctx context.Context) {
+	for c.processNextWorkItem(ctx) {
+	}
 }
 
 // processNextWorkItem handles one key off the queue. It returns false
@@ -98,7 +127,33 @@ func (c *EstablishingController) Run(ctx context.Context, workers int) {
 //
 // Mirrors (*EstablishingController).processNextWorkItem.
 func (c *EstablishingController) processNextWorkItem(ctx context.Context) bool {
-	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.opts, upstreamSync)
+	// Get blocks until a key is ready (its EstablishDelay has passed) or
+	// the queue is shut down.
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	// Done, always, whatever the sync did. Until Done, the queue holds
+	// back new Adds of key (they wait in its dirty set): no two workers
+	// ever sync one CRD at once, and a CRD queued again while it was
+	// being synced is synced once more afterwards.
+	defer c.queue.Done(key)
+
+	start := time.Now() // real time, even with a fake Clock: for the trace only
+	err := c.syncFn(ctx, key)
+	c.opts.TraceSync(key, start, err, upstreamSync)
+	if err == nil {
+		// Forget the key's failures, so that its next failure waits the
+		// shortest backoff again rather than continuing where this run
+		// of failures left off.
+		c.queue.Forget(key)
+		return true
+	}
+	// Try again later, backing off per key (5ms, 10ms, 20ms, … up to
+	// 1000s), so a CRD that keeps failing does not spin a worker.
+	c.queue.AddRateLimited(key)
+	c.log.Warn("sync failed; requeued with backoff", "key", key, "err", err, "requeues", c.queue.NumRequeues(key))
+	return true
 }
 
 // sync turns a CRD whose names are accepted into an Established one.

@@ -27,6 +27,9 @@
 //     (ConditionController, calculateCondition, sync)
 //
 // Differences from upstream:
+//   - The loop (handlers, queue, sync, Run) is controller.ConditionController,
+//     shared with the apiapproval controller; this package gives it the
+//     condition (calculateCondition) and the generation as its input.
 //   - Schemas are read through their JSON (structural.FromJSON) rather than
 //     converted to the internal type first; a schema that cannot be read
 //     gives reason StructuralError, as upstream's NewStructural failure.

@@ -3,6 +3,7 @@ package nonstructuralschema
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -63,31 +64,30 @@ func TestCalculateCondition(t *testing.T) {
 	})
 }
 
-func TestConditionController_sync(t *testing.T) {
-	ctx := context.Background()
+// TestNewConditionController runs the controller the server runs: it
+// sets the condition on a non-structural CRD and removes it once an
+// update (a new generation) fixes the schema.
+func TestNewConditionController(t *testing.T) {
 	inf := controllertest.NewInformer()
 	client := controllertest.NewClient()
-	crd := withSchema(untyped)
-	_ = inf.GetIndexer().Add(client.Put(crd))
 	c, err := NewConditionController(inf, client, controller.Options{})
 	require.NoError(t, err)
-	defer c.queue.ShutDown()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx, 1); close(done) }()
+	defer func() { cancel(); <-done }()
 
-	t.Run("SetsCondition", func(t *testing.T) {
-		require.NoError(t, c.sync(ctx, crd.Name))
-		assert.True(t, helpers.IsCRDConditionTrue(client.Get(crd.Name), apiextensionsv1.NonStructuralSchema))
-	})
-	t.Run("SameGenerationSkipped", func(t *testing.T) {
-		require.NoError(t, c.sync(ctx, crd.Name))
-		assert.Len(t, client.Updates(), 1)
-	})
-	t.Run("FixedSchemaRemovesCondition", func(t *testing.T) {
-		fixed := client.Get(crd.Name)
-		fixed.Spec = withSchema(structuralSchema).Spec
-		fixed.Generation = 2
-		fixed = client.Put(fixed)
-		inf.Update(fixed)
-		require.NoError(t, c.sync(ctx, crd.Name))
-		assert.Nil(t, helpers.FindCRDCondition(client.Get(crd.Name), apiextensionsv1.NonStructuralSchema))
-	})
+	crd := client.Put(withSchema(untyped))
+	inf.Add(crd)
+	require.Eventually(t, func() bool {
+		return helpers.IsCRDConditionTrue(client.Get(crd.Name), apiextensionsv1.NonStructuralSchema)
+	}, 5*time.Second, time.Millisecond)
+
+	fixed := client.Get(crd.Name)
+	fixed.Spec = withSchema(structuralSchema).Spec
+	fixed.Generation = 2
+	inf.Update(client.Put(fixed))
+	require.Eventually(t, func() bool {
+		return helpers.FindCRDCondition(client.Get(crd.Name), apiextensionsv1.NonStructuralSchema) == nil
+	}, 5*time.Second, time.Millisecond)
 }
