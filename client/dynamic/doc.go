@@ -25,7 +25,8 @@
 //   - Not implemented: Apply and ApplyStatus (server-side apply with
 //     apply configurations), NewForConfigAndClient, the fake client, and
 //     dynamicinformer / dynamiclister.
-//   - Resource names with "/" or "%", or "." / "..", are refused before
-//     sending (upstream checks them only when names go through Name()).
+//   - A namespace, name or subresource with "/" or "%", or "." / "..", is
+//     refused before sending (upstream's validateNamespaceWithOptionalName
+//     checks the namespace and the name, not subresources).
 //   - A list without timeoutSeconds keeps the Config's Timeout.
 package dynamic

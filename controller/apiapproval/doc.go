@@ -31,7 +31,9 @@
 //     the condition (calculateCondition) and the annotation as its input.
 //   - The approval helpers live here rather than in
 //     apis/apiextensions/helpers, their only user being this controller.
-//   - Creating a v1 CRD in a protected group without the annotation is
-//     refused by upstream's validation; crdlab's validation may not check
-//     it, in which case the condition is the only signal.
+//   - Upstream's CRD validation (validateAPIApproval) refuses a CRD of a
+//     protected group whose annotation is missing or invalid, on create
+//     and on an update that changes the approval state (422). crdlab's
+//     validation (apis/apiextensions/validation) does not check it yet, so
+//     here such a CRD is created and the condition is the only signal.
 package apiapproval

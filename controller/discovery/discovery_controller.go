@@ -196,7 +196,10 @@ func resourcesFor(crds []*apiextensionsv1.CustomResourceDefinition, version sche
 		}
 		served, storageVersionHash := false, ""
 		for _, v := range crd.Spec.Versions {
-			if v.Served && v.Name == version.Version {
+			if !v.Served {
+				continue // an unserved storage version is not advertised: no hash
+			}
+			if v.Name == version.Version {
 				served = true
 			}
 			if v.Storage {

@@ -118,6 +118,16 @@ func TestDiscoveryController_sync(t *testing.T) {
 		assert.Equal(t, []string{"delete", "deletecollection", "get", "list", "watch"}, list.APIResources[0].Verbs)
 	})
 
+	t.Run("UnservedStorageVersionHasNoHash", func(t *testing.T) {
+		crd := crontabs()
+		crd.Spec.Versions[0].Served = false // v1, the storage version
+		c, _, m := newController(t, crd)
+		require.NoError(t, c.sync(ctx, v1beta1))
+		list, ok := m.APIResourceList(v1beta1)
+		require.True(t, ok)
+		assert.Empty(t, list.APIResources[0].StorageVersionHash, "as upstream: the hash comes from a served storage version only")
+	})
+
 	t.Run("UnservedVersion", func(t *testing.T) {
 		c, _, m := newController(t, crontabs())
 		require.NoError(t, c.sync(ctx, scheme.GroupVersion{Group: "stable.example.com", Version: "v1alpha1"}))

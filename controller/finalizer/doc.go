@@ -7,9 +7,11 @@
 //     customresourcecleanup.apiextensions.k8s.io and sets Terminating=True
 //     (reason InstanceDeletionPending). The CRD lives on, Terminating,
 //     until that finalizer is removed.
-//   - While Terminating is True the crdHandler refuses to create instances
-//     (405 MethodNotAllowed, "create not allowed while custom resource
-//     definition is terminating") but still lists, gets and deletes them.
+//   - While the CRD has a deletionTimestamp or Terminating is True, the
+//     crdHandler refuses to create instances (403 Forbidden, "create not
+//     allowed while custom resource definition is terminating"; a patch
+//     that would create one too) but still lists, gets, updates and
+//     deletes them.
 //   - The finalizer then: sets Terminating=True, reason
 //     InstanceDeletionInProgress ("CustomResource deletion is in
 //     progress"); deletes the instances (one DeleteCollection per
@@ -41,7 +43,7 @@
 //   - k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition/etcd.go
 //     ((*REST).Delete: the finalizer and InstanceDeletionPending)
 //   - k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go
-//     (the 405 on create while Terminating)
+//     (forbidCreateAdmission: the 403 on create while terminating)
 //
 // Differences from upstream:
 //   - Instances are listed and deleted through the dynamic client over
@@ -50,8 +52,9 @@
 //     ThirdPartyResource could once share the URL; crdlab has none, and
 //     the REST path keeps the controller on the client side of the wire,
 //     as every other controller.
-//   - Upstream waits for the instances inside sync, polling every second
-//     for up to a minute (then InstanceDeletionCheck). Here sync returns
+//   - Upstream waits for the instances inside sync, listing them at once
+//     and then every 5 seconds, for up to a minute (then
+//     InstanceDeletionCheck; wait.PollUntilContextTimeout). Here sync returns
 //     ErrInstancesRemain at once and the queue retries with backoff
 //     (5ms doubling, capped at MaxRetryDelay), so a worker is never parked
 //     in a poll. The InstanceDeletionCheck reason is therefore not used.

@@ -56,5 +56,5 @@
 //   - Run takes a worker count for the shape every controller shares, but
 //     always runs one worker, as upstream: name reservation is not safe
 //     to run concurrently.
-//   - sync takes ctx; errors go to the slog logger, not utilruntime.
+//   - Errors go to the slog logger, not utilruntime.HandleError.
 package status
