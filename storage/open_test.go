@@ -18,9 +18,9 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/storage/storagetest"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 var ctx = context.Background()

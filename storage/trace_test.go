@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/trace"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // TestTrace checks what storage tells a tracer: one "commit" per write at

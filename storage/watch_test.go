@@ -12,9 +12,9 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/storage/storagetest"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // TestDB_WatchFanOut: 1,000 watchers all receive every event of 10,000

@@ -153,7 +153,9 @@ func New(mode string, policy *Policy) (Authorizer, error) {
 // Mirrors alwaysAllowAuthorizer in authorizerfactory/builtin.go.
 type alwaysAllow struct{}
 
-func (alwaysAllow) Authorize(context.Context, Attributes) (Decision, string, error) { return Allow, "", nil }
+func (alwaysAllow) Authorize(context.Context, Attributes) (Decision, string, error) {
+	return Allow, "", nil
+}
 
 // readOnlyAnonymous allows authenticated users everything and the
 // anonymous user reads only.

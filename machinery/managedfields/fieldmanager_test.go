@@ -428,4 +428,3 @@ func TestScaleHandler(t *testing.T) {
 		t.Fatalf("ToParent: %s", got)
 	}
 }
-

@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/storage/etcd3"
 	"github.com/crdlab/crdlab/storage/etcd3/etcdtest"
 	"github.com/crdlab/crdlab/storage/storagetest"
-	"github.com/crdlab/crdlab/machinery/watch"
 )
 
 // BenchmarkBackends runs the same workload on the bbolt DB (package

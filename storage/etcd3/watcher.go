@@ -9,8 +9,8 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/storage"
 )
 
 // watcher is one running watch: a goroutine that sends the initial state

@@ -7,8 +7,8 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
-	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/storage"
 )
 
 func testCompact(t *testing.T, newBackend func(t *testing.T) storage.Backend) {

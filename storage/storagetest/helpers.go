@@ -14,8 +14,8 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
-	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/storage"
 )
 
 // Prefix is the key prefix of the CronTab store the suite uses.
