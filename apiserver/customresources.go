@@ -10,12 +10,16 @@ package apiserver
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	"github.com/crdlab/crdlab/apis/apiextensions/structural"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler"
+	"github.com/crdlab/crdlab/machinery/managedfields"
 	"github.com/crdlab/crdlab/registry/customresource"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
@@ -59,7 +63,8 @@ func customResourceStorage(backend storage.Backend) func(*apiextensionsv1.Custom
 		if sub := version.Subresources; sub != nil {
 			cfg.HasStatus = sub.Status != nil
 			if sc := sub.Scale; sc != nil {
-				cfg.Scale = &customresource.ScaleConfig{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
+				cfg.Scale = &customresource.ScaleConfig{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath,
+					ReplicasPaths: replicasPaths(crd)}
 				if sc.LabelSelectorPath != nil {
 					cfg.Scale.LabelSelectorPath = *sc.LabelSelectorPath
 				}
@@ -80,6 +85,29 @@ func customResourceStorage(backend storage.Backend) func(*apiextensionsv1.Custom
 		}
 		return out, nil
 	}
+}
+
+// replicasPaths maps each version of crd to the field its scale
+// subresource's specReplicasPath names (nil for a version without one),
+// for managedFields of /scale writes.
+//
+// Mirrors replicasPathInCustomResource in getOrCreateServingInfoFor.
+func replicasPaths(crd *apiextensionsv1.CustomResourceDefinition) managedfields.ResourcePathMappings {
+	out := managedfields.ResourcePathMappings{}
+	for _, v := range crd.Spec.Versions {
+		gv := scheme.GroupVersion{Group: crd.Spec.Group, Version: v.Name}.String()
+		if v.Subresources == nil || v.Subresources.Scale == nil {
+			out[gv] = nil
+			continue
+		}
+		var p fieldpath.Path
+		for _, e := range strings.Split(strings.TrimPrefix(v.Subresources.Scale.SpecReplicasPath, "."), ".") {
+			name := e
+			p = append(p, fieldpath.PathElement{FieldName: &name})
+		}
+		out[gv] = p
+	}
+	return out
 }
 
 // schemaFor compiles one version's openAPIV3Schema with package

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
@@ -59,6 +61,16 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 		},
 	}
 	storageGV := scheme.GroupVersion{Group: crd.Spec.Group, Version: storageVersion}
+	// One type converter knows the CRD's kind in all its versions, so that
+	// managedFields entries written in one are understood in another.
+	tc := h.crdTypeConverter(crd, names)
+	statusReset := map[fieldpath.APIVersion]*fieldpath.Set{}
+	for _, v := range crd.Spec.Versions {
+		if v.Subresources != nil && v.Subresources.Status != nil {
+			statusReset[fieldpath.APIVersion(crd.Spec.Group+"/"+v.Name)] = fieldpath.NewSet(
+				fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec"))
+		}
+	}
 	for i := range crd.Spec.Versions {
 		v := &crd.Spec.Versions[i]
 		if !v.Served {
@@ -108,14 +120,33 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 				warnings:     warnings,
 			}
 		}
+		hasStatus := v.Subresources != nil && v.Subresources.Status != nil
+		// The main endpoint resets status when there is /status: nobody
+		// owns it through the main endpoint.
+		//
+		// Mirrors customResourceStrategy.GetResetFields and
+		// statusStrategy.GetResetFields.
+		var mainReset map[fieldpath.APIVersion]*fieldpath.Set
+		if hasStatus {
+			mainReset = map[fieldpath.APIVersion]*fieldpath.Set{fieldpath.APIVersion(gv.String()): fieldpath.NewSet(fieldpath.MakePathOrDie("status"))}
+		}
 		vs := &versionScopes{main: mk("")}
 		vs.main.storage = st.Main
-		if v.Subresources != nil && v.Subresources.Status != nil && st.Status != nil {
+		if vs.main.fieldManager, err = newCRFieldManager(tc, conv, "", mainReset); err != nil {
+			return nil, err
+		}
+		if hasStatus && st.Status != nil {
 			vs.status = mk("status")
 			vs.status.storage = st.Status
+			if vs.status.fieldManager, err = newCRFieldManager(tc, conv, "status", statusReset); err != nil {
+				return nil, err
+			}
 		}
 		if v.Subresources != nil && v.Subresources.Scale != nil && st.Scale != nil {
 			vs.scale = newScaleScope(mk("scale"), st.Scale)
+			if vs.scale.fieldManager, err = newScaleFieldManager(tc); err != nil {
+				return nil, err
+			}
 		}
 		info.versions[v.Name] = vs
 	}

@@ -153,21 +153,39 @@ func New(cfg Config) (*Handler, error) {
 	}
 	h.openapi = newOpenAPIService(cfg.Logger)
 	h.crds = newCRDHandler(h)
-	for _, v := range cfg.EnabledVersions {
+	var markers openapi.Markers
+	if m, ok := cfg.CRDREST.(registry.SchemaMarkersStrategy); ok {
+		markers = m.SchemaMarkers()
+	}
+	crdResources := make([]openapi.Resource, len(cfg.EnabledVersions))
+	for i, v := range cfg.EnabledVersions {
 		gv := scheme.GroupVersion{Group: apiextensions.GroupName, Version: v}
 		if !cfg.Scheme.IsVersionRegistered(gv) {
 			return nil, errors.New("handler: apiextensions.k8s.io/" + v + " is not registered in the scheme")
 		}
-		h.crdScopes[v] = [2]*requestScope{h.newCRDScope(gv, ""), h.newCRDScope(gv, "status")}
+		res, err := crdKindOpenAPIResource(cfg.Scheme, gv, markers)
+		if err != nil {
+			return nil, fmt.Errorf("handler: OpenAPI schema of %s: %w", gv, err)
+		}
+		crdResources[i] = res
+	}
+	for i, v := range cfg.EnabledVersions {
+		gv := scheme.GroupVersion{Group: apiextensions.GroupName, Version: v}
+		main, status := h.newCRDScope(gv, ""), h.newCRDScope(gv, "status")
+		var err error
+		kind := gv.WithKind("CustomResourceDefinition")
+		if main.fieldManager, err = h.newTypedFieldManager(crdResources, kind, "", cfg.CRDREST); err != nil {
+			return nil, fmt.Errorf("handler: field manager of %s: %w", gv, err)
+		}
+		if status.fieldManager, err = h.newTypedFieldManager(crdResources, kind, "status", cfg.CRDStatusREST); err != nil {
+			return nil, fmt.Errorf("handler: field manager of %s/status: %w", gv, err)
+		}
+		h.crdScopes[v] = [2]*requestScope{main, status}
 		// The built-in group's discovery and OpenAPI are the server's
 		// own, set once; those of CRD groups are the controllers'
 		// (DiscoveryController, the OpenAPI controller).
 		h.discovery.SetGroupVersion(gv, []apiresource.Resource{crdDiscoveryResource()})
-		res, err := crdKindOpenAPIResource(cfg.Scheme, gv)
-		if err != nil {
-			return nil, fmt.Errorf("handler: OpenAPI schema of %s: %w", gv, err)
-		}
-		h.openapi.setGroupVersion(gv, []openapi.Resource{res})
+		h.openapi.setGroupVersion(gv, []openapi.Resource{crdResources[i]})
 	}
 	// Built-in groups come before CRD groups in /apis, as upstream.
 	h.discovery.SetGroupPriority(apiextensions.GroupName, 1000)

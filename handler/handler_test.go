@@ -239,10 +239,15 @@ func TestHandler_CRDs(t *testing.T) {
 		r := ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com", `{}`, "Content-Type", "application/strategic-merge-patch+json")
 		r.status(t, 415, "UnsupportedMediaType")
 	})
-	t.Run("ErrApplyPatch", func(t *testing.T) {
+	t.Run("ErrApplyPatchOfNoKind", func(t *testing.T) {
 		r := ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com?fieldManager=kubectl", `{}`, "Content-Type", "application/apply-patch+yaml")
-		r.status(t, 415, "UnsupportedMediaType")
-		check.Contains(t, r.body["message"].(string), "server-side apply is not supported by crdlab")
+		r.status(t, 400, "BadRequest")
+		check.Equal(t, "invalid object type: , Kind=", r.body["message"])
+	})
+	t.Run("ErrApplyPatchWithoutFieldManager", func(t *testing.T) {
+		r := ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com", `{}`, "Content-Type", "application/apply-patch+yaml")
+		r.status(t, 422, "Invalid")
+		check.Equal(t, `PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch`, r.body["message"])
 	})
 	t.Run("ErrUnknownPatchType", func(t *testing.T) {
 		r := ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com", `{}`, "Content-Type", "text/plain")

@@ -225,17 +225,19 @@ func (h *Handler) crdOpenAPIResources(gv scheme.GroupVersion, crds []*apiextensi
 // of one apiextensions.k8s.io version: its schema is read from the Go type
 // the scheme holds for the version's CustomResourceDefinition kind, with
 // the descriptions of its SwaggerDoc methods, so that `kubectl explain
-// crd.spec` works and cannot drift from the types.
+// crd.spec` works and cannot drift from the types, and with the list and
+// map markers its strategy declares (registry.SchemaMarkersStrategy),
+// which server-side apply merges by.
 //
 // Mirrors the definitions upstream's openapi-gen generates for
 // k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1 and the paths
 // the endpoints installer adds for customresourcedefinitions.
-func crdKindOpenAPIResource(s *scheme.Scheme, gv scheme.GroupVersion) (openapi.Resource, error) {
+func crdKindOpenAPIResource(s *scheme.Scheme, gv scheme.GroupVersion, markers openapi.Markers) (openapi.Resource, error) {
 	t, ok := s.KnownTypes(gv)["CustomResourceDefinition"]
 	if !ok {
 		return openapi.Resource{}, fmt.Errorf("%s/CustomResourceDefinition is not in the scheme", gv)
 	}
-	schema, defs, err := openapi.GoTypes{Name: openAPITypeName}.SchemaOf(t)
+	schema, defs, err := openapi.GoTypes{Name: openAPITypeName, Markers: markers}.SchemaOf(t)
 	if err != nil {
 		return openapi.Resource{}, err
 	}

@@ -27,12 +27,15 @@ const (
 
 // supportedPatchTypes are the patch types crdlab applies, in the order a
 // 415 lists them.
-var supportedPatchTypes = []string{patchTypeJSON, patchTypeMerge}
+var supportedPatchTypes = []string{patchTypeJSON, patchTypeMerge, patchTypeApply}
 
 // patchResource serves PATCH on one object: read the current object,
 // write it in the URL's version, apply the patch, decode the result as a
 // body would be (schema, field validation) and store it — all inside the
-// storage's retry loop, so a concurrent write makes it start over.
+// storage's retry loop, so a concurrent write makes it start over. A JSON
+// or merge patch records an Update entry in managedFields; a server-side
+// apply (applyPatch) merges through the field manager and may create the
+// object.
 //
 // Mirrors PatchResource and (*patcher).patchResource in handlers/patch.go.
 func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *requestScope, namespace, name string) {
@@ -42,17 +45,19 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		return
 	}
 	patchType := negotiation.ContentTypeOf(r.Header.Get("Content-Type"))
-	switch patchType {
-	case patchTypeJSON, patchTypeMerge:
-	case patchTypeApply, patchTypeApplyCBOR:
+	apply := patchType == patchTypeApply
+	switch {
+	case patchType == patchTypeJSON, patchType == patchTypeMerge:
+	case apply && s.fieldManager != nil:
+	case apply:
 		e := apierrors.NewUnsupportedMediaType(patchType, supportedPatchTypes)
-		e.ErrStatus.Message = fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: %s (server-side apply is not supported by crdlab: use client-side `kubectl apply`, without --server-side)",
-			strings.Join(supportedPatchTypes, ", "))
+		e.ErrStatus.Message = fmt.Sprintf("not supported: server-side apply of %s (upstream applies it to every resource)", s.groupResource())
 		responsewriters.WriteError(w, e)
 		return
 	default:
 		// Strategic merge needs Go struct tags; upstream answers 415 for
-		// custom resources too.
+		// custom resources too. CBOR applies need a feature gate upstream,
+		// off by default.
 		responsewriters.WriteError(w, apierrors.NewUnsupportedMediaType(patchType, supportedPatchTypes))
 		return
 	}
@@ -66,12 +71,9 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
 		return
 	}
-	if err := firstError(validateDryRun(patchOpts.DryRun), validateFieldValidation(patchOpts.FieldValidation)); err != nil {
+	if err := firstError(validatePatchManagement(&patchOpts, apply), validateDryRun(patchOpts.DryRun),
+		validateFieldValidation(patchOpts.FieldValidation)); err != nil {
 		responsewriters.WriteError(w, err)
-		return
-	}
-	if patchOpts.Force != nil {
-		responsewriters.WriteError(w, apierrors.NewBadRequest("force may not be specified for non-apply patch"))
 		return
 	}
 	body, err := readBody(r)
@@ -83,6 +85,11 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		responsewriters.WriteError(w, apierrors.NewBadRequest("the body of the request was empty"))
 		return
 	}
+	if apply {
+		h.applyPatch(w, r, s, updater, opts, &patchOpts, body, namespace, name)
+		return
+	}
+	manager := managerOrUserAgent(patchOpts.FieldManager, r.UserAgent())
 	// Warnings of the last attempt only: a retried attempt starts over.
 	var strictErr *scheme.StrictDecodingError
 	objInfo := registry.UpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
@@ -122,6 +129,9 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		if err := s.matchURL(obj, namespace, name); err != nil {
 			return nil, err
 		}
+		if s.fieldManager != nil {
+			obj = s.fieldManager.recordUpdate(old, obj, manager)
+		}
 		return obj, nil
 	})
 	updateOpts := &metav1.UpdateOptions{DryRun: patchOpts.DryRun, FieldManager: patchOpts.FieldManager, FieldValidation: patchOpts.FieldValidation}
@@ -134,6 +144,71 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		_ = applyFieldValidation(w, patchOpts.FieldValidation, strictErr)
 	}
 	h.writeEncoded(w, r, s, opts, http.StatusOK, out)
+}
+
+// applyPatch serves a server-side apply (application/apply-patch+yaml, a
+// YAML or JSON body): inside the storage's retry loop, the field manager
+// merges the applied configuration into the current object (or into an
+// empty one: an apply creates what does not exist), the result is
+// decoded as a body would be, and stored. Conflicts are a 409 naming each
+// field and its manager; ?force=true takes the fields over.
+//
+// Mirrors the applyPatcher of handlers/patch.go.
+func (h *Handler) applyPatch(w http.ResponseWriter, r *http.Request, s *requestScope, updater registry.Updater, accept negotiation.Options,
+	patchOpts *metav1.PatchOptions, body []byte, namespace, name string) {
+	applied, err := decodeApplyPatch(body)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	force := patchOpts.Force != nil && *patchOpts.Force
+	objInfo := registry.UpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
+		merged, err := s.fieldManager.apply(old, applied.DeepCopy(), patchOpts.FieldManager, force)
+		if err != nil {
+			return nil, err
+		}
+		if !isStored(old) && merged.GetUID() != "" {
+			return nil, apierrors.NewConflict(s.groupResource(), name,
+				fmt.Errorf("uid mismatch: the provided object specified uid %s, and no existing object was found", merged.GetUID()))
+		}
+		j, err := merged.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		// What the schema does not know was refused when the field
+		// manager typed the configuration: nothing is left to report.
+		obj, _, err := s.decode(ctx, j, false)
+		if err != nil {
+			return nil, decodeError(err)
+		}
+		if err := s.matchURL(obj, namespace, name); err != nil {
+			return nil, err
+		}
+		return obj, nil
+	})
+	updateOpts := &metav1.UpdateOptions{DryRun: patchOpts.DryRun, FieldManager: patchOpts.FieldManager, FieldValidation: patchOpts.FieldValidation}
+	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, true, updateOpts)
+	h.traceApply(r, s, namespace, name, patchOpts.FieldManager, force, out, err)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	// Upstream checks a Strict or Warn apply for duplicate keys once it
+	// has applied.
+	if v := patchOpts.FieldValidation; v == metav1.FieldValidationStrict || v == metav1.FieldValidationWarn || v == "" {
+		if err := strictApplyPatch(body); err != nil {
+			if v == metav1.FieldValidationStrict {
+				responsewriters.WriteError(w, apierrors.NewBadRequest("error strict decoding patch: "+err.Error()))
+				return
+			}
+			addWarning(w, err.Error())
+		}
+	}
+	code := http.StatusOK
+	if created {
+		code = http.StatusCreated
+	}
+	h.writeEncoded(w, r, s, accept, code, out)
 }
 
 // patchError answers a failed patch as upstream does: a malformed patch is

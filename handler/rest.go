@@ -34,6 +34,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, s *reque
 	}
 	ctx := registry.WithNamespace(r.Context(), s.namespaceFor(namespace))
 	ctx = registry.WithWarningRecorder(ctx, &headerWarnings{w: w})
+	ctx = registry.WithRequestVersion(ctx, s.resource.GroupVersion())
 	r = r.WithContext(ctx)
 	verb := verbOf(r, name)
 	if s.subresource != "" && verb != "get" && verb != "update" && verb != "patch" {
@@ -390,6 +391,9 @@ func (h *Handler) createResource(w http.ResponseWriter, r *http.Request, s *requ
 		filters.NoteRequestKey(r.Context(), key)
 	}
 	opts := metav1.CreateOptions(req.opts)
+	if s.fieldManager != nil {
+		req.obj = s.fieldManager.recordUpdate(nil, req.obj, managerOrUserAgent(opts.FieldManager, r.UserAgent()))
+	}
 	out, err := creater.Create(r.Context(), req.obj, nil, &opts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
@@ -412,8 +416,13 @@ func (h *Handler) updateResource(w http.ResponseWriter, r *http.Request, s *requ
 		responsewriters.WriteError(w, err)
 		return
 	}
+	manager := managerOrUserAgent(req.opts.FieldManager, r.UserAgent())
 	objInfo := registry.UpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
-		return req.obj.DeepCopyObject(), nil
+		obj := req.obj.DeepCopyObject()
+		if s.fieldManager != nil {
+			obj = s.fieldManager.recordUpdate(old, obj, manager)
+		}
+		return obj, nil
 	})
 	opts := req.opts
 	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, s.allowCreateOnUpdate, &opts)
@@ -455,7 +464,12 @@ func (h *Handler) decodeWrite(w http.ResponseWriter, r *http.Request, s *request
 	if err := scheme.DecodeParameters(r.URL.Query(), &req.opts); err != nil {
 		return nil, apierrors.NewBadRequest(err.Error())
 	}
-	if err := firstError(validateDryRun(req.opts.DryRun), validateFieldValidation(req.opts.FieldValidation)); err != nil {
+	optionsKind := "UpdateOptions"
+	if name == "" {
+		optionsKind = "CreateOptions"
+	}
+	if err := firstError(validateDryRun(req.opts.DryRun), validateFieldValidation(req.opts.FieldValidation),
+		validateFieldManager(req.opts.FieldManager, optionsKind)); err != nil {
 		return nil, err
 	}
 	body, err := readBody(r)

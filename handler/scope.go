@@ -71,6 +71,10 @@ type requestScope struct {
 	createForbidden error
 	// warnings are sent with every answer (deprecated versions).
 	warnings []string
+	// fieldManager keeps the objects' metadata.managedFields and serves
+	// server-side apply (fieldmanager.go); nil for a scope without them
+	// (an apply is then a 415).
+	fieldManager *scopeFieldManager
 }
 
 func (s *requestScope) groupResource() scheme.GroupResource {

@@ -134,7 +134,6 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta metav1.Object, fldPath *field.Pat
 	allErrs = append(allErrs, ValidateLabels(newMeta.GetLabels(), fldPath.Child("labels"))...)
 	allErrs = append(allErrs, ValidateAnnotations(newMeta.GetAnnotations(), fldPath.Child("annotations"))...)
 	allErrs = append(allErrs, ValidateOwnerReferences(newMeta.GetOwnerReferences(), fldPath.Child("ownerReferences"))...)
-	allErrs = append(allErrs, ValidateManagedFields(newMeta.GetManagedFields(), fldPath.Child("managedFields"))...)
 	return allErrs
 }
 

@@ -9,6 +9,7 @@ import (
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/machinery/managedfields"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
@@ -51,6 +52,11 @@ type ScaleConfig struct {
 	SpecReplicasPath   string
 	StatusReplicasPath string
 	LabelSelectorPath  string
+	// ReplicasPaths maps each version of the CRD to its spec replicas
+	// field (nil for a version without /scale), for moving its owner in
+	// managedFields between the resource and its Scale. Nil: managedFields
+	// are left as they are.
+	ReplicasPaths managedfields.ResourcePathMappings
 }
 
 // CustomResourceStorage is the REST storage of one CRD's custom resources:
@@ -285,6 +291,15 @@ func (i *scaleUpdatedObjectInfo) UpdatedObject(ctx context.Context, oldObj schem
 	if !found {
 		oldScale.Spec.Replicas = invalidSpecReplicas
 	}
+	// The Scale is shown the entries that own the replicas, as owning its
+	// spec.replicas; what the write decides goes back to the resource.
+	var fields *managedfields.ScaleHandler
+	if i.cfg.ReplicasPaths != nil {
+		fields = managedfields.NewScaleHandler(cr.GetManagedFields(), registry.RequestVersionFrom(ctx).String(), i.cfg.ReplicasPaths)
+		if oldScale.ManagedFields, err = fields.ToSubresource(); err != nil {
+			return nil, err
+		}
+	}
 	obj, err := i.reqObjInfo.UpdatedObject(ctx, oldScale)
 	if err != nil {
 		return nil, err
@@ -305,6 +320,13 @@ func (i *scaleUpdatedObjectInfo) UpdatedObject(ctx context.Context, oldObj schem
 	if scale.ResourceVersion != "" {
 		// The client's resourceVersion is the precondition of the write.
 		cr.SetResourceVersion(scale.ResourceVersion)
+	}
+	if fields != nil {
+		entries, err := fields.ToParent(scale.ManagedFields)
+		if err != nil {
+			return nil, err
+		}
+		cr.SetManagedFields(entries)
 	}
 	return cr, nil
 }

@@ -297,11 +297,19 @@ var _ registry.UpdateStrategy = statusStrategy{}
 func (a statusStrategy) PrepareForUpdate(_ context.Context, obj, old scheme.Object) {
 	newU, oldU := obj.(*unstructured.Unstructured), old.(*unstructured.Unstructured)
 	status, ok := newU.Object["status"]
+	// managedFields are the new ones: the field manager recorded this
+	// status write in them.
+	managedFields, hasManaged, _ := unstructured.NestedFieldNoCopy(newU.Object, "metadata", "managedFields")
 	*newU = *oldU.DeepCopy()
 	if ok {
 		newU.Object["status"] = status
 	} else {
 		delete(newU.Object, "status")
+	}
+	if hasManaged {
+		_ = unstructured.SetNestedField(newU.Object, managedFields, "metadata", "managedFields")
+	} else {
+		unstructured.RemoveNestedField(newU.Object, "metadata", "managedFields")
 	}
 }
 

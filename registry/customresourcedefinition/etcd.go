@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
 	"github.com/crdlab/crdlab/apis/apiextensions"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
@@ -209,6 +211,11 @@ var (
 func (r *StatusREST) New() scheme.Object    { return &apiextensions.CustomResourceDefinition{} }
 func (r *StatusREST) Destroy()              {}
 func (r *StatusREST) NamespaceScoped() bool { return false }
+
+// GetResetFields returns what /status may not write (spec).
+func (r *StatusREST) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return r.store.GetResetFields()
+}
 
 // Get reads the CRD.
 func (r *StatusREST) Get(ctx context.Context, name string, opts *metav1.GetOptions) (scheme.Object, error) {
