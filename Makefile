@@ -46,7 +46,7 @@ bench-test:
 	cd bench && $(GO) vet ./... && $(GO) test ./...
 
 bench-storage:
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./storage/
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./storage/bolt/
 
 # notebooks-setup installs Jupyter (Debian's jupyter-nbconvert, needs root)
 # and the GoNB kernel pinned in tools/go.mod; notebooks runs it if needed.

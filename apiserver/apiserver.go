@@ -25,6 +25,7 @@ import (
 	"github.com/crdlab/crdlab/registry/customresourcedefinition"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/storage/etcd3"
 	"github.com/crdlab/crdlab/trace"
 )
@@ -34,7 +35,7 @@ const (
 	DefaultDataDir         = "./crdlab-data"
 	DefaultListen          = "127.0.0.1:8080"
 	DefaultShutdownTimeout = 10 * time.Second
-	// DefaultWatchBufferSize is the server's storage.Options.WatchBufferSize:
+	// DefaultWatchBufferSize is the server's bolt.Options.WatchBufferSize:
 	// how many events a watcher may fall behind before it is closed with a
 	// 410 (its client lists again). Storage's own default, 1024, costs
 	// 32 KiB per watch for the channel alone, 32 MB for a thousand
@@ -68,7 +69,7 @@ type Config struct {
 	// Logger gets the server's logs; nil means slog.Default().
 	Logger *slog.Logger
 	// Storage tunes the storage (compaction, fsync …).
-	Storage storage.Options
+	Storage bolt.Options
 	// StorageBackend is StorageBolt (the default: a bbolt file in
 	// DataDir, one server) or StorageEtcd (an etcd v3 cluster at
 	// EtcdServers, which several servers may share; see storage/etcd3).
@@ -274,7 +275,7 @@ func (c CompletedConfig) New() (*Server, error) {
 	if c.StorageBackend == StorageEtcd {
 		// Several servers may share the etcd: as upstream with more than
 		// one apiserver, a CRD is Established only once every server's
-		// CRD informer has had time to see it (storage/etcd3/doc.go).
+		// CRD informer has had time to see it (docs/storage.md, "Several servers on one etcd").
 		s.controllers.establishDelay = establish.HAEstablishDelay
 	}
 
@@ -326,7 +327,7 @@ func (c CompletedConfig) New() (*Server, error) {
 	return s, nil
 }
 
-// backend is the storage a server runs on: storage.DB or etcd3.Backend.
+// backend is the storage a server runs on: bolt.DB or etcd3.Backend.
 type backend interface {
 	storage.Backend
 	Healthy() error
@@ -339,7 +340,7 @@ func openBackend(c *completedConfig) (backend, error) {
 		if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("data dir: %w", err)
 		}
-		db, err := storage.Open(filepath.Join(c.DataDir, DataFileName), c.Storage)
+		db, err := bolt.Open(filepath.Join(c.DataDir, DataFileName), c.Storage)
 		if err != nil {
 			return nil, dataFileError(err)
 		}
@@ -358,13 +359,13 @@ func openBackend(c *completedConfig) (backend, error) {
 	return nil, fmt.Errorf("unknown storage backend %q: want %q or %q", c.StorageBackend, StorageBolt, StorageEtcd)
 }
 
-// dataFileError adds to an error of storage.Open what the operator can do
+// dataFileError adds to an error of bolt.Open what the operator can do
 // about it. crdlab never re-initialises a file it cannot read.
 func dataFileError(err error) error {
 	switch {
-	case errors.Is(err, storage.ErrForeignFile), errors.Is(err, storage.ErrCorrupt):
+	case errors.Is(err, bolt.ErrForeignFile), errors.Is(err, bolt.ErrCorrupt):
 		return fmt.Errorf("%w; crdlab will not overwrite it: restore a backup, or move the file away to start with an empty store", err)
-	case errors.Is(err, storage.ErrLocked):
+	case errors.Is(err, bolt.ErrLocked):
 		return fmt.Errorf("%w: is another crdlab serve using the same --data-dir?", err)
 	}
 	return err

@@ -16,7 +16,7 @@ import (
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // testServer is a server running on a free loopback port.
@@ -236,7 +236,7 @@ func TestServer_Run_GracefulShutdown(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("watch stream still open after shutdown")
 	}
-	db, err := storage.Open(filepath.Join(dir, DataFileName), storage.Options{NoSync: true, LockTimeout: 100 * time.Millisecond})
+	db, err := bolt.Open(filepath.Join(dir, DataFileName), bolt.Options{NoSync: true, LockTimeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatalf("storage not released: %v", err)
 	}

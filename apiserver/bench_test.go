@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -63,7 +63,7 @@ func BenchmarkTrace_CreateCustomResource(b *testing.B) {
 func benchServer(b *testing.B, tr *trace.Tracer) string {
 	b.Helper()
 	s, err := completeNew(&Config{DataDir: b.TempDir(), Listen: "127.0.0.1:0", Tracer: tr,
-		Logger: slog.New(slog.DiscardHandler), Storage: storage.Options{NoSync: true}})
+		Logger: slog.New(slog.DiscardHandler), Storage: bolt.Options{NoSync: true}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/registry/customresource"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // Keys: where objects live in storage.
@@ -32,7 +32,7 @@ func ExampleNamespaceKeyFunc() {
 func ExampleStore_Delete_finalizers() {
 	dir, _ := os.MkdirTemp("", "registry-example")
 	defer os.RemoveAll(dir)
-	db, _ := storage.Open(filepath.Join(dir, "data.db"), storage.Options{NoSync: true})
+	db, _ := bolt.Open(filepath.Join(dir, "data.db"), bolt.Options{NoSync: true})
 	defer db.Close()
 
 	store := customresource.NewStorage(customresource.Config{

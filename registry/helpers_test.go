@@ -14,6 +14,7 @@ import (
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // widgetGVK is the kind of the test resource: namespaced widgets in
@@ -84,9 +85,9 @@ var testClock = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // openDB opens a storage in a temporary directory, closed at the end of
 // the test.
-func openDB(t testing.TB) *storage.DB {
+func openDB(t testing.TB) *bolt.DB {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{NoSync: true})
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "test.db"), bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

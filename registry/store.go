@@ -385,11 +385,11 @@ func (e *Store) create(ctx context.Context, obj storage.Object, createValidation
 	if IsDryRun(opts.DryRun) {
 		// Everything but the write: the key must be free.
 		err = e.Storage.Get(ctx, key, storage.GetOptions{}, out)
-		if storage.IsNotFound(err) {
+		if errors.Is(err, storage.ErrNotFound) {
 			return obj, nil
 		}
 		if err == nil {
-			err = storage.NewAlreadyExistsError(key)
+			err = &storage.Error{Kind: storage.ErrAlreadyExists, Key: key}
 		}
 	} else {
 		e.traceWrite(ctx, "create", obj, name, "strategy checks passed (PrepareForCreate, Validate); creating in storage", "Create")
@@ -558,12 +558,12 @@ func (e *Store) Update(ctx context.Context, name string, objInfo UpdatedObjectIn
 func (e *Store) deleteWithoutFinalizers(ctx context.Context, name, key string, obj storage.Object, preconditions *storage.Preconditions, dryRun bool) (scheme.Object, bool, error) {
 	out := e.NewFunc()
 	if dryRun {
-		if err := e.Storage.Get(ctx, key, storage.GetOptions{}, out); err != nil && !storage.IsNotFound(err) {
+		if err := e.Storage.Get(ctx, key, storage.GetOptions{}, out); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return nil, false, interpretStorageError(opDelete, err, e.DefaultQualifiedResource, name, false)
 		}
 		return obj, false, nil
 	}
-	if err := e.Storage.Delete(ctx, key, out, preconditions, nil); err != nil && !storage.IsNotFound(err) {
+	if err := e.Storage.Delete(ctx, key, out, preconditions, nil); err != nil && !errors.Is(err, storage.ErrNotFound) {
 		// NotFound: another update removed the finalizers and deleted the
 		// object first; the outcome is the same.
 		return nil, false, interpretStorageError(opDelete, err, e.DefaultQualifiedResource, name, false)

@@ -17,7 +17,7 @@ import (
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 const holdFinalizer = "test.example.com/hold"
@@ -1030,7 +1030,7 @@ func TestStore_DeleteCollection_Workers(t *testing.T) {
 // finalizer's DeleteCollection), where the worker pool lets group commit
 // share fsyncs.
 func BenchmarkStore_DeleteCollection(b *testing.B) {
-	db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{})
+	db, err := bolt.Open(filepath.Join(b.TempDir(), "bench.db"), bolt.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package storage
 
 import (
 	"encoding/json"
-	"fmt"
-	"reflect"
 
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 )
@@ -42,26 +40,4 @@ func (JSONCodec) Decode(data []byte, into Object) error {
 		return nil
 	}
 	return json.Unmarshal(data, into)
-}
-
-// copyInto sets *dst to a deep copy of *src when both are pointers to the
-// same type, and reports whether it could.
-func copyInto(dst, src Object) bool {
-	dv, sv := reflect.ValueOf(dst), reflect.ValueOf(src)
-	if dv.Type() != sv.Type() || dv.Kind() != reflect.Pointer || dv.IsNil() {
-		return false
-	}
-	dv.Elem().Set(reflect.ValueOf(src.DeepCopyObject()).Elem())
-	return true
-}
-
-// setZero sets *obj to its zero value (what Get with IgnoreNotFound leaves
-// in out, as upstream's runtime.SetZeroValue).
-func setZero(obj Object) error {
-	v := reflect.ValueOf(obj)
-	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return fmt.Errorf("storage: out must be a non-nil pointer, got %T", obj)
-	}
-	v.Elem().SetZero()
-	return nil
 }

@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // Example shows the store's life in a few writes: every write gets the
@@ -17,7 +19,7 @@ import (
 func Example() {
 	dir, _ := os.MkdirTemp("", "crdlab-storage-example")
 	defer os.RemoveAll(dir)
-	db, err := storage.Open(filepath.Join(dir, "crdlab.db"), storage.Options{})
+	db, err := bolt.Open(filepath.Join(dir, "crdlab.db"), bolt.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -44,7 +46,7 @@ func Example() {
 	fmt.Println("created", key, "at resourceVersion", out.GetResourceVersion())
 
 	err = crontabs.Create(ctx, key, obj, &unstructured.Unstructured{})
-	fmt.Println("create again:", storage.IsAlreadyExists(err))
+	fmt.Println("create again:", errors.Is(err, storage.ErrAlreadyExists))
 
 	err = crontabs.GuaranteedUpdate(ctx, key, out, false, nil, func(cur storage.Object) (storage.Object, error) {
 		u := cur.(*unstructured.Unstructured)

@@ -137,10 +137,10 @@ func (p *Preconditions) Check(key string, obj Object) error {
 		return nil
 	}
 	if p.UID != nil && *p.UID != obj.GetUID() {
-		return NewConflictError(key, "Precondition failed: UID in precondition: "+string(*p.UID)+", UID in object meta: "+string(obj.GetUID()))
+		return &Error{Kind: ErrConflict, Key: key, Msg: "Precondition failed: UID in precondition: " + string(*p.UID) + ", UID in object meta: " + string(obj.GetUID())}
 	}
 	if p.ResourceVersion != nil && *p.ResourceVersion != obj.GetResourceVersion() {
-		return NewConflictError(key, "Precondition failed: ResourceVersion in precondition: "+*p.ResourceVersion+", ResourceVersion in object meta: "+obj.GetResourceVersion())
+		return &Error{Kind: ErrConflict, Key: key, Msg: "Precondition failed: ResourceVersion in precondition: " + *p.ResourceVersion + ", ResourceVersion in object meta: " + obj.GetResourceVersion()}
 	}
 	return nil
 }

@@ -33,30 +33,53 @@ func ObjectKey(prefix, namespace, name string) string {
 	return prefix + "/" + namespace + "/" + name
 }
 
-// checkKey returns an error unless key is a key of an object under the
-// store's prefix. NUL is refused: continue tokens use it as a separator.
-func (s *store) checkKey(key string) error {
-	if !strings.HasPrefix(key, s.prefix) || len(key) == len(s.prefix) {
-		return NewBadRequestError("key " + key + " is not under the resource prefix " + s.prefix)
+// KeyRange is the keys a call is about: one key, or with Prefix, every key
+// under Key (which then ends in "/").
+type KeyRange struct {
+	Key    string
+	Prefix bool
+}
+
+// Contains reports whether key is in r.
+func (r KeyRange) Contains(key string) bool {
+	if r.Prefix {
+		return strings.HasPrefix(key, r.Key)
+	}
+	return key == r.Key
+}
+
+// CheckKey returns a BadRequest error unless key is the key of an object
+// under the resource's prefix. NUL is refused: continue tokens use it as a
+// separator.
+//
+// Mirrors k8s.io/apiserver/pkg/storage.PrepareKey.
+func (r *Resource) CheckKey(key string) error {
+	if !strings.HasPrefix(key, r.Prefix) || len(key) == len(r.Prefix) {
+		return &Error{Kind: ErrBadRequest, Msg: "key " + key + " is not under the resource prefix " + r.Prefix}
 	}
 	if strings.ContainsRune(key, 0) {
-		return NewBadRequestError("key contains NUL")
+		return &Error{Kind: ErrBadRequest, Msg: "key contains NUL"}
 	}
 	return nil
 }
 
-// keyRange returns the range of a list, watch or count: with recursive,
+// KeyRange returns the range of a list, watch or count: with recursive,
 // every key under key (taken as a directory: "/a/b" covers "/a/b/c" but
 // not "/a/bc"); otherwise key alone.
-func (s *store) keyRange(key string, recursive bool) (keyRange, error) {
+func (r *Resource) KeyRange(key string, recursive bool) (KeyRange, error) {
 	if !recursive {
-		return keyRange{key: key}, s.checkKey(key)
+		return KeyRange{Key: key}, r.CheckKey(key)
 	}
 	if !strings.HasSuffix(key, "/") {
 		key += "/"
 	}
-	if !strings.HasPrefix(key, s.prefix) || strings.ContainsRune(key, 0) {
-		return keyRange{}, NewBadRequestError("prefix " + key + " is not under the resource prefix " + s.prefix)
+	if !strings.HasPrefix(key, r.Prefix) || strings.ContainsRune(key, 0) {
+		return KeyRange{}, &Error{Kind: ErrBadRequest, Msg: "prefix " + key + " is not under the resource prefix " + r.Prefix}
 	}
-	return keyRange{key: key, prefix: true}, nil
+	return KeyRange{Key: key, Prefix: true}, nil
+}
+
+// Covers reports whether key is under the resource's prefix.
+func (r *Resource) Covers(key string) bool {
+	return len(key) > len(r.Prefix) && key[:len(r.Prefix)] == r.Prefix
 }

@@ -1,315 +1,74 @@
 package storage
 
 import (
-	"context"
-	"fmt"
-	"sync"
+	"errors"
 
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/machinery/watch"
 )
 
-// A watch has two phases, as in etcd's watchableStore:
+// WatchPlan is where a watch starts, as the contract's resourceVersion
+// rules fix it.
+type WatchPlan struct {
+	// From: send every change after this revision; 0 means after the
+	// latest revision S when the watch starts.
+	From int64
+	// Initial: first send the state at S as ADDED events.
+	Initial bool
+	// InitialEventsEnd: after the initial events, send a BOOKMARK
+	// annotated metav1.InitialEventsAnnotationKey (a watch-list).
+	InitialEventsEnd bool
+	// MinRev: S must be at least this (a watch-list from N), else
+	// TooLargeResourceVersion.
+	MinRev int64
+}
+
+// PlanWatch applies upstream's resourceVersion semantics to a watch:
 //
-//  1. Catching up ("unsynced"): its own goroutine sends the initial state
-//     (if asked) and then every change after the starting revision, read
-//     from the history bucket, at the pace of the reader.
-//  2. Live ("synced"): once it has sent everything the fan-out has
-//     dispatched, it joins the fan-out under fanout.mu, the lock the
-//     fan-out dispatches under, and from then on the fan-out hands it
-//     each new event. The join records the revision the watcher reached
-//     (skip), so an event is neither missed nor sent twice.
+//   - "" or "0": the state at the latest revision S as ADDED events, then
+//     every change after S (unless SendInitialEvents is false: only the
+//     changes);
+//   - N: every change after N (the engine answers Expired if N is
+//     compacted, and waits for N if it is not reached yet, as etcd does);
+//   - SendInitialEvents true (a watch-list): the state at S, at least N,
+//     then the initial-events-end bookmark, then the changes after S.
 //
-// While live, events go into the watcher's buffered channel without
-// waiting: a watcher whose buffer is full is closed with an ERROR event
-// (410 Expired), as upstream's cacher closes watchers it cannot feed, and
-// nobody else waits for it.
-
-// watcherState says who owns a watcher's channel (who sends on it and
-// closes it).
-type watcherState int
-
-const (
-	// watcherCatchingUp: its own goroutine.
-	watcherCatchingUp watcherState = iota
-	// watcherLive: the dispatcher, under fanout.mu; Stop closes it.
-	watcherLive
-	// watcherDone: closed, or being closed by the goroutine ending it.
-	watcherDone
-)
-
-// watcher is one running watch.
-//
-// Mirrors etcd's watcher (watchable_store.go) and upstream's cacheWatcher
-// (cacher/cache_watcher.go).
-type watcher struct {
-	f         *fanout
-	st        *store
-	rng       keyRange
-	pred      SelectionPredicate
-	bookmarks bool
-
-	// ch is the result channel, and its capacity is the watcher's buffer.
-	ch         chan watch.Event
-	stopCh     chan struct{} // closed by Stop
-	stopOnce   sync.Once
-	ctxMu      sync.Mutex  // guards releaseCtx
-	releaseCtx func() bool // unregisters the context.AfterFunc that stops the watch
-
-	// Guarded by fanout.mu.
-	state watcherState
-	skip  int64       // live: events up to skip were sent while catching up
-	group *watchGroup // live: the group w is in, at index pos
-	pos   int
-}
-
-var _ watch.Interface = (*watcher)(nil)
-
-// ResultChan returns the events, in revision order.
-func (w *watcher) ResultChan() <-chan watch.Event { return w.ch }
-
-// Stop ends the watch; the channel closes soon after. Safe to call more
-// than once and from any goroutine.
-func (w *watcher) Stop() {
-	w.stopOnce.Do(func() {
-		close(w.stopCh)
-		w.f.mu.Lock()
-		if w.state == watcherLive {
-			w.f.remove(w)
-			w.state = watcherDone
-			close(w.ch)
-		}
-		w.f.mu.Unlock()
-		w.release()
-	})
-}
-
-func (w *watcher) stopped() bool {
-	select {
-	case <-w.stopCh:
-		return true
-	default:
-		return false
-	}
-}
-
-// release unregisters the watch from its context, once it has ended.
-func (w *watcher) release() {
-	w.ctxMu.Lock()
-	f := w.releaseCtx
-	w.releaseCtx = nil
-	w.ctxMu.Unlock()
-	if f != nil {
-		f()
-	}
-}
-
-// send delivers ev, waiting for the reader; it returns false if the watch
-// was stopped or the DB is closing first.
-func (w *watcher) send(ev watch.Event) bool {
-	select {
-	case w.ch <- ev:
-		return true
-	case <-w.stopCh:
-		return false
-	case <-w.f.db.closing:
-		return false
-	}
-}
-
-// Watch starts a watch on key (or the keys under it, with Recursive).
-//
-// Mirrors (*store).Watch in etcd3/store.go and (*Cacher).Watch: the
-// initial state, for a watch from "" or "0", is the state at the current
-// revision S, sent as ADDED events; then come the changes after S.
-func (s *store) Watch(ctx context.Context, key string, opts ListOptions) (watch.Interface, error) {
-	rng, err := s.keyRange(key, opts.Recursive)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.db.usable(); err != nil {
-		return nil, err
-	}
-	cur, compacted := s.db.state()
+// Mirrors the resourceVersion handling of (*store).Watch in etcd3/store.go
+// and (*Cacher).Watch.
+func PlanWatch(opts ListOptions) (WatchPlan, error) {
 	watchList := opts.SendInitialEvents != nil && *opts.SendInitialEvents
-	var start int64
-	var initial bool
+	p := WatchPlan{InitialEventsEnd: watchList}
 	switch rv := opts.ResourceVersion; rv {
 	case "", "0":
-		start, initial = cur, opts.SendInitialEvents == nil || watchList
+		p.Initial = opts.SendInitialEvents == nil || watchList
 	default:
-		n, err := parseRV(rv)
+		n, err := ParseResourceVersion(rv)
 		if err != nil {
-			return nil, err
+			return p, err
 		}
-		switch {
-		case watchList && n > cur:
-			return nil, NewTooLargeResourceVersionError(n, cur)
-		case watchList:
-			start, initial = cur, true
-		case n < compacted:
-			return nil, NewExpiredError(n, compacted)
-		default:
-			// A revision not reached yet is fine: the watch waits for it,
-			// as etcd's does.
-			start = n
+		if watchList {
+			p.Initial, p.MinRev = true, n
+		} else {
+			p.From = n
 		}
 	}
-
-	f := s.db.fanout
-	w := &watcher{
-		f:         f,
-		st:        s,
-		rng:       rng,
-		pred:      opts.Predicate,
-		bookmarks: opts.Predicate.AllowWatchBookmarks,
-		ch:        make(chan watch.Event, s.db.opts.WatchBufferSize),
-		stopCh:    make(chan struct{}),
-	}
-	w.ctxMu.Lock()
-	w.releaseCtx = context.AfterFunc(ctx, w.Stop)
-	w.ctxMu.Unlock()
-
-	f.mu.Lock()
-	if f.closed {
-		f.mu.Unlock()
-		w.release()
-		return nil, NewInternalError(key, ErrClosed)
-	}
-	if !initial && start >= f.rev && !w.stopped() {
-		// Nothing to send first: the watch is live when Watch returns.
-		w.skip = start
-		f.add(w)
-		f.mu.Unlock()
-		return w, nil
-	}
-	s.db.wg.Add(1) // under f.mu with f.closed false: Close is not waiting yet
-	f.mu.Unlock()
-	go w.catchUp(start, initial, watchList)
-	return w, nil
+	return p, nil
 }
 
-// catchUp is the goroutine of a watcher until it is live: the initial
-// state, the initial-events-end bookmark, then history after start.
-func (w *watcher) catchUp(start int64, initial, endBookmark bool) {
-	defer w.f.db.wg.Done()
-	db := w.st.db
-	fail := func(err error) {
-		if !w.stopped() {
-			w.send(watch.Event{Type: watch.Error, Object: errorStatus(err)})
-		}
-		w.f.mu.Lock()
-		w.state = watcherDone
-		w.f.mu.Unlock()
-		close(w.ch)
-		w.release()
-	}
-	if initial {
-		err := db.scanAt(context.Background(), w.rng, w.rng.key, start, func(r *record) (bool, error) {
-			obj, err := w.st.decode(r)
-			if err != nil {
-				return false, err
-			}
-			ok, err := w.pred.Matches(obj, w.st.attrs)
-			if err != nil {
-				return false, NewInternalError(r.key, err)
-			}
-			return !ok || w.send(watch.Event{Type: watch.Added, Object: obj}), nil
-		})
-		if err != nil {
-			fail(err)
-			return
-		}
-	}
-	if endBookmark {
-		w.send(watch.Event{Type: watch.Bookmark, Object: w.st.bookmark(start, true)})
-	}
-	pos := start
-	for !w.f.join(w, pos) {
-		changes, upto, err := db.historyAfter(w.st, pos, w.rng, !w.pred.Empty())
-		if err != nil {
-			fail(err)
-			return
-		}
-		for _, c := range changes {
-			ev, ok, err := c.eventFor(w.pred)
-			if err != nil {
-				fail(err)
-				return
-			}
-			if ok && !w.send(ev) {
-				break // stopped: join closes the channel
-			}
-		}
-		pos = upto
-	}
-}
-
-// historyChunk is how many records historyAfter reads per transaction.
-const historyChunk = 1000
-
-// historyAfter returns the changes to keys of rng after revision after,
-// reading at most historyChunk records, and the revision it read up to.
-// With withPrev, each update carries the state before it (needed to tell
-// a watcher an object stopped or started matching its predicate).
+// ErrorEvent is the ERROR event that ends a watch because of err: a 410
+// Expired Status for ErrExpired (the client lists again), 500 otherwise.
 //
-// Records that are still their key's latest are taken from the index, so
-// their decoded objects are shared. See scanAt for why the transaction
-// opens before the compaction check.
-func (db *DB) historyAfter(st *store, after int64, rng keyRange, withPrev bool) ([]*change, int64, error) {
-	tx, err := db.bolt.Begin(false)
-	if err != nil {
-		return nil, 0, NewInternalError(rng.key, fmt.Errorf("%w: %w", ErrClosed, err))
+// Mirrors transformErrorToEvent in k8s.io/apiserver/pkg/storage/etcd3/watcher.go.
+func ErrorEvent(err error) watch.Event {
+	st := &metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusFailure,
+		Message:  err.Error(),
+		Code:     500,
+		Reason:   metav1.StatusReasonInternalError,
 	}
-	defer func() { _ = tx.Rollback() }()
-	db.mu.RLock()
-	end, compacted := db.rev, db.compacted
-	db.mu.RUnlock()
-	if after < compacted {
-		return nil, 0, NewExpiredError(after, compacted)
+	if errors.Is(err, ErrExpired) {
+		st.Code, st.Reason = 410, metav1.StatusReasonExpired
 	}
-	if after >= end {
-		return nil, after, nil
-	}
-	h := tx.Bucket(bucketHistory)
-	c := h.Cursor()
-	var changes []*change
-	upto, n := end, 0
-	for k, v := c.Seek(revKey(after + 1)); k != nil; k, v = c.Next() {
-		if n == historyChunk {
-			break
-		}
-		rev := getU64(k)
-		if rev > end {
-			break
-		}
-		n++
-		if n == historyChunk {
-			upto = rev
-		}
-		if key := recordKey(v); key != "" && !rng.contains(key) {
-			continue // another key's: skip it without decoding
-		}
-		r, err := decodeRecord(k, v)
-		if err != nil {
-			return nil, 0, NewInternalError(rng.key, fmt.Errorf("%w: %w", ErrCorrupt, err))
-		}
-		ch := &change{st: st, rec: r}
-		if withPrev && !r.deleted && r.prevRev != 0 {
-			pk := revKey(r.prevRev)
-			p, err := decodeRecord(pk, h.Get(pk))
-			if err != nil {
-				return nil, 0, NewInternalError(r.key, fmt.Errorf("%w: the state before revision %d: %w", ErrCorrupt, r.rev, err))
-			}
-			ch.prev = p
-		}
-		changes = append(changes, ch)
-	}
-	db.mu.RLock()
-	for _, ch := range changes {
-		if ki := db.index.get(ch.rec.key); ki != nil && ki.latest.rev == ch.rec.rev {
-			ch.rec = ki.latest
-		}
-	}
-	db.mu.RUnlock()
-	return changes, upto, nil
+	return watch.Event{Type: watch.Error, Object: st}
 }

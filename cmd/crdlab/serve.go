@@ -18,6 +18,7 @@ import (
 	"github.com/crdlab/crdlab/apiserver/limits"
 	"github.com/crdlab/crdlab/apiserver/tlsutil"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -179,7 +180,7 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 			MaxWatches:                  noLimit(o.maxWatches),
 		},
 		Profiling: o.profiling,
-		Storage:   storage.Options{RetainAge: o.compactionInterval, CompactInterval: o.compactionInterval},
+		Storage:   bolt.Options{RetainAge: o.compactionInterval, CompactInterval: o.compactionInterval},
 
 		StorageBackend: o.storageBackend,
 		EtcdServers:    o.etcdServers,

@@ -8,7 +8,8 @@
 //
 // Mirrors what kube-apiserver's etcd3 store asks of etcd for every request
 // (k8s.io/apiserver/pkg/storage/etcd3/store.go), with the store in one
-// bbolt file in a temporary directory instead of an etcd cluster.
+// bbolt file in a temporary directory instead of an etcd cluster: the
+// contract is package storage, the engine package storage/bolt.
 package main
 
 import (
@@ -22,6 +23,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 func main() {
@@ -64,7 +66,7 @@ func run(w io.Writer, dir string) error {
 
 	// One data file holds every resource; each resource gets a store: a
 	// view under its key prefix, with its codec.
-	db, err := storage.Open(path, storage.Options{})
+	db, err := bolt.Open(path, bolt.Options{})
 	if err != nil {
 		return err
 	}
@@ -94,7 +96,7 @@ func run(w io.Writer, dir string) error {
 
 	// Create succeeds only if the key is free (etcd: If(ModRevision(key) == 0)).
 	err = crontabs.Create(ctx, key, crontab("my-cron", "again"), out)
-	say("created my-cron again: AlreadyExists=%v (%v)", storage.IsAlreadyExists(err), err)
+	say("created my-cron again: AlreadyExists=%v (%v)", errors.Is(err, storage.ErrAlreadyExists), err)
 
 	// GuaranteedUpdate is read-modify-write: the function sees the current
 	// object; the write happens only if nobody wrote in between, else it
@@ -116,7 +118,7 @@ func run(w io.Writer, dir string) error {
 	stale := "1"
 	err = crontabs.GuaranteedUpdate(ctx, key, out, false, &storage.Preconditions{ResourceVersion: &stale},
 		func(cur storage.Object) (storage.Object, error) { return cur, nil })
-	say("updated with the stale resourceVersion 1: Conflict=%v", storage.IsConflict(err))
+	say("updated with the stale resourceVersion 1: Conflict=%v", errors.Is(err, storage.ErrConflict))
 
 	// An update that changes nothing writes nothing.
 	if err := crontabs.GuaranteedUpdate(ctx, key, out, false, nil,
@@ -169,13 +171,13 @@ func run(w io.Writer, dir string) error {
 	if !errors.As(err, &serr) {
 		return fmt.Errorf("expected a storage error, got %v", err)
 	}
-	say("compacted at revision 4; a list at 3 now answers Expired=%v: %s", storage.IsExpired(err), serr.Msg)
+	say("compacted at revision 4; a list at 3 now answers Expired=%v: %s", errors.Is(err, storage.ErrExpired), serr.Msg)
 
 	// Everything acknowledged is on disk: close, reopen, carry on.
 	if err := db.Close(); err != nil {
 		return err
 	}
-	db, err = storage.Open(path, storage.Options{Strict: true}) // Strict: verify the file and the index
+	db, err = bolt.Open(path, bolt.Options{Strict: true}) // Strict: verify the file and the index
 	if err != nil {
 		return err
 	}

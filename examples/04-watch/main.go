@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +25,7 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 func main() {
@@ -100,7 +102,7 @@ func run(w io.Writer, dir string) error {
 
 	// A small buffer makes a stalled watcher visible quickly; bookmarks
 	// every 50ms make idle watchers move on quickly.
-	db, err := storage.Open(filepath.Join(dir, "crdlab.db"), storage.Options{
+	db, err := bolt.Open(filepath.Join(dir, "crdlab.db"), bolt.Options{
 		WatchBufferSize: 16, BookmarkInterval: 50 * time.Millisecond})
 	if err != nil {
 		return err
@@ -296,7 +298,7 @@ func run(w io.Writer, dir string) error {
 		return err
 	}
 	_, err = crontabs.Watch(ctx, prefix, all("1"))
-	say("compacted at %d; a watch from resourceVersion 1: Expired=%v (%v)", cur, storage.IsExpired(err), err)
+	say("compacted at %d; a watch from resourceVersion 1: Expired=%v (%v)", cur, errors.Is(err, storage.ErrExpired), err)
 
 	// Stop ends a watch: its channel closes.
 	w5, err := crontabs.Watch(ctx, prefix, all(fmt.Sprint(cur)))

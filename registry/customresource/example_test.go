@@ -10,7 +10,7 @@ import (
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/registry/customresource"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // The status subresource splits writes: the main endpoint cannot change
@@ -19,7 +19,7 @@ import (
 func ExampleNewStorage() {
 	dir, _ := os.MkdirTemp("", "customresource-example")
 	defer os.RemoveAll(dir)
-	db, _ := storage.Open(filepath.Join(dir, "data.db"), storage.Options{NoSync: true})
+	db, _ := bolt.Open(filepath.Join(dir, "data.db"), bolt.Options{NoSync: true})
 	defer db.Close()
 
 	crontabs := customresource.NewStorage(customresource.Config{

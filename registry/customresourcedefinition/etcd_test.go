@@ -17,6 +17,7 @@ import (
 	"github.com/crdlab/crdlab/registry/customresourcedefinition"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 const crontabCRD = `
@@ -56,7 +57,7 @@ status:
 `
 
 type env struct {
-	db     *storage.DB
+	db     *bolt.DB
 	scheme *scheme.Scheme
 	rest   *customresourcedefinition.REST
 	status *customresourcedefinition.StatusREST
@@ -66,7 +67,7 @@ var testClock = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{NoSync: true})
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "test.db"), bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

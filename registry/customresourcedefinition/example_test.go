@@ -10,7 +10,7 @@ import (
 	"github.com/crdlab/crdlab/apis/apiextensions/install"
 	"github.com/crdlab/crdlab/registry/customresourcedefinition"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // A new CRD starts with a clean status that records its storage version;
@@ -18,7 +18,7 @@ import (
 func ExampleNewREST() {
 	dir, _ := os.MkdirTemp("", "crd-example")
 	defer os.RemoveAll(dir)
-	db, _ := storage.Open(filepath.Join(dir, "data.db"), storage.Options{NoSync: true})
+	db, _ := bolt.Open(filepath.Join(dir, "data.db"), bolt.Options{NoSync: true})
 	defer db.Close()
 	s := scheme.NewScheme()
 	install.Install(s)

@@ -104,17 +104,10 @@ func (b *Backend) etcdKey(key string) string {
 	return b.prefix + key
 }
 
-// ForResource returns the store of one resource.
+// ForResource returns the store of one resource. It panics on a config
+// without Prefix, NewFunc or Codec (a programming error).
 func (b *Backend) ForResource(cfg storage.ResourceConfig) storage.Interface {
-	attrs := cfg.AttrFunc
-	if attrs == nil {
-		attrs = storage.DefaultAttrs
-	}
-	prefix := cfg.Prefix
-	if !strings.HasSuffix(prefix, "/") {
-		prefix += "/"
-	}
-	return &store{b: b, prefix: prefix, newFunc: cfg.NewFunc, codec: cfg.Codec, attrs: attrs}
+	return &store{Resource: storage.NewResource(cfg), b: b}
 }
 
 // CurrentRevision returns etcd's current revision (a linearizable read).
@@ -156,12 +149,10 @@ func (b *Backend) Close() error {
 	return err
 }
 
-var errClosed = errors.New("etcd3: backend closed")
-
 func (b *Backend) usable() error {
 	select {
 	case <-b.closing:
-		return storage.NewInternalError("", errClosed)
+		return &storage.Error{Kind: storage.ErrInternal, Err: storage.ErrClosed}
 	default:
 		return nil
 	}
@@ -177,19 +168,19 @@ func toErr(ctx context.Context, key string, err error) error {
 		return err
 	}
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return storage.NewTimeoutError(key, "the request ended: "+err.Error())
+		return &storage.Error{Kind: storage.ErrTimeout, Key: key, Msg: "the request ended: " + err.Error()}
 	}
 	if s, ok := status.FromError(err); ok && (s.Code() == codes.Canceled || s.Code() == codes.DeadlineExceeded) {
-		return storage.NewTimeoutError(key, "the request ended: "+err.Error())
+		return &storage.Error{Kind: storage.ErrTimeout, Key: key, Msg: "the request ended: " + err.Error()}
 	}
 	msg := err.Error()
 	switch {
 	case errors.Is(err, rpctypes.ErrCompacted) || strings.Contains(msg, "required revision has been compacted"):
-		return &storage.Error{Code: storage.ErrCodeExpired, Key: key, Msg: "too old resource version: " + msg, Err: err}
+		return &storage.Error{Kind: storage.ErrExpired, Key: key, Msg: "too old resource version: " + msg, Err: err}
 	case errors.Is(err, rpctypes.ErrFutureRev) || strings.Contains(msg, "required revision is a future revision"):
-		return &storage.Error{Code: storage.ErrCodeTooLargeResourceVersion, Key: key, Msg: "Too large resource version: " + msg, Err: err}
+		return &storage.Error{Kind: storage.ErrTooLargeResourceVersion, Key: key, Msg: "Too large resource version: " + msg, Err: err}
 	}
-	return storage.NewInternalError(key, err)
+	return &storage.Error{Kind: storage.ErrInternal, Key: key, Err: err}
 }
 
 // Healthy reports whether etcd answers a read within 2 seconds (the

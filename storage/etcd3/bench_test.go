@@ -11,6 +11,7 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/storage/etcd3"
 	"github.com/crdlab/crdlab/storage/etcd3/etcdtest"
 	"github.com/crdlab/crdlab/storage/storagetest"
@@ -28,7 +29,7 @@ func BenchmarkBackends(b *testing.B) {
 		open func(b *testing.B) storage.Backend
 	}{
 		{"bbolt", func(b *testing.B) storage.Backend {
-			db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{})
+			db, err := bolt.Open(filepath.Join(b.TempDir(), "bench.db"), bolt.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -2,13 +2,12 @@ package etcd3
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
-	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
 )
@@ -21,7 +20,7 @@ import (
 // a predicate's transitions; progress notifications become bookmarks.
 type watcher struct {
 	s         *store
-	rng       keyRange
+	rng       storage.KeyRange
 	pred      storage.SelectionPredicate
 	bookmarks bool
 
@@ -45,54 +44,45 @@ func (w *watcher) Stop() { w.stopOnce.Do(func() { close(w.stopCh) }) }
 // with paginated range requests at one revision S), then the changes
 // after S; N: the changes after N, an etcd watch WithRev(N+1).
 func (s *store) Watch(ctx context.Context, key string, opts storage.ListOptions) (watch.Interface, error) {
-	rng, err := s.keyRange(key, opts.Recursive)
+	rng, err := s.KeyRange(key, opts.Recursive)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.b.usable(); err != nil {
 		return nil, err
 	}
-	watchList := opts.SendInitialEvents != nil && *opts.SendInitialEvents
-	var from int64 // send the changes after from; 0: after the current state
-	initial := false
-	switch rv := opts.ResourceVersion; rv {
-	case "", "0":
-		initial = opts.SendInitialEvents == nil || watchList
-	default:
-		n, err := parseRV(rv)
+	plan, err := storage.PlanWatch(opts)
+	if err != nil {
+		return nil, err
+	}
+	if plan.MinRev > 0 {
+		cur, err := s.b.CurrentRevision(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if watchList {
-			cur, err := s.b.CurrentRevision(ctx)
-			if err != nil {
-				return nil, err
-			}
-			if n > cur {
-				return nil, storage.NewTooLargeResourceVersionError(n, cur)
-			}
-			initial = true
-			break
+		if plan.MinRev > cur {
+			return nil, storage.NewTooLargeResourceVersionError(plan.MinRev, cur)
 		}
+	}
+	if plan.From > 0 {
 		// etcd accepts a watch from the compacted revision itself, while
 		// the contract says Expired for N older than it: ask etcd for a
 		// read at N, which fails exactly when N is compacted.
-		start, end := s.etcdRange(rng, rng.key)
-		ops := []clientv3.OpOption{clientv3.WithRev(n), clientv3.WithCountOnly()}
+		start, end := s.etcdRange(rng, rng.Key)
+		ops := []clientv3.OpOption{clientv3.WithRev(plan.From), clientv3.WithCountOnly()}
 		if end != "" {
 			ops = append(ops, clientv3.WithRange(end))
 		}
 		if _, err := s.b.client.Get(ctx, start, ops...); err != nil {
 			err = toErr(ctx, key, err)
 			switch {
-			case storage.IsTooLargeResourceVersion(err), storage.IsTimeout(err):
+			case errors.Is(err, storage.ErrTooLargeResourceVersion), errors.Is(err, storage.ErrTimeout):
 				// A future revision: the watch waits for it, as etcd's
 				// does. A done context: the watch ends at once.
 			default:
 				return nil, err
 			}
 		}
-		from = n
 	}
 
 	w := &watcher{
@@ -107,12 +97,12 @@ func (s *store) Watch(ctx context.Context, key string, opts storage.ListOptions)
 	select {
 	case <-s.b.closing:
 		s.b.mu.Unlock()
-		return nil, storage.NewInternalError(key, errClosed)
+		return nil, &storage.Error{Kind: storage.ErrInternal, Key: key, Err: storage.ErrClosed}
 	default:
 	}
 	s.b.wg.Add(1)
 	s.b.mu.Unlock()
-	go w.run(ctx, from, initial, watchList)
+	go w.run(ctx, plan.From, plan.Initial, plan.InitialEventsEnd)
 	return w, nil
 }
 
@@ -133,7 +123,7 @@ func (w *watcher) run(ctx context.Context, from int64, initial, endBookmark bool
 	}()
 	fail := func(err error) {
 		if wctx.Err() == nil {
-			w.send(wctx, watch.Event{Type: watch.Error, Object: errorStatus(err)})
+			w.send(wctx, storage.ErrorEvent(err))
 		}
 	}
 
@@ -148,12 +138,12 @@ func (w *watcher) run(ctx context.Context, from int64, initial, endBookmark bool
 			fail(err)
 			return
 		}
-		if endBookmark && !w.send(wctx, watch.Event{Type: watch.Bookmark, Object: w.s.bookmark(from, true)}) {
+		if endBookmark && !w.send(wctx, watch.Event{Type: watch.Bookmark, Object: w.s.Bookmark(from, true)}) {
 			return
 		}
 	}
 
-	start, end := w.s.etcdRange(w.rng, w.rng.key)
+	start, end := w.s.etcdRange(w.rng, w.rng.Key)
 	ops := []clientv3.OpOption{clientv3.WithRev(from + 1), clientv3.WithPrevKV()}
 	if end != "" {
 		ops = append(ops, clientv3.WithRange(end))
@@ -172,21 +162,21 @@ func (w *watcher) run(ctx context.Context, from int64, initial, endBookmark bool
 		}
 		if !ok {
 			if wctx.Err() == nil {
-				fail(storage.NewInternalError(w.rng.key, fmt.Errorf("the etcd watch ended")))
+				fail(&storage.Error{Kind: storage.ErrInternal, Key: w.rng.Key, Err: fmt.Errorf("the etcd watch ended")})
 			}
 			return
 		}
 		if resp.CompactRevision != 0 {
-			fail(&storage.Error{Code: storage.ErrCodeExpired, Key: w.rng.key, ResourceVersion: from,
+			fail(&storage.Error{Kind: storage.ErrExpired, Key: w.rng.Key, ResourceVersion: from,
 				Msg: fmt.Sprintf("too old resource version: %d (%d)", from, resp.CompactRevision)})
 			return
 		}
 		if err := resp.Err(); err != nil {
-			fail(toErr(wctx, w.rng.key, err))
+			fail(toErr(wctx, w.rng.Key, err))
 			return
 		}
 		if resp.IsProgressNotify() {
-			if w.bookmarks && !w.send(wctx, watch.Event{Type: watch.Bookmark, Object: w.s.bookmark(resp.Header.Revision, false)}) {
+			if w.bookmarks && !w.send(wctx, watch.Event{Type: watch.Bookmark, Object: w.s.Bookmark(resp.Header.Revision, false)}) {
 				return
 			}
 			continue
@@ -209,7 +199,7 @@ func (w *watcher) run(ctx context.Context, from int64, initial, endBookmark bool
 // ADDED events, and returns that revision.
 func (w *watcher) sendInitial(ctx context.Context) (int64, error) {
 	s := w.s
-	start, end := s.etcdRange(w.rng, w.rng.key)
+	start, end := s.etcdRange(w.rng, w.rng.Key)
 	var rev int64
 	for {
 		ops := []clientv3.OpOption{clientv3.WithRev(rev)}
@@ -218,23 +208,23 @@ func (w *watcher) sendInitial(ctx context.Context) (int64, error) {
 		}
 		resp, err := s.b.client.Get(ctx, start, ops...)
 		if err != nil {
-			return 0, toErr(ctx, w.rng.key, err)
+			return 0, toErr(ctx, w.rng.Key, err)
 		}
 		if rev == 0 {
 			rev = resp.Header.Revision
 		}
 		for _, kv := range resp.Kvs {
 			k := s.fromEtcd(kv.Key)
-			obj, err := s.decode(k, kv.Value, kv.ModRevision)
+			obj, err := s.DecodeNew(k, kv.Value, kv.ModRevision)
 			if err != nil {
 				return 0, err
 			}
-			ok, err := w.pred.Matches(obj, s.attrs)
+			ok, err := s.Matches(w.pred, k, obj)
 			if err != nil {
-				return 0, storage.NewInternalError(k, err)
+				return 0, err
 			}
 			if ok && !w.send(ctx, watch.Event{Type: watch.Added, Object: obj}) {
-				return 0, storage.NewTimeoutError(w.rng.key, "the watch was stopped")
+				return 0, &storage.Error{Kind: storage.ErrTimeout, Key: w.rng.Key, Msg: "the watch was stopped"}
 			}
 		}
 		if !resp.More || len(resp.Kvs) == 0 {
@@ -253,25 +243,19 @@ func (w *watcher) convert(e *clientv3.Event) (watch.Event, bool, error) {
 	s := w.s
 	key := s.fromEtcd(e.Kv.Key)
 	rev := e.Kv.ModRevision
-	matches := func(obj storage.Object) (bool, error) {
-		ok, err := w.pred.Matches(obj, s.attrs)
-		if err != nil {
-			return false, storage.NewInternalError(key, err)
-		}
-		return ok, nil
-	}
+	matches := func(obj storage.Object) (bool, error) { return s.Matches(w.pred, key, obj) }
 	if e.Type == clientv3.EventTypeDelete {
 		if e.PrevKv == nil {
-			return watch.Event{}, false, storage.NewInternalError(key, fmt.Errorf("etcd event for delete at revision %d has no previous value", rev))
+			return watch.Event{}, false, &storage.Error{Kind: storage.ErrInternal, Key: key, Err: fmt.Errorf("etcd event for delete at revision %d has no previous value", rev)}
 		}
-		obj, err := s.decode(key, e.PrevKv.Value, rev)
+		obj, err := s.DecodeNew(key, e.PrevKv.Value, rev)
 		if err != nil {
 			return watch.Event{}, false, err
 		}
 		ok, err := matches(obj)
 		return watch.Event{Type: watch.Deleted, Object: obj}, ok, err
 	}
-	obj, err := s.decode(key, e.Kv.Value, rev)
+	obj, err := s.DecodeNew(key, e.Kv.Value, rev)
 	if err != nil {
 		return watch.Event{}, false, err
 	}
@@ -289,7 +273,7 @@ func (w *watcher) convert(e *clientv3.Event) (watch.Event, bool, error) {
 	if w.pred.Empty() {
 		return watch.Event{Type: watch.Modified, Object: obj}, true, nil
 	}
-	prev, err := s.decode(key, e.PrevKv.Value, rev)
+	prev, err := s.DecodeNew(key, e.PrevKv.Value, rev)
 	if err != nil {
 		return watch.Event{}, false, err
 	}
@@ -317,29 +301,4 @@ func (w *watcher) send(ctx context.Context, ev watch.Event) bool {
 	case <-ctx.Done():
 		return false
 	}
-}
-
-// bookmark returns the object of a BOOKMARK event at rev.
-func (s *store) bookmark(rev int64, initialEnd bool) storage.Object {
-	obj := s.newFunc()
-	obj.SetResourceVersion(strconv.FormatInt(rev, 10))
-	if initialEnd {
-		obj.SetAnnotations(map[string]string{metav1.InitialEventsAnnotationKey: "true"})
-	}
-	return obj
-}
-
-// errorStatus is the Status of an ERROR event ending a watch.
-func errorStatus(err error) *metav1.Status {
-	st := &metav1.Status{
-		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   metav1.StatusFailure,
-		Message:  err.Error(),
-		Code:     500,
-		Reason:   metav1.StatusReasonInternalError,
-	}
-	if storage.IsExpired(err) {
-		st.Code, st.Reason = 410, metav1.StatusReasonExpired
-	}
-	return st
 }

@@ -60,10 +60,9 @@ func testCreate(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
 		first := e.create(t, "default", "a", nil, "x")
 		err := e.store.Create(e.ctx, Key("default", "a"), CronTab("default", "a", nil, "y"), &unstructured.Unstructured{})
 		require.ErrorIs(t, err, storage.ErrAlreadyExists)
-		require.True(t, storage.IsAlreadyExists(err))
 		var serr *storage.Error
 		require.ErrorAs(t, err, &serr)
-		require.Equal(t, storage.ErrCodeKeyExists, serr.Code)
+		require.Equal(t, storage.ErrAlreadyExists, serr.Kind)
 		require.Equal(t, Key("default", "a"), serr.Key)
 		// Nothing was written.
 		require.Equal(t, RV(t, first), e.current(t))
@@ -101,7 +100,7 @@ func testCreate(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
 				switch {
 				case err == nil:
 					ok++
-				case storage.IsAlreadyExists(err):
+				case errors.Is(err, storage.ErrAlreadyExists):
 					exists++
 				}
 			})
@@ -145,7 +144,6 @@ func testGet(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
 		e := newEnv(t, newBackend)
 		err := e.store.Get(e.ctx, Key("default", "nope"), storage.GetOptions{}, &unstructured.Unstructured{})
 		require.ErrorIs(t, err, storage.ErrNotFound)
-		require.True(t, storage.IsNotFound(err))
 	})
 	t.Run("ErrNotFoundAfterDelete", func(t *testing.T) {
 		e := newEnv(t, newBackend)
@@ -210,7 +208,6 @@ func testGuaranteedUpdate(t *testing.T, newBackend func(t *testing.T) storage.Ba
 		err := e.store.GuaranteedUpdate(e.ctx, Key("default", "a"), &unstructured.Unstructured{}, false,
 			&storage.Preconditions{UID: &uid}, func(cur storage.Object) (storage.Object, error) { return cur, nil })
 		require.ErrorIs(t, err, storage.ErrConflict)
-		require.True(t, storage.IsConflict(err))
 		require.Equal(t, RV(t, created), e.current(t))
 	})
 	t.Run("ErrConflictResourceVersionPrecondition", func(t *testing.T) {

@@ -1,7 +1,7 @@
-// Package storagetest is the conformance suite of storage.Interface and
-// storage.Backend: one body of tests, written once against the interfaces,
-// that every implementation runs (the bbolt DB in package storage today, a
-// backend on a real etcd cluster later).
+// Package storagetest is the conformance suite of the storage contract
+// (storage.Interface and storage.Backend): one body of tests, written
+// once against the interfaces, that every engine runs (storage/bolt and
+// storage/etcd3).
 //
 // Vocabulary: a backend factory (newBackend) returns a fresh, empty
 // Backend and registers its Close with t.Cleanup; the suite asks it for a

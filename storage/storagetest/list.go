@@ -1,6 +1,7 @@
 package storagetest
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -163,7 +164,7 @@ func testGetList(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
 								return u, unstructured.SetNestedField(u.Object, fmt.Sprint("v", i), "spec", "cronSpec")
 							})
 					}
-					if err != nil && !storage.IsNotFound(err) && !storage.IsAlreadyExists(err) {
+					if err != nil && !errors.Is(err, storage.ErrNotFound) && !errors.Is(err, storage.ErrAlreadyExists) {
 						werr.Store(&err)
 						return
 					}

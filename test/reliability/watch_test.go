@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/apiserver"
-	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"path/filepath"
 )
 
@@ -120,9 +120,9 @@ func history(t *testing.T, s *server, from int64, sentinel string) []event {
 // Check and closes it.
 func checkStore(t *testing.T, dataDir string) {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(dataDir, apiserver.DataFileName), storage.Options{LockTimeout: 5 * time.Second})
+	db, err := bolt.Open(filepath.Join(dataDir, apiserver.DataFileName), bolt.Options{LockTimeout: 5 * time.Second})
 	if err != nil {
-		t.Fatalf("storage.Open after the server: %v", err)
+		t.Fatalf("bolt.Open after the server: %v", err)
 	}
 	defer db.Close()
 	if err := db.Check(); err != nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/registry/core/namespace"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 type env struct {
@@ -24,7 +24,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{NoSync: true})
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "test.db"), bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

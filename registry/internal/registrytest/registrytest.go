@@ -10,14 +10,14 @@ import (
 	"github.com/crdlab/crdlab/apis/builtin"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // Options returns StoreOptions on a fresh bbolt file in t.TempDir(),
 // storing objects in storageVersion.
 func Options(t testing.TB, storageVersion scheme.GroupVersion) (*scheme.Scheme, registry.StoreOptions) {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{NoSync: true})
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "test.db"), bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package storage
+package bolt
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/storage"
 )
 
 // change is one write as one store's watchers see it, with the objects
@@ -15,8 +16,8 @@ type change struct {
 	rec  *record
 	prev *record // the state before an update; may be nil if not needed
 
-	obj, prevObj Object
-	deletedPrev  Object // prevObj at rec's revision, for watchers it stops matching
+	obj, prevObj storage.Object
+	deletedPrev  storage.Object // prevObj at rec's revision, for watchers it stops matching
 	attrs        [2]attrsMemo
 }
 
@@ -30,7 +31,7 @@ func newChange(st *store, rec, prev *record) *change {
 	return &change{st: st, rec: rec, prev: prev}
 }
 
-func (c *change) object() (Object, error) {
+func (c *change) object() (storage.Object, error) {
 	if c.obj == nil {
 		obj, err := c.st.decode(c.rec)
 		if err != nil {
@@ -41,10 +42,10 @@ func (c *change) object() (Object, error) {
 	return c.obj, nil
 }
 
-func (c *change) previous() (Object, error) {
+func (c *change) previous() (storage.Object, error) {
 	if c.prevObj == nil {
 		if c.prev == nil {
-			return nil, NewInternalError(c.rec.key, fmt.Errorf("no previous state for revision %d", c.rec.rev))
+			return nil, &storage.Error{Kind: storage.ErrInternal, Key: c.rec.key, Err: fmt.Errorf("no previous state for revision %d", c.rec.rev)}
 		}
 		obj, err := c.st.decode(c.prev)
 		if err != nil {
@@ -57,20 +58,20 @@ func (c *change) previous() (Object, error) {
 
 // matches evaluates p on the object (which=0) or the previous one
 // (which=1), computing their labels and fields once for all watchers.
-func (c *change) matches(p SelectionPredicate, obj Object, which int) (bool, error) {
+func (c *change) matches(p storage.SelectionPredicate, obj storage.Object, which int) (bool, error) {
 	if p.Empty() {
 		return true, nil
 	}
-	ok, err := p.Matches(obj, func(o Object) (map[string]string, map[string]string, error) {
+	ok, err := p.Matches(obj, func(o storage.Object) (map[string]string, map[string]string, error) {
 		a := &c.attrs[which]
 		if !a.done {
-			a.labels, a.field, a.err = c.st.attrs(o)
+			a.labels, a.field, a.err = c.st.Attrs(o)
 			a.done = true
 		}
 		return a.labels, a.field, a.err
 	})
 	if err != nil {
-		return false, NewInternalError(c.rec.key, err)
+		return false, &storage.Error{Kind: storage.ErrInternal, Key: c.rec.key, Err: err}
 	}
 	return ok, nil
 }
@@ -80,7 +81,7 @@ func (c *change) matches(p SelectionPredicate, obj Object, which int) (bool, err
 // DELETED (with its previous content at the new revision).
 //
 // Mirrors cacheWatcher.convertToWatchEvent in cacher/cache_watcher.go.
-func (c *change) eventFor(p SelectionPredicate) (watch.Event, bool, error) {
+func (c *change) eventFor(p storage.SelectionPredicate) (watch.Event, bool, error) {
 	obj, err := c.object()
 	if err != nil {
 		return watch.Event{}, false, err
@@ -112,7 +113,7 @@ func (c *change) eventFor(p SelectionPredicate) (watch.Event, bool, error) {
 		return watch.Event{Type: watch.Added, Object: obj}, true, nil
 	case old:
 		if c.deletedPrev == nil {
-			d := prev.DeepCopyObject().(Object)
+			d := prev.DeepCopyObject().(storage.Object)
 			d.SetResourceVersion(strconv.FormatInt(c.rec.rev, 10))
 			c.deletedPrev = d
 		}
@@ -121,46 +122,15 @@ func (c *change) eventFor(p SelectionPredicate) (watch.Event, bool, error) {
 	return watch.Event{}, false, nil
 }
 
-// covers reports whether key is under the store's prefix.
-func (s *store) covers(key string) bool {
-	return len(key) > len(s.prefix) && key[:len(s.prefix)] == s.prefix
-}
-
-// bookmark returns an object of the store's type with only its
-// resourceVersion set; initialEnd adds the annotation that ends the
-// initial events of a watch-list.
-func (s *store) bookmark(rev int64, initialEnd bool) Object {
-	obj := s.newFunc()
-	obj.SetResourceVersion(strconv.FormatInt(rev, 10))
-	if initialEnd {
-		obj.SetAnnotations(map[string]string{metav1.InitialEventsAnnotationKey: "true"})
-	}
-	return obj
-}
-
-// errorStatus is the Status of an ERROR event ending a watch.
-func errorStatus(err error) *metav1.Status {
-	st := &metav1.Status{
-		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   metav1.StatusFailure,
-		Message:  err.Error(),
-		Code:     500,
-		Reason:   metav1.StatusReasonInternalError,
-	}
-	if IsExpired(err) {
-		st.Code, st.Reason = 410, metav1.StatusReasonExpired
-	}
-	return st
-}
-
-// tooSlowStatus is the Status that ends a watcher that fell behind: 410
-// Expired, so the client lists again (as after a too-old resourceVersion).
-func tooSlowStatus(why string) *metav1.Status {
-	return &metav1.Status{
+// tooSlowEvent is the ERROR event that ends a watcher that fell behind:
+// 410 Expired, so the client lists again (as after a too-old
+// resourceVersion).
+func tooSlowEvent(why string) watch.Event {
+	return watch.Event{Type: watch.Error, Object: &metav1.Status{
 		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   metav1.StatusFailure,
 		Code:     410,
 		Reason:   metav1.StatusReasonExpired,
 		Message:  "watch closed: " + why + "; list again and watch from the list's resourceVersion",
-	}
+	}}
 }

@@ -1,4 +1,4 @@
-package storage
+package bolt
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/storage"
 )
 
 // event is one committed write on its way to the watchers.
@@ -103,7 +103,7 @@ func (f *fanout) run() {
 			f.qmu.Unlock()
 			if overflow {
 				f.mu.Lock()
-				f.terminateAll(tooSlowStatus("the watch fan-out fell behind the writers"))
+				f.terminateAll(tooSlowEvent("the watch fan-out fell behind the writers"))
 				f.rev = dropRev
 				f.mu.Unlock()
 			}
@@ -140,20 +140,20 @@ func (f *fanout) dispatch(b batch) {
 	for _, e := range b.events {
 		for gi := 0; gi < len(f.groups); gi++ {
 			g := f.groups[gi]
-			if !g.st.covers(e.rec.key) {
+			if !g.st.Covers(e.rec.key) {
 				continue
 			}
 			c := newChange(g.st, e.rec, e.prev)
 			sent := 0
 			for i := 0; i < len(g.watchers); {
 				w := g.watchers[i]
-				if e.rec.rev <= w.skip || !w.rng.contains(e.rec.key) {
+				if e.rec.rev <= w.skip || !w.rng.Contains(e.rec.key) {
 					i++
 					continue
 				}
 				ev, ok, err := c.eventFor(w.pred)
 				if err != nil {
-					f.terminate(w, errorStatus(err))
+					f.terminate(w, storage.ErrorEvent(err))
 					continue // w's slot now holds another watcher
 				}
 				if ok {
@@ -161,9 +161,9 @@ func (f *fanout) dispatch(b batch) {
 					case w.ch <- ev:
 						sent++
 					default:
-						f.log.Warn("closing a watcher that fell behind", "prefix", g.st.prefix,
-							"key", w.rng.key, "buffer", cap(w.ch), "revision", e.rec.rev)
-						f.terminate(w, tooSlowStatus(fmt.Sprintf("the watcher fell more than %d events behind", cap(w.ch))))
+						f.log.Warn("closing a watcher that fell behind", "prefix", g.st.Prefix,
+							"key", w.rng.Key, "buffer", cap(w.ch), "revision", e.rec.rev)
+						f.terminate(w, tooSlowEvent(fmt.Sprintf("the watcher fell more than %d events behind", cap(w.ch))))
 						continue
 					}
 				}
@@ -187,17 +187,17 @@ func (f *fanout) dispatch(b batch) {
 // bookmarkWatchers).
 func (f *fanout) sendBookmarks() {
 	for _, g := range f.groups {
-		var shared Object
+		var shared storage.Object
 		for _, w := range g.watchers {
 			if !w.bookmarks {
 				continue
 			}
-			var obj Object
+			var obj storage.Object
 			if w.skip > f.rev {
-				obj = w.st.bookmark(w.skip, false)
+				obj = w.st.Bookmark(w.skip, false)
 			} else {
 				if shared == nil {
-					shared = g.st.bookmark(f.rev, false)
+					shared = g.st.Bookmark(f.rev, false)
 				}
 				obj = shared
 			}
@@ -246,27 +246,27 @@ func (f *fanout) remove(w *watcher) {
 	}
 }
 
-// terminate ends the live watcher w with an ERROR event carrying status.
+// terminate ends the live watcher w with ev, an ERROR event.
 // Its buffer may be full, so a goroutine waits to send the error, until
 // the reader takes it, stops the watch, or the DB closes; the fan-out
 // does not wait. Caller holds f.mu.
-func (f *fanout) terminate(w *watcher, status *metav1.Status) {
+func (f *fanout) terminate(w *watcher, ev watch.Event) {
 	f.remove(w)
 	w.state = watcherDone
 	f.db.wg.Add(1) // f.mu is held and f.closed is false: the dispatcher is running
 	go func() {
 		defer f.db.wg.Done()
-		w.send(watch.Event{Type: watch.Error, Object: status})
+		w.send(ev)
 		close(w.ch)
 		w.release()
 	}()
 }
 
 // terminateAll ends every live watcher. Caller holds f.mu.
-func (f *fanout) terminateAll(status *metav1.Status) {
+func (f *fanout) terminateAll(ev watch.Event) {
 	for len(f.groups) > 0 {
 		g := f.groups[0]
-		f.terminate(g.watchers[len(g.watchers)-1], status)
+		f.terminate(g.watchers[len(g.watchers)-1], ev)
 	}
 }
 

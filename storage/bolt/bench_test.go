@@ -1,4 +1,4 @@
-package storage_test
+package bolt_test
 
 import (
 	"context"
@@ -14,12 +14,13 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
+	"go.etcd.io/bbolt"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/storage/storagetest"
 )
 
@@ -78,11 +79,11 @@ func BenchmarkBboltCommit(b *testing.B) {
 	for _, puts := range []int{1, 16} {
 		b.Run(fmt.Sprintf("puts=%d", puts), func(b *testing.B) {
 			dir := b.TempDir()
-			db, err := bolt.Open(filepath.Join(dir, "bare.db"), 0o600, &bolt.Options{
-				NoFreelistSync: true, FreelistType: bolt.FreelistMapType, InitialMmapSize: 64 << 20})
+			db, err := bbolt.Open(filepath.Join(dir, "bare.db"), 0o600, &bbolt.Options{
+				NoFreelistSync: true, FreelistType: bbolt.FreelistMapType, InitialMmapSize: 64 << 20})
 			require.NoError(b, err)
 			defer db.Close()
-			require.NoError(b, db.Update(func(tx *bolt.Tx) error {
+			require.NoError(b, db.Update(func(tx *bbolt.Tx) error {
 				_, err := tx.CreateBucket([]byte("history"))
 				return err
 			}))
@@ -91,7 +92,7 @@ func BenchmarkBboltCommit(b *testing.B) {
 			n := uint64(0)
 			b.ResetTimer()
 			for range b.N {
-				err := db.Update(func(tx *bolt.Tx) error {
+				err := db.Update(func(tx *bbolt.Tx) error {
 					h := tx.Bucket([]byte("history"))
 					h.FillPercent = 1
 					for range puts {
@@ -114,10 +115,10 @@ func BenchmarkBboltCommit(b *testing.B) {
 	}
 }
 
-func benchDB(b *testing.B) (*storage.DB, storage.Interface, string) {
+func benchDB(b *testing.B) (*bolt.DB, storage.Interface, string) {
 	b.Helper()
 	dir := b.TempDir()
-	db, err := storage.Open(filepath.Join(dir, "bench.db"), storage.Options{})
+	db, err := bolt.Open(filepath.Join(dir, "bench.db"), bolt.Options{})
 	require.NoError(b, err)
 	b.Cleanup(func() { require.NoError(b, db.Close()) })
 	return db, db.ForResource(storagetest.ResourceConfig()), dir

@@ -1,4 +1,4 @@
-package storage_test
+package bolt_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -18,7 +19,7 @@ import (
 // its revision, and one "fanout" per event handed to the watchers.
 func TestTrace(t *testing.T) {
 	tr := trace.New(trace.Options{})
-	db, err := storage.Open(filepath.Join(t.TempDir(), "crdlab.db"), storage.Options{Tracer: tr, NoSync: true})
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "crdlab.db"), bolt.Options{Tracer: tr, NoSync: true})
 	require.NoError(t, err)
 	defer db.Close()
 	prefix := storage.ResourcePrefix("stable.example.com", "crontabs")

@@ -1,4 +1,4 @@
-package storage
+package bolt
 
 import (
 	"context"
@@ -6,15 +6,16 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
+	"go.etcd.io/bbolt"
 
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/storage"
 )
 
 func TestDB_Check(t *testing.T) {
-	cfg := ResourceConfig{Prefix: "/registry/g/things", Codec: JSONCodec{},
-		NewFunc: func() Object { return &unstructured.Unstructured{} }}
-	obj := func(name string) Object {
+	cfg := storage.ResourceConfig{Prefix: "/registry/g/things", Codec: storage.JSONCodec{},
+		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }}
+	obj := func(name string) storage.Object {
 		u := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": name}}}
 		return u
 	}
@@ -31,9 +32,9 @@ func TestDB_Check(t *testing.T) {
 	}
 	// inject writes r as the next revision, behind the store's back.
 	inject := func(t *testing.T, path string, r *record) {
-		b, err := bolt.Open(path, 0o600, nil)
+		b, err := bbolt.Open(path, 0o600, nil)
 		require.NoError(t, err)
-		require.NoError(t, b.Update(func(tx *bolt.Tx) error {
+		require.NoError(t, b.Update(func(tx *bbolt.Tx) error {
 			meta := tx.Bucket(bucketMeta)
 			r.rev = getU64(meta.Get(metaRevision)) + 1
 			if err := tx.Bucket(bucketHistory).Put(revKey(r.rev), r.encode()); err != nil {

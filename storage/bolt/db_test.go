@@ -1,6 +1,7 @@
-package storage_test
+package bolt_test
 
 import (
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -8,16 +9,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/storage/storagetest"
 )
 
 // openDB opens a DB in a fresh directory, closed when the test ends.
-func openDB(t testing.TB, opts storage.Options) *storage.DB {
+func openDB(t testing.TB, opts bolt.Options) *bolt.DB {
 	t.Helper()
 	if opts.BookmarkInterval == 0 {
 		opts.BookmarkInterval = 50 * time.Millisecond
 	}
-	db, err := storage.Open(filepath.Join(t.TempDir(), "crdlab.db"), opts)
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "crdlab.db"), opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, db.Close()) })
 	return db
@@ -25,9 +27,9 @@ func openDB(t testing.TB, opts storage.Options) *storage.DB {
 
 func TestDB_Conformance(t *testing.T) {
 	storagetest.RunConformance(t, func(t *testing.T) storage.Backend {
-		db := openDB(t, storage.Options{Strict: true})
+		db := openDB(t, bolt.Options{Strict: true})
 		t.Cleanup(func() {
-			if err := db.Check(); err != nil && !storage.IsInternal(err) {
+			if err := db.Check(); err != nil && !errors.Is(err, storage.ErrInternal) {
 				t.Errorf("Check after the test: %v", err)
 			}
 		})

@@ -1,10 +1,11 @@
-package storage_test
+package bolt_test
 
 import (
 	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,18 +15,19 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
+	"go.etcd.io/bbolt"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/storage/storagetest"
 )
 
 var ctx = context.Background()
 
-func cronStore(db *storage.DB) storage.Interface { return db.ForResource(storagetest.ResourceConfig()) }
+func cronStore(db *bolt.DB) storage.Interface { return db.ForResource(storagetest.ResourceConfig()) }
 
 func create(t testing.TB, st storage.Interface, name, spec string) *unstructured.Unstructured {
 	t.Helper()
@@ -56,16 +58,16 @@ func TestOpen(t *testing.T) {
 		junk := make([]byte, 16384)
 		_, _ = rand.Read(junk)
 		require.NoError(t, os.WriteFile(path, junk, 0o600))
-		_, err := storage.Open(path, storage.Options{})
-		require.ErrorIs(t, err, storage.ErrForeignFile)
+		_, err := bolt.Open(path, bolt.Options{})
+		require.ErrorIs(t, err, bolt.ErrForeignFile)
 		after, _ := os.ReadFile(path)
 		require.Equal(t, junk, after, "never re-initialised")
 	})
 	t.Run("ErrForeignFileOtherBboltDatabase", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "other.db")
-		b, err := bolt.Open(path, 0o600, nil)
+		b, err := bbolt.Open(path, 0o600, nil)
 		require.NoError(t, err)
-		require.NoError(t, b.Update(func(tx *bolt.Tx) error {
+		require.NoError(t, b.Update(func(tx *bbolt.Tx) error {
 			bk, err := tx.CreateBucket([]byte("users"))
 			if err != nil {
 				return err
@@ -73,50 +75,50 @@ func TestOpen(t *testing.T) {
 			return bk.Put([]byte("alice"), []byte("admin"))
 		}))
 		require.NoError(t, b.Close())
-		_, err = storage.Open(path, storage.Options{})
-		require.ErrorIs(t, err, storage.ErrForeignFile)
+		_, err = bolt.Open(path, bolt.Options{})
+		require.ErrorIs(t, err, bolt.ErrForeignFile)
 		require.Contains(t, err.Error(), "users")
 	})
 	t.Run("ErrForeignFileUnknownFormat", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "crdlab.db")
-		db, err := storage.Open(path, storage.Options{})
+		db, err := bolt.Open(path, bolt.Options{})
 		require.NoError(t, err)
 		require.NoError(t, db.Close())
-		withBolt(t, path, func(tx *bolt.Tx) error {
+		withBolt(t, path, func(tx *bbolt.Tx) error {
 			return tx.Bucket([]byte("meta")).Put([]byte("format"), []byte("crdlab.storage/v99"))
 		})
-		_, err = storage.Open(path, storage.Options{})
-		require.ErrorIs(t, err, storage.ErrForeignFile)
+		_, err = bolt.Open(path, bolt.Options{})
+		require.ErrorIs(t, err, bolt.ErrForeignFile)
 		require.Contains(t, err.Error(), "v99")
 	})
 	t.Run("ErrCorruptRecord", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "crdlab.db")
-		db, err := storage.Open(path, storage.Options{})
+		db, err := bolt.Open(path, bolt.Options{})
 		require.NoError(t, err)
 		create(t, cronStore(db), "a", "x")
 		require.NoError(t, db.Close())
-		withBolt(t, path, func(tx *bolt.Tx) error {
+		withBolt(t, path, func(tx *bbolt.Tx) error {
 			h := tx.Bucket([]byte("history"))
 			k, v := h.Cursor().First()
 			bad := bytes.Replace(v, []byte(`"x"`), []byte(`"y"`), 1)
 			require.NotEqual(t, v, bad)
 			return h.Put(k, bad)
 		})
-		_, err = storage.Open(path, storage.Options{})
-		require.ErrorIs(t, err, storage.ErrCorrupt)
+		_, err = bolt.Open(path, bolt.Options{})
+		require.ErrorIs(t, err, bolt.ErrCorrupt)
 		require.Contains(t, err.Error(), "checksum")
 	})
 	t.Run("ErrLocked", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "crdlab.db")
-		db, err := storage.Open(path, storage.Options{})
+		db, err := bolt.Open(path, bolt.Options{})
 		require.NoError(t, err)
 		defer db.Close()
-		_, err = storage.Open(path, storage.Options{LockTimeout: 50 * time.Millisecond})
-		require.ErrorIs(t, err, storage.ErrLocked)
+		_, err = bolt.Open(path, bolt.Options{LockTimeout: 50 * time.Millisecond})
+		require.ErrorIs(t, err, bolt.ErrLocked)
 	})
 	t.Run("RestartKeepsEverything", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "crdlab.db")
-		db, err := storage.Open(path, storage.Options{})
+		db, err := bolt.Open(path, bolt.Options{})
 		require.NoError(t, err)
 		st := cronStore(db)
 		create(t, st, "a", "1")
@@ -131,7 +133,7 @@ func TestOpen(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, db.Close())
 
-		db, err = storage.Open(path, storage.Options{Strict: true})
+		db, err = bolt.Open(path, bolt.Options{Strict: true})
 		require.NoError(t, err)
 		defer db.Close()
 		st = cronStore(db)
@@ -150,7 +152,7 @@ func TestOpen(t *testing.T) {
 	})
 	t.Run("RevisionSurvivesEmptyHistory", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "crdlab.db")
-		db, err := storage.Open(path, storage.Options{})
+		db, err := bolt.Open(path, bolt.Options{})
 		require.NoError(t, err)
 		st := cronStore(db)
 		create(t, st, "a", "1")
@@ -158,7 +160,7 @@ func TestOpen(t *testing.T) {
 		cur, _ := db.CurrentRevision(ctx)
 		require.NoError(t, db.Compact(ctx, cur)) // forgets every record
 		require.NoError(t, db.Close())
-		db, err = storage.Open(path, storage.Options{Strict: true})
+		db, err = bolt.Open(path, bolt.Options{Strict: true})
 		require.NoError(t, err)
 		defer db.Close()
 		got, _ := db.CurrentRevision(ctx)
@@ -167,7 +169,7 @@ func TestOpen(t *testing.T) {
 	})
 	t.Run("FinishesAnInterruptedCompaction", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "crdlab.db")
-		db, err := storage.Open(path, storage.Options{})
+		db, err := bolt.Open(path, bolt.Options{})
 		require.NoError(t, err)
 		st := cronStore(db)
 		create(t, st, "a", "1")
@@ -177,10 +179,10 @@ func TestOpen(t *testing.T) {
 		require.NoError(t, db.Close())
 		// A crash after the compacted revision was committed, before any
 		// record was deleted.
-		withBolt(t, path, func(tx *bolt.Tx) error {
+		withBolt(t, path, func(tx *bbolt.Tx) error {
 			return tx.Bucket([]byte("meta")).Put([]byte("compacted"), binary.BigEndian.AppendUint64(nil, uint64(storagetest.RV(t, mid))))
 		})
-		db, err = storage.Open(path, storage.Options{Strict: true})
+		db, err = bolt.Open(path, bolt.Options{Strict: true})
 		require.NoError(t, err, "Open deletes what the compaction forgot, and Check agrees")
 		defer db.Close()
 		res, err := listAt(cronStore(db), storagetest.RV(t, mid))
@@ -193,16 +195,16 @@ func TestOpen(t *testing.T) {
 
 // withBolt opens a closed data file with bbolt itself and runs fn in a
 // write transaction, to damage it on purpose.
-func withBolt(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
+func withBolt(t *testing.T, path string, fn func(tx *bbolt.Tx) error) {
 	t.Helper()
-	b, err := bolt.Open(path, 0o600, nil)
+	b, err := bbolt.Open(path, 0o600, nil)
 	require.NoError(t, err)
 	require.NoError(t, b.Update(fn))
 	require.NoError(t, b.Close())
 }
 
 func TestDB_AutoCompaction(t *testing.T) {
-	db := openDB(t, storage.Options{RetainRevisions: 5, CompactInterval: 5 * time.Millisecond})
+	db := openDB(t, bolt.Options{RetainRevisions: 5, CompactInterval: 5 * time.Millisecond})
 	st := cronStore(db)
 	create(t, st, "a", "0")
 	for i := range 20 {
@@ -211,7 +213,7 @@ func TestDB_AutoCompaction(t *testing.T) {
 	cur, _ := db.CurrentRevision(ctx)
 	require.Eventually(t, func() bool {
 		_, err := listAt(st, cur-6)
-		return storage.IsExpired(err)
+		return errors.Is(err, storage.ErrExpired)
 	}, 10*time.Second, time.Millisecond)
 	_, err := listAt(st, cur-5)
 	require.NoError(t, err, "the last 5 revisions are kept")
@@ -220,7 +222,7 @@ func TestDB_AutoCompaction(t *testing.T) {
 // TestDB_WatchCatchUpOvertakenByCompaction: a watcher replaying history
 // slower than compaction forgets it gets a 410 ERROR, never a silent gap.
 func TestDB_WatchCatchUpOvertakenByCompaction(t *testing.T) {
-	db := openDB(t, storage.Options{WatchBufferSize: 10})
+	db := openDB(t, bolt.Options{WatchBufferSize: 10})
 	st := cronStore(db)
 	fillN(t, st, 2500)
 	w, err := st.Watch(ctx, storagetest.Prefix, storage.ListOptions{Recursive: true, ResourceVersion: "1"})
@@ -264,7 +266,7 @@ func recv(t testing.TB, w watch.Interface) (watch.Event, bool) {
 // TestDB_ScansAcrossChunks lists and watches more keys than one scan chunk
 // holds, at the latest revision and from history.
 func TestDB_ScansAcrossChunks(t *testing.T) {
-	db := openDB(t, storage.Options{})
+	db := openDB(t, bolt.Options{})
 	st := cronStore(db)
 	const n = 2500
 	fillN(t, st, n)

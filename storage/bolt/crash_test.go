@@ -1,4 +1,4 @@
-package storage_test
+package bolt_test
 
 import (
 	"bufio"
@@ -24,6 +24,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/storage/storagetest"
 )
 
@@ -53,7 +54,7 @@ func TestDB_CrashChild(t *testing.T) {
 		t.Skip("only runs as the child process of TestDB_Crash")
 	}
 	round := os.Getenv(crashRoundEnv)
-	db, err := storage.Open(path, storage.Options{})
+	db, err := bolt.Open(path, bolt.Options{})
 	if err != nil {
 		fmt.Println("OPEN-ERROR", err)
 		os.Exit(3)
@@ -80,7 +81,7 @@ func TestDB_CrashChild(t *testing.T) {
 					switch {
 					case err == nil:
 						ack("DEL %s %s\n", key, out.GetResourceVersion())
-					case !storage.IsNotFound(err):
+					case !errors.Is(err, storage.ErrNotFound):
 						fmt.Fprintln(os.Stderr, "delete:", err)
 						os.Exit(5)
 					}
@@ -180,7 +181,7 @@ func runAndKill(t *testing.T, path string, round int, rng *rand.Rand) ([]ackLine
 // verifyAfterCrash reopens the file and checks every acknowledged write.
 func verifyAfterCrash(t *testing.T, path string, acked []ackLine) {
 	t.Helper()
-	db, err := storage.Open(path, storage.Options{Strict: true}) // Strict: Check at Open
+	db, err := bolt.Open(path, bolt.Options{Strict: true}) // Strict: Check at Open
 	require.NoError(t, err)
 	defer func() { require.NoError(t, db.Close()) }()
 	st := db.ForResource(storagetest.ResourceConfig())

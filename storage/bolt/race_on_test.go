@@ -1,6 +1,6 @@
 //go:build race
 
-package storage_test
+package bolt_test
 
 // raceEnabled is true under -race, which makes every memory access several
 // times slower: TestDB_WatchFanOut then writes 2,000 events instead of

@@ -1,4 +1,4 @@
-package storage
+package bolt
 
 import (
 	"encoding/binary"
@@ -7,6 +7,8 @@ import (
 	"hash/crc32"
 	"strconv"
 	"sync"
+
+	"github.com/crdlab/crdlab/storage"
 )
 
 // record is what one write did to one key: the unit of history. It is
@@ -143,14 +145,14 @@ type decodeMemo struct {
 
 type memoEntry struct {
 	owner *store
-	obj   Object
+	obj   storage.Object
 }
 
 // maxMemo bounds the stores remembered per record (several stores may
 // serve one prefix, e.g. one per served version).
 const maxMemo = 4
 
-func (m *decodeMemo) get(owner *store) Object {
+func (m *decodeMemo) get(owner *store) storage.Object {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, e := range m.entries {
@@ -163,7 +165,7 @@ func (m *decodeMemo) get(owner *store) Object {
 
 // put remembers obj for owner and returns the object to use: an earlier
 // one if another reader won the race, so that everyone shares one.
-func (m *decodeMemo) put(owner *store, obj Object) Object {
+func (m *decodeMemo) put(owner *store, obj storage.Object) storage.Object {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, e := range m.entries {

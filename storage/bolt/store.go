@@ -1,63 +1,46 @@
-package storage
+package bolt
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
+	"reflect"
+
+	"github.com/crdlab/crdlab/storage"
 )
 
-// store is the Interface of one resource: a view of a DB under a key
-// prefix, with the resource's codec. It holds no state of its own beyond
-// its config; objects it decodes are remembered on the records
-// (decodeMemo), shared with its watchers.
+// store is the storage.Interface of one resource: a view of a DB under
+// the resource's key prefix, with its codec (the embedded
+// storage.Resource). It holds no state of its own beyond them; objects it
+// decodes are remembered on the records (decodeMemo), shared with its
+// watchers.
 //
 // Mirrors k8s.io/apiserver/pkg/storage/etcd3.store (store.go), with the
 // read side of the cacher (objects decoded once and shared).
 type store struct {
-	db      *DB
-	prefix  string // the resource's key prefix, ending in "/"
-	newFunc func() Object
-	codec   Codec
-	attrs   AttrFunc
+	*storage.Resource
+	db *DB
 }
 
-var _ Interface = (*store)(nil)
+var _ storage.Interface = (*store)(nil)
 
 // decode returns the object of r with its resourceVersion set: a shared,
 // read-only object, decoded at most once per store and record.
-func (s *store) decode(r *record) (Object, error) {
+func (s *store) decode(r *record) (storage.Object, error) {
 	if obj := r.memo.get(s); obj != nil {
 		return obj, nil
 	}
-	obj, err := s.decodeFresh(r)
+	obj, err := s.DecodeNew(r.key, r.value, r.rev)
 	if err != nil {
 		return nil, err
 	}
 	return r.memo.put(s, obj), nil
 }
 
-// decodeFresh decodes r into a new object that the caller owns.
-func (s *store) decodeFresh(r *record) (Object, error) {
-	obj := s.newFunc()
-	if err := s.decodeTo(r, obj); err != nil {
-		return nil, err
-	}
-	return obj, nil
-}
-
-func (s *store) decodeTo(r *record, out Object) error {
-	if err := s.codec.Decode(r.value, out); err != nil {
-		return NewInternalError(r.key, fmt.Errorf("decoding the object at revision %d: %w", r.rev, err))
-	}
-	out.SetResourceVersion(strconv.FormatInt(r.rev, 10))
-	return nil
-}
-
 // decodeInto fills out with a copy of the object of r: a deep copy of the
 // shared decoded object, cheaper than decoding again.
-func (s *store) decodeInto(r *record, out Object) error {
+func (s *store) decodeInto(r *record, out storage.Object) error {
 	obj, err := s.decode(r)
 	if err != nil {
 		return err
@@ -65,23 +48,29 @@ func (s *store) decodeInto(r *record, out Object) error {
 	if copyInto(out, obj) {
 		return nil
 	}
-	return s.decodeTo(r, out) // out is of another type than NewFunc's
+	return s.Decode(r.key, r.value, r.rev, out) // out is of another type than NewFunc's
 }
 
-// encode returns obj as stored: encoded without its resourceVersion, which
-// is the revision of the record and is set again on every read (upstream's
-// APIObjectVersioner.PrepareObjectForStorage / UpdateObject).
-func (s *store) encode(key string, obj Object) ([]byte, error) {
-	if rv := obj.GetResourceVersion(); rv != "" {
-		obj.SetResourceVersion("")
-		defer obj.SetResourceVersion(rv)
+// copyInto sets *dst to a deep copy of *src when both are pointers to the
+// same type, and reports whether it could.
+func copyInto(dst, src storage.Object) bool {
+	dv, sv := reflect.ValueOf(dst), reflect.ValueOf(src)
+	if dv.Type() != sv.Type() || dv.Kind() != reflect.Pointer || dv.IsNil() {
+		return false
 	}
-	data, err := s.codec.Encode(obj)
+	dv.Elem().Set(reflect.ValueOf(src.DeepCopyObject()).Elem())
+	return true
+}
+
+// encode is the contract's Encode, refusing objects larger than
+// Options.MaxObjectSize.
+func (s *store) encode(key string, obj storage.Object) ([]byte, error) {
+	data, err := s.Encode(key, obj)
 	if err != nil {
-		return nil, NewInvalidObjError(key, err.Error())
+		return nil, err
 	}
 	if len(data) > s.db.opts.MaxObjectSize {
-		return nil, &Error{Code: ErrCodeInvalidObj, Key: key, Err: ErrObjectTooLarge,
+		return nil, &storage.Error{Kind: storage.ErrInvalidObject, Key: key, Err: storage.ErrObjectTooLarge,
 			Msg: fmt.Sprintf("the object is %d bytes, more than the limit of %d", len(data), s.db.opts.MaxObjectSize)}
 	}
 	return data, nil
@@ -91,12 +80,12 @@ func (s *store) encode(key string, obj Object) ([]byte, error) {
 //
 // Mirrors (*store).Create in etcd3/store.go: a transaction
 // If(ModRevision(key) == 0).Then(Put).
-func (s *store) Create(ctx context.Context, key string, obj, out Object) error {
-	if err := s.checkKey(key); err != nil {
+func (s *store) Create(ctx context.Context, key string, obj, out storage.Object) error {
+	if err := s.CheckKey(key); err != nil {
 		return err
 	}
 	if obj.GetResourceVersion() != "" {
-		return NewInvalidObjError(key, "resourceVersion should not be set on objects to be created")
+		return &storage.Error{Kind: storage.ErrInvalidObject, Key: key, Msg: "resourceVersion should not be set on objects to be created"}
 	}
 	data, err := s.encode(key, obj)
 	if err != nil {
@@ -104,47 +93,47 @@ func (s *store) Create(ctx context.Context, key string, obj, out Object) error {
 	}
 	r, err := s.db.write(ctx, &writeOp{key: key, value: data})
 	if errors.Is(err, errModified) {
-		return NewAlreadyExistsError(key)
+		return &storage.Error{Kind: storage.ErrAlreadyExists, Key: key}
 	}
 	if err != nil {
 		return err
 	}
-	return s.decodeTo(r, out)
+	return s.Decode(r.key, r.value, r.rev, out)
 }
 
 // Get reads the object under key.
 //
 // Mirrors (*store).Get in etcd3/store.go. Reads come from memory: the
 // latest record of every key is in the index.
-func (s *store) Get(ctx context.Context, key string, opts GetOptions, out Object) error {
-	if err := s.checkKey(key); err != nil {
+func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, out storage.Object) error {
+	if err := s.CheckKey(key); err != nil {
 		return err
 	}
 	if err := s.db.usable(); err != nil {
 		return err
 	}
 	if opts.ResourceVersion != "" && opts.ResourceVersion != "0" {
-		min, err := parseRV(opts.ResourceVersion)
+		min, err := storage.ParseResourceVersion(opts.ResourceVersion)
 		if err != nil {
 			return err
 		}
 		if cur, _ := s.db.state(); min > cur {
-			return NewTooLargeResourceVersionError(min, cur)
+			return storage.NewTooLargeResourceVersionError(min, cur)
 		}
 	}
 	r := s.db.latest(key)
 	if r == nil || r.deleted {
 		if opts.IgnoreNotFound {
-			return setZero(out)
+			return storage.SetZero(out)
 		}
-		return NewNotFoundError(key)
+		return &storage.Error{Kind: storage.ErrNotFound, Key: key}
 	}
 	return s.decodeInto(r, out)
 }
 
 // current returns the latest record of key if the key exists, and a copy
 // of its object the caller may change.
-func (s *store) current(key string) (*record, Object, error) {
+func (s *store) current(key string) (*record, storage.Object, error) {
 	r := s.db.latest(key)
 	if r == nil || r.deleted {
 		return nil, nil, nil
@@ -153,7 +142,7 @@ func (s *store) current(key string) (*record, Object, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return r, shared.DeepCopyObject().(Object), nil
+	return r, shared.DeepCopyObject().(storage.Object), nil
 }
 
 // GuaranteedUpdate is an optimistic read-modify-write loop: read, check
@@ -161,14 +150,14 @@ func (s *store) current(key string) (*record, Object, error) {
 // revision that was read; otherwise start again with the new state.
 //
 // Mirrors (*store).GuaranteedUpdate in etcd3/store.go.
-func (s *store) GuaranteedUpdate(ctx context.Context, key string, out Object, ignoreNotFound bool,
-	preconditions *Preconditions, tryUpdate UpdateFunc) error {
-	if err := s.checkKey(key); err != nil {
+func (s *store) GuaranteedUpdate(ctx context.Context, key string, out storage.Object, ignoreNotFound bool,
+	preconditions *storage.Preconditions, tryUpdate storage.UpdateFunc) error {
+	if err := s.CheckKey(key); err != nil {
 		return err
 	}
 	for {
 		if err := ctx.Err(); err != nil {
-			return NewTimeoutError(key, "the request ended before the update: "+err.Error())
+			return &storage.Error{Kind: storage.ErrTimeout, Key: key, Msg: "the request ended before the update: " + err.Error()}
 		}
 		cur, obj, err := s.current(key)
 		if err != nil {
@@ -177,9 +166,9 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, out Object, ig
 		var expect int64
 		if cur == nil {
 			if !ignoreNotFound {
-				return NewNotFoundError(key)
+				return &storage.Error{Kind: storage.ErrNotFound, Key: key}
 			}
-			obj = s.newFunc()
+			obj = s.NewFunc()
 		} else {
 			expect = cur.rev
 		}
@@ -205,7 +194,7 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, out Object, ig
 		if err != nil {
 			return err
 		}
-		return s.decodeTo(r, out)
+		return s.Decode(r.key, r.value, r.rev, out)
 	}
 }
 
@@ -213,21 +202,21 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, out Object, ig
 // state, so that watchers and out get it with the delete's revision.
 //
 // Mirrors (*store).Delete and conditionalDelete in etcd3/store.go.
-func (s *store) Delete(ctx context.Context, key string, out Object, preconditions *Preconditions,
-	validateDeletion ValidateObjectFunc) error {
-	if err := s.checkKey(key); err != nil {
+func (s *store) Delete(ctx context.Context, key string, out storage.Object, preconditions *storage.Preconditions,
+	validateDeletion storage.ValidateObjectFunc) error {
+	if err := s.CheckKey(key); err != nil {
 		return err
 	}
 	for {
 		if err := ctx.Err(); err != nil {
-			return NewTimeoutError(key, "the request ended before the delete: "+err.Error())
+			return &storage.Error{Kind: storage.ErrTimeout, Key: key, Msg: "the request ended before the delete: " + err.Error()}
 		}
 		cur, obj, err := s.current(key)
 		if err != nil {
 			return err
 		}
 		if cur == nil {
-			return NewNotFoundError(key)
+			return &storage.Error{Kind: storage.ErrNotFound, Key: key}
 		}
 		if err := preconditions.Check(key, obj); err != nil {
 			return err
@@ -244,13 +233,13 @@ func (s *store) Delete(ctx context.Context, key string, out Object, precondition
 		if err != nil {
 			return err
 		}
-		return s.decodeTo(r, out)
+		return s.Decode(r.key, r.value, r.rev, out)
 	}
 }
 
 // Count returns the number of objects under the prefix key now.
 func (s *store) Count(ctx context.Context, key string) (int64, error) {
-	rng, err := s.keyRange(key, true)
+	rng, err := s.KeyRange(key, true)
 	if err != nil {
 		return 0, err
 	}
@@ -259,14 +248,5 @@ func (s *store) Count(ctx context.Context, key string) (int64, error) {
 	}
 	s.db.mu.RLock()
 	defer s.db.mu.RUnlock()
-	return s.db.countAt(rng, rng.key, s.db.rev), nil
-}
-
-// parseRV parses a resourceVersion given by a client.
-func parseRV(rv string) (int64, error) {
-	n, err := strconv.ParseInt(rv, 10, 64)
-	if err != nil || n < 0 {
-		return 0, NewBadRequestError(fmt.Sprintf("invalid resource version %q", rv))
-	}
-	return n, nil
+	return s.db.countAt(rng, rng.Key, s.db.rev), nil
 }

@@ -1,4 +1,4 @@
-package storage
+package bolt
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	bolt "go.etcd.io/bbolt"
+	"go.etcd.io/bbolt"
 )
 
 // Check verifies the data file and the in-memory index against each
@@ -44,7 +44,7 @@ func (db *DB) checkLocked() error {
 			findings = append(findings, fmt.Errorf(format, args...))
 		}
 	}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.bbolt.View(func(tx *bbolt.Tx) error {
 		for err := range tx.Check() {
 			report("bbolt: %v", err)
 		}

@@ -1,5 +1,5 @@
 //go:build !race
 
-package storage_test
+package bolt_test
 
 const raceEnabled = false

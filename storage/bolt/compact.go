@@ -1,11 +1,14 @@
-package storage
+package bolt
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"go.etcd.io/bbolt"
+
+	"github.com/crdlab/crdlab/storage"
 )
 
 // Compact forgets history before rev: afterwards the state at rev and
@@ -31,27 +34,27 @@ func (db *DB) Compact(ctx context.Context, rev int64) error {
 	defer db.compactMu.Unlock()
 	cur, compacted := db.state()
 	if rev > cur {
-		return NewTooLargeResourceVersionError(rev, cur)
+		return storage.NewTooLargeResourceVersionError(rev, cur)
 	}
 	if rev <= compacted {
-		return NewExpiredError(rev, compacted)
+		return storage.NewExpiredError(rev, compacted)
 	}
 	if err := ctx.Err(); err != nil {
-		return NewTimeoutError("", "the request ended before the compaction: "+err.Error())
+		return &storage.Error{Kind: storage.ErrTimeout, Key: "", Msg: "the request ended before the compaction: " + err.Error()}
 	}
 	start := time.Now()
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.bbolt.Update(func(tx *bbolt.Tx) error {
 		return tx.Bucket(bucketMeta).Put(metaCompacted, u64(rev))
 	})
 	if err != nil {
-		return NewInternalError("", fmt.Errorf("compact: %w", err))
+		return &storage.Error{Kind: storage.ErrInternal, Key: "", Err: fmt.Errorf("compact: %w", err)}
 	}
 	db.mu.Lock()
 	db.compacted = rev
 	dropped := db.index.compact(rev)
 	db.mu.Unlock()
 	if err := db.deleteRevisions(dropped); err != nil {
-		return NewInternalError("", fmt.Errorf("compact: %w", err))
+		return &storage.Error{Kind: storage.ErrInternal, Key: "", Err: fmt.Errorf("compact: %w", err)}
 	}
 	db.log.Info("compacted", "revision", rev, "records_deleted", len(dropped), "took", time.Since(start))
 	if db.opts.Strict {
@@ -68,7 +71,7 @@ const compactChunk = 1000
 func (db *DB) deleteRevisions(revs []int64) error {
 	for len(revs) > 0 && db.usable() == nil {
 		n := min(len(revs), compactChunk)
-		err := db.bolt.Update(func(tx *bolt.Tx) error {
+		err := db.bbolt.Update(func(tx *bbolt.Tx) error {
 			h := tx.Bucket(bucketHistory)
 			for _, r := range revs[:n] {
 				if err := h.Delete(revKey(r)); err != nil {
@@ -119,7 +122,7 @@ func (db *DB) runCompactor() {
 			if target <= compacted {
 				continue
 			}
-			if err := db.Compact(context.Background(), target); err != nil && !IsExpired(err) {
+			if err := db.Compact(context.Background(), target); err != nil && !errors.Is(err, storage.ErrExpired) {
 				db.log.Error("auto-compaction failed", "revision", target, "err", err)
 			}
 		}

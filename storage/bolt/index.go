@@ -1,9 +1,8 @@
-package storage
+package bolt
 
 import (
 	"slices"
 	"sort"
-	"strings"
 )
 
 // revision is one write to a key, as the index remembers it.
@@ -192,18 +191,4 @@ func (t *treeIndex) compact(rev int64) []int64 {
 	}
 	slices.Sort(revs)
 	return revs
-}
-
-// keyRange is the keys a call is about: one key, or every key under a
-// prefix (which always ends in "/").
-type keyRange struct {
-	key    string
-	prefix bool
-}
-
-func (r keyRange) contains(key string) bool {
-	if r.prefix {
-		return strings.HasPrefix(key, r.key)
-	}
-	return key == r.key
 }

@@ -1,10 +1,11 @@
-package storage
+package bolt
 
 import (
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -18,7 +19,7 @@ import (
 // into the group resource and the namespace/name a trace event names:
 // "crontabs.stable.example.com" and "default/my-cron".
 func traceObject(key string) (resource, object string) {
-	parts := strings.SplitN(strings.TrimPrefix(key, KeyRoot+"/"), "/", 3)
+	parts := strings.SplitN(strings.TrimPrefix(key, storage.KeyRoot+"/"), "/", 3)
 	if len(parts) < 3 {
 		return "", key
 	}

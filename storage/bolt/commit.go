@@ -1,4 +1,4 @@
-package storage
+package bolt
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"slices"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"go.etcd.io/bbolt"
+
+	"github.com/crdlab/crdlab/storage"
 )
 
 // writeOp is one write waiting for the committer: put value under key, or
@@ -47,10 +49,10 @@ func (db *DB) write(ctx context.Context, op *writeOp) (*record, error) {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, NewTimeoutError(op.key, "the request ended before the write: "+err.Error())
+		return nil, &storage.Error{Kind: storage.ErrTimeout, Key: op.key, Msg: "the request ended before the write: " + err.Error()}
 	}
 	if p := db.failed.Load(); p != nil {
-		return nil, NewInternalError(op.key, fmt.Errorf("%w: %w", ErrFailed, *p))
+		return nil, &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: fmt.Errorf("%w: %w", ErrFailed, *p)}
 	}
 	op.done = make(chan writeResult, 1)
 	if db.opts.Tracer.Enabled() {
@@ -59,9 +61,9 @@ func (db *DB) write(ctx context.Context, op *writeOp) (*record, error) {
 	select {
 	case db.queue <- op:
 	case <-db.closing:
-		return nil, NewInternalError(op.key, ErrClosed)
+		return nil, &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: storage.ErrClosed}
 	case <-ctx.Done():
-		return nil, NewTimeoutError(op.key, "the request ended before the write: "+ctx.Err().Error())
+		return nil, &storage.Error{Kind: storage.ErrTimeout, Key: op.key, Msg: "the request ended before the write: " + ctx.Err().Error()}
 	}
 	select {
 	case r := <-op.done:
@@ -72,7 +74,7 @@ func (db *DB) write(ctx context.Context, op *writeOp) (*record, error) {
 		case r := <-op.done:
 			return r.rec, r.err
 		default:
-			return nil, NewInternalError(op.key, ErrClosed)
+			return nil, &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: storage.ErrClosed}
 		}
 	}
 }
@@ -106,7 +108,7 @@ func (db *DB) runCommitter() {
 			for {
 				select {
 				case op := <-db.queue:
-					op.done <- writeResult{err: NewInternalError(op.key, ErrClosed)}
+					op.done <- writeResult{err: &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: storage.ErrClosed}}
 				default:
 					return
 				}
@@ -171,7 +173,7 @@ const maxLinger = time.Millisecond
 func (db *DB) commit(ops []*writeOp) {
 	if p := db.failed.Load(); p != nil {
 		for _, op := range ops {
-			op.done <- writeResult{err: NewInternalError(op.key, fmt.Errorf("%w: %w", ErrFailed, *p))}
+			op.done <- writeResult{err: &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: fmt.Errorf("%w: %w", ErrFailed, *p)}}
 		}
 		return
 	}
@@ -220,7 +222,7 @@ func (db *DB) commit(ops []*writeOp) {
 		return
 	}
 
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.bbolt.Update(func(tx *bbolt.Tx) error {
 		h := tx.Bucket(bucketHistory)
 		h.FillPercent = 1 // keys only ever append: fill pages up
 		for _, e := range events {
@@ -237,7 +239,7 @@ func (db *DB) commit(ops []*writeOp) {
 		db.failed.Store(&err)
 		db.log.Error("commit failed; refusing writes until reopened", "err", err, "writes", len(accepted))
 		for _, op := range accepted {
-			op.done <- writeResult{err: NewInternalError(op.key, fmt.Errorf("%w: %w", ErrFailed, err))}
+			op.done <- writeResult{err: &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: fmt.Errorf("%w: %w", ErrFailed, err)}}
 		}
 		return
 	}

@@ -1,4 +1,4 @@
-package storage
+package bolt
 
 import (
 	"context"
@@ -9,12 +9,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 
-	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
+	"go.etcd.io/bbolt"
+	bbolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/crdlab/crdlab/storage"
 )
 
 // The buckets and meta keys of a data file. See doc.go for the layout.
@@ -42,10 +43,10 @@ const formatV1 = "crdlab.storage/v1"
 // Mirrors etcd's mvcc store (server/storage/mvcc/kvstore.go) with its
 // backend (server/storage/backend), for one machine.
 type DB struct {
-	path string
-	opts Options
-	log  *slog.Logger
-	bolt *bolt.DB
+	path  string
+	opts  Options
+	log   *slog.Logger
+	bbolt *bbolt.DB
 
 	// mu guards index, rev and compacted. The committer takes it to check
 	// writes (read) and to apply committed ones (write); Compact takes it
@@ -79,7 +80,7 @@ type DB struct {
 	wg            sync.WaitGroup // the committer, fan-out, compactor and watch goroutines
 }
 
-var _ Backend = (*DB)(nil)
+var _ storage.Backend = (*DB)(nil)
 
 // Open opens the data file at path, creating it if it does not exist,
 // rebuilds the in-memory index from its history and starts the committer,
@@ -93,20 +94,20 @@ func Open(path string, opts Options) (*DB, error) {
 	_, statErr := os.Stat(path)
 	isNew := errors.Is(statErr, fs.ErrNotExist)
 
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
+	bdb, err := bbolt.Open(path, 0o600, &bbolt.Options{
 		Timeout:         opts.LockTimeout,
 		NoSync:          opts.NoSync,
 		NoFreelistSync:  true, // as etcd: the freelist is rebuilt at open, commits write less
-		FreelistType:    bolt.FreelistMapType,
+		FreelistType:    bbolt.FreelistMapType,
 		InitialMmapSize: 64 << 20,
 	})
 	if err != nil {
 		switch {
-		case errors.Is(err, bolterrors.ErrTimeout):
+		case errors.Is(err, bbolterrors.ErrTimeout):
 			return nil, fmt.Errorf("%w: %s", ErrLocked, path)
-		case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch):
+		case errors.Is(err, bbolterrors.ErrInvalid), errors.Is(err, bbolterrors.ErrVersionMismatch):
 			return nil, fmt.Errorf("%w: %s is not a bbolt database (%v)", ErrForeignFile, path, err)
-		case errors.Is(err, bolterrors.ErrChecksum):
+		case errors.Is(err, bbolterrors.ErrChecksum):
 			return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 		}
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
@@ -123,7 +124,7 @@ func Open(path string, opts Options) (*DB, error) {
 		path:          path,
 		opts:          opts,
 		log:           opts.Logger.With("db", path),
-		bolt:          bdb,
+		bbolt:         bdb,
 		index:         newTreeIndex(),
 		queue:         make(chan *writeOp, opts.MaxBatchSize),
 		closing:       make(chan struct{}),
@@ -162,7 +163,7 @@ func (db *DB) load() (err error) {
 	// even when it changes nothing. Only a file without the meta bucket
 	// gets an Update (initFormat writes it, or refuses a foreign file).
 	fresh := false
-	if err := db.bolt.View(func(tx *bolt.Tx) error {
+	if err := db.bbolt.View(func(tx *bbolt.Tx) error {
 		if tx.Bucket(bucketMeta) == nil {
 			fresh = true
 			return nil
@@ -172,11 +173,11 @@ func (db *DB) load() (err error) {
 		return fmt.Errorf("%s: %w", db.path, err)
 	}
 	if fresh {
-		if err := db.bolt.Update(initFormat); err != nil {
+		if err := db.bbolt.Update(initFormat); err != nil {
 			return fmt.Errorf("%s: %w", db.path, err)
 		}
 	}
-	if err := db.bolt.View(db.rebuild); err != nil {
+	if err := db.bbolt.View(db.rebuild); err != nil {
 		return fmt.Errorf("%s: %w", db.path, err)
 	}
 	// A crash may have left records that a compaction had already
@@ -186,11 +187,11 @@ func (db *DB) load() (err error) {
 
 // initFormat writes the meta bucket into an empty file, or checks that a
 // non-empty one is a crdlab data file of a known format version.
-func initFormat(tx *bolt.Tx) error {
+func initFormat(tx *bbolt.Tx) error {
 	meta := tx.Bucket(bucketMeta)
 	if meta == nil {
 		var names []string
-		_ = tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+		_ = tx.ForEach(func(name []byte, _ *bbolt.Bucket) error {
 			names = append(names, string(name))
 			return nil
 		})
@@ -230,7 +231,7 @@ func initFormat(tx *bolt.Tx) error {
 // checksum and that revisions never pass the stored revision counter.
 //
 // Mirrors (*store).restore in etcd's kvstore.go.
-func (db *DB) rebuild(tx *bolt.Tx) error {
+func (db *DB) rebuild(tx *bbolt.Tx) error {
 	meta := tx.Bucket(bucketMeta)
 	db.rev = getU64(meta.Get(metaRevision))
 	db.compacted = getU64(meta.Get(metaCompacted))
@@ -276,21 +277,8 @@ func getU64(b []byte) int64 { return int64(binary.BigEndian.Uint64(b)) }
 // cfg.Prefix that encodes with cfg.Codec. Call it once per resource and
 // keep the result; it panics on a config without Prefix, NewFunc or Codec
 // (a programming error).
-func (db *DB) ForResource(cfg ResourceConfig) Interface {
-	if !strings.HasPrefix(cfg.Prefix, "/") || cfg.NewFunc == nil || cfg.Codec == nil {
-		panic(fmt.Sprintf("storage: ForResource needs a Prefix starting with /, a NewFunc and a Codec: %+v", cfg))
-	}
-	attrs := cfg.AttrFunc
-	if attrs == nil {
-		attrs = DefaultAttrs
-	}
-	return &store{
-		db:      db,
-		prefix:  strings.TrimSuffix(cfg.Prefix, "/") + "/",
-		newFunc: cfg.NewFunc,
-		codec:   cfg.Codec,
-		attrs:   attrs,
-	}
+func (db *DB) ForResource(cfg storage.ResourceConfig) storage.Interface {
+	return &store{Resource: storage.NewResource(cfg), db: db}
 }
 
 // CurrentRevision returns the revision of the last acknowledged write.
@@ -331,7 +319,7 @@ func (db *DB) Healthy() error {
 		return err
 	}
 	if p := db.failed.Load(); p != nil {
-		return NewInternalError("", fmt.Errorf("%w: %w", ErrFailed, *p))
+		return &storage.Error{Kind: storage.ErrInternal, Key: "", Err: fmt.Errorf("%w: %w", ErrFailed, *p)}
 	}
 	return nil
 }
@@ -340,7 +328,7 @@ func (db *DB) Healthy() error {
 func (db *DB) usable() error {
 	select {
 	case <-db.closing:
-		return NewInternalError("", ErrClosed)
+		return &storage.Error{Kind: storage.ErrInternal, Key: "", Err: storage.ErrClosed}
 	default:
 		return nil
 	}
@@ -354,7 +342,7 @@ func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		close(db.closing)
 		db.wg.Wait()
-		err = db.bolt.Close()
+		err = db.bbolt.Close()
 		db.log.Info("storage closed", "revision", db.rev)
 	})
 	return err

@@ -1,4 +1,4 @@
-package storage_test
+package bolt_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/storage/storagetest"
 )
 
@@ -28,7 +29,7 @@ func TestDB_WatchFanOut(t *testing.T) {
 	if testing.Short() {
 		watchers, writes = 100, 2000 // more than the stalled watcher's buffer of 1024
 	}
-	db := openDB(t, storage.Options{})
+	db := openDB(t, bolt.Options{})
 	st := db.ForResource(storagetest.ResourceConfig())
 	ctx := context.Background()
 	start, err := db.CurrentRevision(ctx)

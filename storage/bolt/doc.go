@@ -1,0 +1,59 @@
+// Package bolt is crdlab's default storage engine: the storage contract
+// (storage.Backend, storage.Interface) on one bbolt file, for one
+// process, with etcd's semantics. It is named after what it stores on, as
+// its sibling engine storage/etcd3 is; it imports go.etcd.io/bbolt as
+// bbolt.
+//
+// # Vocabulary
+//
+// A DB is the whole data file (a storage.Backend); a store is one
+// resource's view of it (ForResource). A record is what one write did to
+// one key (put or delete), kept in the history bucket under its revision;
+// a tombstone is the record of a delete and keeps the deleted state. The
+// index is the in-memory map from each key to its revisions still in
+// history and its latest record. The committer is the one goroutine that
+// writes: it groups writes into shared commits (group commit). A watcher
+// is a running watch: catching up from history on its own goroutine,
+// then live, fed by the fan-out, which hands each committed write to the
+// live watchers. Check verifies the file against the index, as bbolt's
+// Tx.Check; Strict runs it at Open and after each compaction.
+//
+// # Layout
+//
+//	db.go        DB, Open (the file, its format marker, the index rebuilt), Close
+//	record.go    a record's bytes on disk (with its CRC-32C)
+//	index.go     the in-memory index
+//	commit.go    the committer: conditions, revisions, group commit
+//	store.go     Create, Get, GuaranteedUpdate, Delete, Count
+//	list.go      GetList: reads at a revision, a page at a time
+//	watch.go     Watch: catching up from history, then live
+//	fanout.go    the fan-out to live watchers, bookmarks, slow watchers
+//	change.go    one write as a watcher sees it (predicate transitions)
+//	compact.go   Compact and the auto-compaction loop
+//	check.go     Check
+//	errors.go    the data file's errors (ErrCorrupt, ErrLocked, …)
+//	options.go   Options
+//	trace.go     what the engine tells a tracer
+//
+// The on-disk layout, how a write becomes durable and visible, how a
+// watch catches up without losing or repeating an event, and the locks
+// are described in docs/storage.md.
+//
+// # Upstream
+//
+//   - etcd server/storage/mvcc: kvstore.go (store, restore, Compact),
+//     key_index.go, index.go, revision.go, kvstore_compaction.go,
+//     watchable_store.go (synced and unsynced watchers), watcher_group.go
+//   - etcd server/storage/backend/batch_tx.go; server/etcdserver/api/
+//     v3compactor: periodic.go, revision.go
+//   - k8s.io/apiserver/pkg/storage/etcd3/store.go and cacher: cacher.go
+//     (dispatchEvents, bookmarks), cache_watcher.go, watch_cache.go
+//   - go.etcd.io/bbolt: Tx.Check and StrictMode (here Check, Options.Strict)
+//
+// # Differences from upstream
+//
+// One process and one file: no Raft, no WAL, acknowledged after bbolt's
+// commit. The index is the watch cache, and any revision not compacted
+// can be watched from. Slow watchers end with a 410 ERROR event. The full
+// list is in docs/storage.md.
+package bolt
