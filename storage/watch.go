@@ -72,3 +72,34 @@ func ErrorEvent(err error) watch.Event {
 	}
 	return watch.Event{Type: watch.Error, Object: st}
 }
+
+// Transition is the rule that turns one write into the event a watcher
+// with predicate p sees, if any. typ is the write's own type: Added (a
+// create), Modified (an update) or Deleted (a delete, whose object is the
+// deleted state); matches says whether p selects the written object.
+// Creates and deletes are seen as they are, when they match. An update is
+// seen as MODIFIED if the object matches before and after, as ADDED if it
+// starts matching and as DELETED if it stops (the engine then sends the
+// previous state, at the write's revision); matchedBefore is called only
+// for an update under a non-empty predicate.
+//
+// Mirrors cacheWatcher.convertToWatchEvent in
+// k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go.
+func Transition(p SelectionPredicate, typ watch.EventType, matches bool, matchedBefore func() (bool, error)) (watch.EventType, bool, error) {
+	if typ != watch.Modified || p.Empty() {
+		return typ, matches, nil
+	}
+	before, err := matchedBefore()
+	if err != nil {
+		return "", false, err
+	}
+	switch {
+	case matches && before:
+		return watch.Modified, true, nil
+	case matches:
+		return watch.Added, true, nil
+	case before:
+		return watch.Deleted, true, nil
+	}
+	return "", false, nil
+}

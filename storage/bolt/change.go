@@ -77,49 +77,43 @@ func (c *change) matches(p storage.SelectionPredicate, obj storage.Object, which
 }
 
 // eventFor returns the event a watcher with predicate p sees of c, if
-// any: an object that starts matching is ADDED, one that stops matching is
-// DELETED (with its previous content at the new revision).
-//
-// Mirrors cacheWatcher.convertToWatchEvent in cacher/cache_watcher.go.
+// any (storage.Transition): an object that stops matching is DELETED,
+// with its previous content at the new revision.
 func (c *change) eventFor(p storage.SelectionPredicate) (watch.Event, bool, error) {
 	obj, err := c.object()
 	if err != nil {
 		return watch.Event{}, false, err
 	}
-	cur, err := c.matches(p, obj, 0)
+	matches, err := c.matches(p, obj, 0)
 	if err != nil {
 		return watch.Event{}, false, err
 	}
+	typ := watch.Modified
 	switch {
 	case c.rec.deleted: // obj is the deleted state, at the delete's revision
-		return watch.Event{Type: watch.Deleted, Object: obj}, cur, nil
+		typ = watch.Deleted
 	case c.rec.prevRev == 0:
-		return watch.Event{Type: watch.Added, Object: obj}, cur, nil
-	case p.Empty():
-		return watch.Event{Type: watch.Modified, Object: obj}, true, nil
+		typ = watch.Added
 	}
-	prev, err := c.previous()
-	if err != nil {
+	typ, ok, err := storage.Transition(p, typ, matches, func() (bool, error) {
+		prev, err := c.previous()
+		if err != nil {
+			return false, err
+		}
+		return c.matches(p, prev, 1)
+	})
+	if err != nil || !ok {
 		return watch.Event{}, false, err
 	}
-	old, err := c.matches(p, prev, 1)
-	if err != nil {
-		return watch.Event{}, false, err
-	}
-	switch {
-	case cur && old:
-		return watch.Event{Type: watch.Modified, Object: obj}, true, nil
-	case cur:
-		return watch.Event{Type: watch.Added, Object: obj}, true, nil
-	case old:
+	if typ == watch.Deleted && !c.rec.deleted {
 		if c.deletedPrev == nil {
-			d := prev.DeepCopyObject().(storage.Object)
+			d := c.prevObj.DeepCopyObject().(storage.Object)
 			d.SetResourceVersion(strconv.FormatInt(c.rec.rev, 10))
 			c.deletedPrev = d
 		}
-		return watch.Event{Type: watch.Deleted, Object: c.deletedPrev}, true, nil
+		return watch.Event{Type: typ, Object: c.deletedPrev}, true, nil
 	}
-	return watch.Event{}, false, nil
+	return watch.Event{Type: typ, Object: obj}, true, nil
 }
 
 // tooSlowEvent is the ERROR event that ends a watcher that fell behind:

@@ -235,61 +235,49 @@ func (w *watcher) sendInitial(ctx context.Context) (int64, error) {
 }
 
 // convert returns the event the watcher's predicate makes of an etcd
-// event, if any: an object that starts matching is ADDED, one that stops
-// matching is DELETED (its previous state at the new revision).
+// event, if any (storage.Transition): an object that stops matching is
+// DELETED, with its previous state at the new revision.
 //
 // Mirrors watchChan.transform in etcd3/watcher.go.
 func (w *watcher) convert(e *clientv3.Event) (watch.Event, bool, error) {
 	s := w.s
 	key := s.fromEtcd(e.Kv.Key)
 	rev := e.Kv.ModRevision
-	matches := func(obj storage.Object) (bool, error) { return s.Matches(w.pred, key, obj) }
-	if e.Type == clientv3.EventTypeDelete {
+	typ, data := watch.Modified, e.Kv.Value
+	switch {
+	case e.Type == clientv3.EventTypeDelete:
 		if e.PrevKv == nil {
 			return watch.Event{}, false, &storage.Error{Kind: storage.ErrInternal, Key: key, Err: fmt.Errorf("etcd event for delete at revision %d has no previous value", rev)}
 		}
-		obj, err := s.DecodeNew(key, e.PrevKv.Value, rev)
-		if err != nil {
-			return watch.Event{}, false, err
+		typ, data = watch.Deleted, e.PrevKv.Value // the deleted state
+	case e.IsCreate():
+		typ = watch.Added
+	}
+	obj, err := s.DecodeNew(key, data, rev)
+	if err != nil {
+		return watch.Event{}, false, err
+	}
+	matches, err := s.Matches(w.pred, key, obj)
+	if err != nil {
+		return watch.Event{}, false, err
+	}
+	var prev storage.Object
+	typ, ok, err := storage.Transition(w.pred, typ, matches, func() (bool, error) {
+		if e.PrevKv == nil { // no previous value (compacted): judge by the new one
+			return matches, nil
 		}
-		ok, err := matches(obj)
-		return watch.Event{Type: watch.Deleted, Object: obj}, ok, err
-	}
-	obj, err := s.DecodeNew(key, e.Kv.Value, rev)
-	if err != nil {
-		return watch.Event{}, false, err
-	}
-	cur, err := matches(obj)
-	if err != nil {
-		return watch.Event{}, false, err
-	}
-	if e.IsCreate() || e.PrevKv == nil {
-		typ := watch.Added
-		if !e.IsCreate() {
-			typ = watch.Modified
+		if prev, err = s.DecodeNew(key, e.PrevKv.Value, rev); err != nil {
+			return false, err
 		}
-		return watch.Event{Type: typ, Object: obj}, cur, nil
-	}
-	if w.pred.Empty() {
-		return watch.Event{Type: watch.Modified, Object: obj}, true, nil
-	}
-	prev, err := s.DecodeNew(key, e.PrevKv.Value, rev)
-	if err != nil {
+		return s.Matches(w.pred, key, prev)
+	})
+	if err != nil || !ok {
 		return watch.Event{}, false, err
 	}
-	old, err := matches(prev)
-	if err != nil {
-		return watch.Event{}, false, err
+	if typ == watch.Deleted && prev != nil {
+		return watch.Event{Type: typ, Object: prev}, true, nil
 	}
-	switch {
-	case cur && old:
-		return watch.Event{Type: watch.Modified, Object: obj}, true, nil
-	case cur:
-		return watch.Event{Type: watch.Added, Object: obj}, true, nil
-	case old:
-		return watch.Event{Type: watch.Deleted, Object: prev}, true, nil
-	}
-	return watch.Event{}, false, nil
+	return watch.Event{Type: typ, Object: obj}, true, nil
 }
 
 // send delivers ev, waiting for the reader; false if the watch ended
