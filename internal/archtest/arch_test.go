@@ -16,25 +16,22 @@ var update = flag.Bool("update", false, "rewrite the graph in docs/architecture.
 
 const module = "github.com/crdlab/crdlab"
 
-// rule forbids packages under From to import packages under any of To.
-// Paths are relative to the module; "x" covers x and x/….
+// rule limits what packages under From import: with Allow set, only
+// packages under From's own group or under one of Allow; with Deny set,
+// nothing under Deny. Paths are relative to the module; "x" covers x and
+// x/….
 type rule struct {
-	From string
-	To   []string
-	Why  string
+	From  string
+	Allow []string
+	Deny  []string
+	Why   string
 }
 
-// only returns the groups a group may not import: every group of the
-// module but those listed.
-func only(allowed ...string) []string {
-	var out []string
-	for _, g := range groups {
-		if !slices.Contains(allowed, g) {
-			out = append(out, g)
-		}
-	}
-	return out
-}
+// apimachinery lists what upstream keeps in k8s.io/apimachinery but crdlab
+// keeps under apis: meta/v1 (and unstructured), the API errors and the
+// field-error list. The apimachinery-style libraries may use them, as
+// upstream's do; they may not use an API group.
+var apimachinery = []string{"apis/meta", "apis/errors", "apis/validation"}
 
 // groups is every top-level folder of the main module that holds Go code.
 var groups = []string{
@@ -48,31 +45,31 @@ var groups = []string{
 // beside them client, informer, controller, which reach the server only
 // over HTTP; apiserver assembles them; cmd runs it.
 var rules = []rule{
-	{"scheme", only("scheme", "internal"),
+	{"scheme", []string{"scheme", "internal"}, nil,
 		"the scheme is the foundation: it knows no API group and no layer above it"},
-	{"machinery", only("machinery", "scheme", "internal"),
-		"the apimachinery-style libraries know nothing of CRDs, storage or HTTP"},
-	{"apis", only("apis", "scheme", "machinery", "internal"),
+	{"machinery", append([]string{"scheme", "internal"}, apimachinery...), nil,
+		"the apimachinery-style libraries know nothing of API groups, storage or HTTP"},
+	{"apis", []string{"scheme", "machinery", "internal"}, nil,
 		"API types, conversions and validation sit on the scheme only"},
-	{"trace", only("trace", "internal"),
+	{"trace", []string{"trace", "internal"}, nil,
 		"tracing is imported by every layer, so it imports none of them"},
-	{"storage", only("storage", "apis", "scheme", "machinery", "internal", "trace"),
+	{"storage", []string{"storage", "apis", "scheme", "machinery", "internal", "trace"}, nil,
 		"storage knows nothing of the registry, HTTP or the control loop"},
-	{"registry", only("registry", "storage", "apis", "scheme", "machinery", "internal", "trace"),
+	{"registry", []string{"registry", "storage", "apis", "scheme", "machinery", "internal", "trace"}, nil,
 		"the registry sits on storage and knows nothing of HTTP"},
-	{"handler", only("handler", "registry", "informer", "apis", "scheme", "machinery", "internal", "trace"),
+	{"handler", []string{"handler", "registry", "informer", "apis", "scheme", "machinery", "internal", "trace"}, nil,
 		"the handler reaches storage only through the registry; it may follow CRDs through an informer, as upstream's crdHandler does"},
-	{"client", only("client", "apis", "scheme", "machinery", "internal"),
+	{"client", []string{"client", "apis", "scheme", "machinery", "internal"}, nil,
 		"a client speaks HTTP and nothing else"},
-	{"informer", only("informer", "client", "apis", "scheme", "machinery", "internal", "trace"),
+	{"informer", []string{"informer", "client", "apis", "scheme", "machinery", "internal", "trace"}, nil,
 		"informers list and watch through a client"},
-	{"controller", only("controller", "informer", "client", "apis", "scheme", "machinery", "internal", "trace"),
+	{"controller", []string{"controller", "informer", "client", "apis", "scheme", "machinery", "internal", "trace"}, nil,
 		"controllers talk to the server only through a client, as upstream's do over loopback; they own the small interfaces they need and apiserver wires them"},
-	{"apiserver", []string{"cmd", "examples", "test", "notebooks"},
+	{"apiserver", nil, []string{"cmd", "examples", "test", "notebooks"},
 		"the assembly is imported only by what runs it"},
-	{"internal", []string{"apiserver", "cmd", "controller", "handler", "registry", "storage", "informer", "client", "examples", "test", "notebooks"},
+	{"internal", nil, []string{"apiserver", "cmd", "controller", "handler", "registry", "storage", "informer", "client", "examples", "test", "notebooks"},
 		"internal helpers are leaves (test harnesses live under the package they test)"},
-	{"", []string{"cmd", "test", "notebooks"},
+	{"", nil, []string{"cmd", "test", "notebooks"},
 		"nothing imports a command, an integration test or a notebook helper"},
 }
 
@@ -155,7 +152,10 @@ func TestDependencyRules(t *testing.T) {
 				continue
 			}
 			for _, imp := range p.Imports {
-				for _, to := range r.To {
+				if r.Allow != nil && group(imp) != group(p.Path) && !slices.ContainsFunc(r.Allow, func(a string) bool { return under(imp, a) }) {
+					t.Errorf("%s imports %s: %s may import only %s (%s)", p.Path, imp, r.From, strings.Join(r.Allow, ", "), r.Why)
+				}
+				for _, to := range r.Deny {
 					// A group may always import itself; the "" rule
 					// forbids cmd, test and notebooks to everyone else.
 					if under(imp, to) && !under(p.Path, to) {
