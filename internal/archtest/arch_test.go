@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -91,15 +92,31 @@ func repoRoot(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
+// listed caches the main module's package list: the tests share one
+// `go list` run.
+var listed = struct {
+	sync.Once
+	pkgs []pkg
+	err  error
+}{}
+
 func listPackages(t *testing.T, dir string) []pkg {
 	t.Helper()
+	listed.Do(func() { listed.pkgs, listed.err = goList(dir) })
+	if listed.err != nil {
+		t.Fatal(listed.err)
+	}
+	return listed.pkgs
+}
+
+func goList(dir string) ([]pkg, error) {
 	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go list ./...: %v\n%s", err, stderr.String())
+		return nil, fmt.Errorf("go list ./...: %v\n%s", err, stderr.String())
 	}
 	var pkgs []pkg
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -112,7 +129,7 @@ func listPackages(t *testing.T, dir string) []pkg {
 		}
 		pkgs = append(pkgs, p)
 	}
-	return pkgs
+	return pkgs, nil
 }
 
 func rel(path string) string {
