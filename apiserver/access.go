@@ -3,7 +3,7 @@ package apiserver
 // This file puts access control and overload protection in front of the
 // server, as the first filters of upstream's DefaultBuildHandlerChain:
 //
-//	metrics → panic recovery → RequestInfo → request checks (path, deadlines)
+//	RequestInfo → metrics → panic recovery → request checks (path, deadlines)
 //	  → authentication (401) → max-in-flight and watch cap (429)
 //	  → authorization (403) → watch shutdown → mux (health, version,
 //	    metrics, pprof, and the API handler with its own filters)
@@ -235,7 +235,6 @@ func (s *Server) frontChain(inner http.Handler) http.Handler {
 	h = s.access.limiter.Handler(h)
 	h = authn.WithAuthentication(h, s.access.authenticator, s.log.With("component", "authentication"))
 	h = withRequestChecks(h, s.requestTimeout())
-	h = withRequestInfo(h)
 	h = withPanicRecovery(h, s.log)
 	return h
 }
@@ -318,8 +317,12 @@ func isLoopbackHost(host string) bool {
 	return true
 }
 
-// withRequestInfo resolves the RequestInfo once for the filters that
-// need it (the API handler resolves its own again).
+// withRequestInfo resolves the RequestInfo of every request, once: it is
+// the outermost filter, and everything after it — metrics, request
+// checks, the limits, authorization, the watch shutdown and the API
+// handler, which serves the resource it names — reads the same one.
+//
+// Mirrors WithRequestInfo in k8s.io/apiserver/pkg/endpoints/filters.
 func withRequestInfo(h http.Handler) http.Handler {
 	f := request.NewRequestInfoFactory()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

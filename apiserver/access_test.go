@@ -383,3 +383,97 @@ func TestServer_Limits(t *testing.T) {
 		t.Errorf("metrics:\n%s", body)
 	}
 }
+
+// TestServer_AuthorizationSeesWhatIsServed checks that a path is served as
+// the resource the authorizer was asked about, or not at all: the
+// crdHandler reads the request from the same RequestInfo (issue 21,
+// finding 2). A CRD whose plural is a special verb (proxy, watch) or a
+// subresource of namespaces (status, finalize) has paths RequestInfo reads
+// as something else — a discovery path, a namespace's status — which
+// users with no right to the CRD may be granted; upstream serves none of
+// those paths, and neither does crdlab.
+func TestServer_AuthorizationSeesWhatIsServed(t *testing.T) {
+	tokens := writeFile(t, "tokens.csv", "alice-token,alice,1,system:masters\nbob-token,bob,2\ncarol-token,carol,3\n")
+	policy := writeFile(t, "policy.yaml", `
+rules:
+- users: [bob]
+  namespaces: [default]
+  verbs: [get, list, watch]
+  apiGroups: [stable.example.com]
+  resources: [crontabs]
+- users: [carol]
+  verbs: [get, list, watch, update, patch]
+  apiGroups: ["*"]
+  resources: ["*/status", "*/finalize"]
+`)
+	ts := startServer(t, Config{
+		Authentication: AuthenticationConfig{TokenFile: tokens},
+		Authorization:  AuthorizationConfig{Mode: authz.ModeStatic, PolicyFile: policy},
+	})
+	eventually(t, "ready", func() bool { code, _ := get(t, ts.url+"/readyz"); return code == 200 })
+	const group = "leak.example.com"
+	crd := func(plural, scope string) string {
+		return `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"` + plural + `.` + group + `"},
+"spec":{"group":"` + group + `","scope":"` + scope + `","names":{"plural":"` + plural + `","kind":"Leak` + plural + `"},
+"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`
+	}
+	for _, c := range []struct{ plural, scope, collection, user, token string }{
+		{"proxy", "Cluster", "/apis/" + group + "/v1/proxy", "bob", "bob-token"},
+		{"watch", "Cluster", "/apis/" + group + "/v1/watch", "bob", "bob-token"},
+		{"status", "Namespaced", "/apis/" + group + "/v1/namespaces/default/status", "carol", "carol-token"},
+		{"finalize", "Namespaced", "/apis/" + group + "/v1/namespaces/default/finalize", "carol", "carol-token"},
+	} {
+		t.Run(c.plural, func(t *testing.T) {
+			if code, body := call(t, nil, "POST", ts.url+crdsPath, "alice-token", crd(c.plural, c.scope)); code != 201 {
+				t.Fatalf("alice creates the CRD: %d %s", code, body)
+			}
+			eventually(t, "the CRD is Established", func() bool {
+				_, body := call(t, nil, "GET", ts.url+crdsPath+"/"+c.plural+"."+group, "alice-token", "")
+				return strings.Contains(body, `"type":"Established","status":"True"`)
+			})
+			// An object, if any path will create one: the old router did.
+			obj := `{"apiVersion":"` + group + `/v1","kind":"Leak` + c.plural + `","metadata":{"name":"secret-1"},"data":"s3cr3t"}`
+			created, _ := call(t, nil, "POST", ts.url+c.collection, "alice-token", obj)
+			for _, r := range []struct{ method, path, body string }{
+				{"GET", c.collection, ""},
+				{"GET", c.collection + "?watch=true&timeoutSeconds=1", ""},
+				{"GET", c.collection + "/secret-1", ""},
+				{"PATCH", c.collection + "/secret-1", `{"data":"changed"}`},
+				{"PUT", c.collection + "/secret-1", strings.Replace(obj, "s3cr3t", "changed", 1)},
+				{"DELETE", c.collection + "/secret-1", ""},
+			} {
+				code, body := callAs(t, r.method, ts.url+r.path, c.token, r.body)
+				if code < 400 || strings.Contains(body, "s3cr3t") {
+					t.Errorf("%s %s %s as %s: %d %s", c.plural, r.method, r.path, c.user, code, body)
+				}
+			}
+			if created == 201 {
+				t.Errorf("%s: alice created an object at %s, a path upstream does not serve", c.plural, c.collection)
+			}
+		})
+	}
+}
+
+// callAs is call with a merge patch's content type for PATCH.
+func callAs(t *testing.T, method, url, token, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+		if method == "PATCH" {
+			req.Header.Set("Content-Type", "application/merge-patch+json")
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}

@@ -317,7 +317,7 @@ func (c CompletedConfig) New() (*Server, error) {
 		}
 	}
 	s.http = &http.Server{
-		Handler:           s.metrics.instrument(withUI(s.frontChain(s.withWatchShutdown(mux)))),
+		Handler:           withRequestInfo(s.metrics.instrument(withUI(s.frontChain(s.withWatchShutdown(mux))))),
 		ReadHeaderTimeout: 30 * time.Second,
 		// As upstream: headers (with tokens, selectors) up to 1 MiB.
 		MaxHeaderBytes: 1 << 20,
@@ -419,9 +419,8 @@ func (s *Server) AddPostStartHook(name string, fn func(ctx context.Context) erro
 // that http.Server.Shutdown is not held up by watches: they end, and
 // clients see a clean end of stream and watch again (elsewhere).
 func (s *Server) withWatchShutdown(h http.Handler) http.Handler {
-	infos := request.NewRequestInfoFactory()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if infos.NewRequestInfo(r).LongRunning() {
+		if info, _ := request.RequestInfoFrom(r.Context()); info.LongRunning() {
 			ctx, cancel := context.WithCancel(r.Context())
 			stop := context.AfterFunc(s.watchCtx, cancel)
 			defer func() { stop(); cancel() }()

@@ -19,7 +19,8 @@
 // their controllers alone.
 //
 // Access and overload (access.go): in front of everything sits upstream's
-// outer filter chain, small — the RequestInfo, request checks (paths that
+// outer filter chain, small — the RequestInfo (the one parse of the URL:
+// the authorizer and the handler read the same), request checks (paths that
 // could reach another object's storage key are a 400; requests that are
 // not watches get their timeout to send and read), authentication (package
 // authn: bearer tokens from --token-file, 401), max-in-flight and a watch

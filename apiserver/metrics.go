@@ -77,11 +77,14 @@ func reportedVerb(r *http.Request, info *request.RequestInfo) string {
 	return r.Method
 }
 
-// instrument wraps h to count every request.
+// instrument wraps h to count every request, as its RequestInfo (from
+// withRequestInfo) names it.
 func (m *metrics) instrument(h http.Handler) http.Handler {
-	infos := request.NewRequestInfoFactory()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		info := infos.NewRequestInfo(r)
+		info, ok := request.RequestInfoFrom(r.Context())
+		if !ok {
+			info = &request.RequestInfo{Path: r.URL.Path, Verb: strings.ToLower(r.Method)}
+		}
 		verb := reportedVerb(r, info)
 		long := info.LongRunning()
 		if long {

@@ -5,9 +5,8 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/gorilla/mux"
-
 	"github.com/crdlab/crdlab/apis/apiextensions"
+	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -83,16 +82,16 @@ func (h *Handler) newCRDScope(gv scheme.GroupVersion, subresource string) *reque
 	}
 }
 
-// serveCRDs routes /apis/apiextensions.k8s.io/{version}/customresourcedefinitions[/{name}[/status]].
-func (h *Handler) serveCRDs(w http.ResponseWriter, r *http.Request) {
-	v := mux.Vars(r)
-	scopes, ok := h.crdScopes[v["version"]]
-	if !ok {
+// serveCRDs serves /apis/apiextensions.k8s.io/<version>/customresourcedefinitions[/<name>[/status]],
+// as info names it.
+func (h *Handler) serveCRDs(w http.ResponseWriter, r *http.Request, info *request.RequestInfo) {
+	scopes, ok := h.crdScopes[info.APIVersion]
+	if !ok || info.Namespace != "" || len(info.Parts) > 3 {
 		h.cfg.Delegate.ServeHTTP(w, r)
 		return
 	}
 	s := scopes[0]
-	switch v["subresource"] {
+	switch info.Subresource {
 	case "":
 	case "status":
 		s = scopes[1]
@@ -100,5 +99,5 @@ func (h *Handler) serveCRDs(w http.ResponseWriter, r *http.Request) {
 		h.cfg.Delegate.ServeHTTP(w, r)
 		return
 	}
-	h.serveResource(w, r, s, "", v["name"])
+	h.serveResource(w, r, s, info)
 }

@@ -1,6 +1,7 @@
 package handler
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
@@ -216,30 +218,45 @@ func (c *CRDHandler) List() []*apiextensionsv1.CustomResourceDefinition {
 	return out
 }
 
-// serve answers a request on a custom resource path.
+// ServeHTTP serves a resource request of a custom resource, as its
+// RequestInfo names it — the RequestInfo the authorizer decided on: the
+// CRD is <resource>.<group>; a request for a CRD that does not exist, is
+// of the other scope, does not serve the version, or whose names are
+// neither accepted nor established goes to the delegate (404), as does a
+// path that is not a resource request.
 //
 // Mirrors (*crdHandler).ServeHTTP.
-func (c *CRDHandler) serve(w http.ResponseWriter, r *http.Request, p resourcePath) {
-	c.mu.RLock()
-	crd := c.crds[p.resource+"."+p.group]
-	c.mu.RUnlock()
-	if crd == nil || crd.Spec.Group != p.group {
+func (c *CRDHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	info, ok := request.RequestInfoFrom(r.Context())
+	if !ok {
+		responsewriters.WriteError(w, apierrors.NewInternalError(errors.New("no RequestInfo found in the context")))
+		return
+	}
+	// Upstream serves /apis/<g>/<v> discovery here; crdlab's router has
+	// done that already. A path of more than resource/name/subresource is
+	// no resource's.
+	if !info.IsResourceRequest || len(info.Parts) > 3 {
 		c.h.cfg.Delegate.ServeHTTP(w, r)
 		return
 	}
-	namespacedCRD, namespacedReq := crd.Spec.Scope == apiextensionsv1.NamespaceScoped, p.namespace != ""
+	c.mu.RLock()
+	crd := c.crds[info.Resource+"."+info.APIGroup]
+	c.mu.RUnlock()
+	if crd == nil || crd.Spec.Group != info.APIGroup {
+		c.h.cfg.Delegate.ServeHTTP(w, r)
+		return
+	}
+	namespacedCRD, namespacedReq := crd.Spec.Scope == apiextensionsv1.NamespaceScoped, info.Namespace != ""
 	if !namespacedCRD && namespacedReq {
 		c.h.cfg.Delegate.ServeHTTP(w, r)
 		return
 	}
-	if namespacedCRD && !namespacedReq {
-		// Only list and watch may span every namespace.
-		if verb := verbOf(r, p.name); verb != "list" && verb != "watch" {
-			c.h.cfg.Delegate.ServeHTTP(w, r)
-			return
-		}
+	// Only list and watch may span every namespace.
+	if namespacedCRD && !namespacedReq && info.Verb != "list" && info.Verb != "watch" {
+		c.h.cfg.Delegate.ServeHTTP(w, r)
+		return
 	}
-	if !helpers.HasServedCRDVersion(crd, p.version) {
+	if !helpers.HasServedCRDVersion(crd, info.APIVersion) {
 		c.h.cfg.Delegate.ServeHTTP(w, r)
 		return
 	}
@@ -248,28 +265,28 @@ func (c *CRDHandler) serve(w http.ResponseWriter, r *http.Request, p resourcePat
 		c.h.cfg.Delegate.ServeHTTP(w, r)
 		return
 	}
-	info, err := c.getOrCreateInfo(crd)
+	crdInfo, err := c.getOrCreateInfo(crd)
 	if err != nil {
 		c.h.logger.Error("cannot serve custom resource", "crd", crd.Name, "err", err)
 		responsewriters.WriteError(w, apierrors.NewInternalError(err))
 		return
 	}
-	if !info.acquire() {
+	if !crdInfo.acquire() {
 		// Dropped between lookup and use: the CRD changed. Try once more.
-		if info, err = c.getOrCreateInfo(crd); err != nil || !info.acquire() {
+		if crdInfo, err = c.getOrCreateInfo(crd); err != nil || !crdInfo.acquire() {
 			responsewriters.WriteError(w, apierrors.NewServiceUnavailable("the custom resource definition changed; retry"))
 			return
 		}
 	}
-	defer info.done()
+	defer crdInfo.done()
 
-	v, ok := info.versions[p.version]
+	v, ok := crdInfo.versions[info.APIVersion]
 	if !ok {
 		c.h.cfg.Delegate.ServeHTTP(w, r)
 		return
 	}
 	var s *requestScope
-	switch p.subresource {
+	switch info.Subresource {
 	case "":
 		s = v.main
 	case "status":
@@ -278,8 +295,8 @@ func (c *CRDHandler) serve(w http.ResponseWriter, r *http.Request, p resourcePat
 		s = v.scale
 	}
 	if s == nil {
-		gr := scheme.GroupResource{Group: p.group, Resource: p.resource}
-		responsewriters.WriteError(w, apierrors.NewNotFound(gr, p.name))
+		gr := scheme.GroupResource{Group: info.APIGroup, Resource: info.Resource}
+		responsewriters.WriteError(w, apierrors.NewNotFound(gr, info.Name))
 		return
 	}
 	if helpers.IsCRDConditionTrue(crd, apiextensionsv1.Terminating) {
@@ -288,7 +305,7 @@ func (c *CRDHandler) serve(w http.ResponseWriter, r *http.Request, p resourcePat
 		cp.createForbidden.(*apierrors.StatusError).ErrStatus.Message = "create not allowed while custom resource definition is terminating"
 		s = &cp
 	}
-	c.h.serveResource(w, r, s, p.namespace, p.name)
+	c.h.serveResource(w, r, s, info)
 }
 
 // getOrCreateInfo returns the serving info of crd, building it if needed.

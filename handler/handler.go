@@ -221,9 +221,9 @@ func (h *Handler) buildChain(inner http.Handler) http.Handler {
 	return c
 }
 
-// routes lays out every path. Namespaced resource paths are registered
-// before cluster-scoped ones, so /namespaces/{ns}/{resource} is never read
-// as resource "namespaces".
+// routes lays out every path. Discovery and OpenAPI are routed by path;
+// every other path under /apis/ is a resource request, served by what its
+// RequestInfo says (serveResourceRequest).
 func (h *Handler) routes() *mux.Router {
 	r := mux.NewRouter()
 	r.NotFoundHandler = h.cfg.Delegate
@@ -244,34 +244,30 @@ func (h *Handler) routes() *mux.Router {
 		h.discovery.ServeGroupVersion(w, req, scheme.GroupVersion{Group: v["group"], Version: v["version"]})
 	}).Methods(http.MethodGet)
 
-	crdBase := "/apis/" + apiextensions.GroupName + "/{version}/customresourcedefinitions"
-	for _, p := range []string{crdBase, crdBase + "/{name}", crdBase + "/{name}/{subresource}"} {
-		r.HandleFunc(p, h.serveCRDs)
-	}
-
-	base := "/apis/{group}/{version}"
-	for _, p := range []string{
-		base + "/namespaces/{namespace}/{resource}",
-		base + "/namespaces/{namespace}/{resource}/{name}",
-		base + "/namespaces/{namespace}/{resource}/{name}/{subresource}",
-		base + "/{resource}",
-		base + "/{resource}/{name}",
-		base + "/{resource}/{name}/{subresource}",
-	} {
-		r.HandleFunc(p, func(w http.ResponseWriter, req *http.Request) {
-			v := mux.Vars(req)
-			h.crds.serve(w, req, resourcePath{
-				group: v["group"], version: v["version"], namespace: v["namespace"],
-				resource: v["resource"], name: v["name"], subresource: v["subresource"],
-			})
-		})
-	}
+	r.PathPrefix("/apis/").HandlerFunc(h.serveResourceRequest)
 	return r
 }
 
-// resourcePath is a resource request's path, split.
-type resourcePath struct {
-	group, version, namespace, resource, name, subresource string
+// serveResourceRequest serves a path under /apis/ that is not discovery by
+// what its RequestInfo names — the one parse of the URL, which the
+// authorizer read too — never by the path's look: apiextensions.k8s.io's
+// customresourcedefinitions (crd.go), or else the crdHandler, which hands
+// what it does not serve to the delegate. So a path is served as the
+// resource it was authorized as, or not at all (a CRD whose plural is a
+// special verb, proxy or watch, or a subresource of namespaces, status or
+// finalize, has paths RequestInfo reads as something else; upstream serves
+// none of them either).
+//
+// Mirrors the NonGoRestfulMux.HandlePrefix("/apis/", crdHandler) of
+// apiextensions-apiserver's completedConfig.New, with the CRD API's own
+// routes in front.
+func (h *Handler) serveResourceRequest(w http.ResponseWriter, r *http.Request) {
+	if info, ok := request.RequestInfoFrom(r.Context()); ok && info.IsResourceRequest &&
+		info.APIGroup == apiextensions.GroupName && info.Resource == "customresourcedefinitions" {
+		h.serveCRDs(w, r, info)
+		return
+	}
+	h.crds.ServeHTTP(w, r)
 }
 
 // notFoundHandler is the end of the delegation chain: a 404 Status, as

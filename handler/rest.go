@@ -23,20 +23,35 @@ import (
 // k8s.io/apiserver/pkg/endpoints/handlers: get.go (GetResource,
 // ListResource), create.go, update.go, patch.go, delete.go, watch.go.
 
-// serveResource dispatches a request on a resource path to its verb.
-// name is "" on the collection path.
+// serveResource dispatches a resource request to its verb's handler, as
+// info (the request's RequestInfo) says: verb, namespace and name.
 //
 // Mirrors the verb switch of (*crdHandler).serveResource /
 // serveStatus / serveScale in customresource_handler.go.
-func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, s *requestScope, namespace, name string) {
+func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, s *requestScope, info *request.RequestInfo) {
 	for _, warn := range s.warnings {
 		addWarning(w, warn)
+	}
+	namespace := info.Namespace
+	// The path's name: RequestInfo also fills Name from a metadata.name
+	// field selector of a list or watch, for authorization.
+	name := ""
+	if len(info.Parts) >= 2 {
+		name = info.Parts[1]
 	}
 	ctx := registry.WithNamespace(r.Context(), s.namespaceFor(namespace))
 	ctx = registry.WithWarningRecorder(ctx, &headerWarnings{w: w})
 	ctx = registry.WithRequestVersion(ctx, s.resource.GroupVersion())
 	r = r.WithContext(ctx)
-	verb := verbOf(r, name)
+	verb := info.Verb
+	switch {
+	case verb == "update" && name == "":
+		verb = "update-collection"
+	case verb == "patch" && name == "":
+		verb = "patch-collection"
+	case verb == "":
+		verb = strings.ToLower(r.Method)
+	}
 	if s.subresource != "" && verb != "get" && verb != "update" && verb != "patch" {
 		h.methodNotSupported(w, s, verb)
 		return
@@ -47,7 +62,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, s *reque
 	case "list":
 		h.listResource(w, r, s)
 	case "watch":
-		h.watchResource(w, r, s)
+		h.watchResource(w, r, s, name)
 	case "create":
 		if name != "" {
 			h.methodNotSupported(w, s, verb)
@@ -89,43 +104,6 @@ func (h *headerWarnings) AddWarning(_, text string) {
 	}
 	h.seen[text] = true
 	addWarning(h.w, text)
-}
-
-// verbOf is the Kubernetes verb of a request on a resource path. The
-// RequestInfo would say the same, except that it fills Name from a
-// metadata.name field selector; here the path decides.
-func verbOf(r *http.Request, name string) string {
-	switch r.Method {
-	case http.MethodGet, http.MethodHead:
-		if name != "" {
-			return "get"
-		}
-		if info, ok := request.RequestInfoFrom(r.Context()); ok && info.Verb == "watch" {
-			return "watch"
-		}
-		if w := r.URL.Query().Get("watch"); w == "1" || w == "true" || w == "True" {
-			return "watch"
-		}
-		return "list"
-	case http.MethodPost:
-		return "create"
-	case http.MethodPut:
-		if name == "" {
-			return "update-collection"
-		}
-		return "update"
-	case http.MethodPatch:
-		if name == "" {
-			return "patch-collection"
-		}
-		return "patch"
-	case http.MethodDelete:
-		if name == "" {
-			return "deletecollection"
-		}
-		return "delete"
-	}
-	return strings.ToLower(r.Method)
 }
 
 func (h *Handler) methodNotSupported(w http.ResponseWriter, s *requestScope, verb string) {

@@ -6,9 +6,11 @@ import (
 	"net/http"
 	"time"
 
+	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/machinery/fields"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
@@ -20,10 +22,12 @@ import (
 // reconnects of many clients.
 const minWatchTimeout = 30 * time.Minute
 
-// watchResource serves GET ?watch=1 on a collection.
+// watchResource serves a watch: GET ?watch=1 on a collection, or the
+// deprecated /watch/ paths, whose name (/watch/<resource>/<name>) becomes a
+// metadata.name field selector.
 //
 // Mirrors ListResource's watch branch in handlers/get.go.
-func (h *Handler) watchResource(w http.ResponseWriter, r *http.Request, s *requestScope) {
+func (h *Handler) watchResource(w http.ResponseWriter, r *http.Request, s *requestScope, name string) {
 	watcher, ok := s.storage.(registry.Watcher)
 	if !ok {
 		h.methodNotSupported(w, s, "watch")
@@ -44,6 +48,12 @@ func (h *Handler) watchResource(w http.ResponseWriter, r *http.Request, s *reque
 		return
 	}
 	listOpts.Watch = true
+	if name != "" {
+		if err := selectName(listOpts, name); err != nil {
+			responsewriters.WriteError(w, err)
+			return
+		}
+	}
 	timeout := minWatchTimeout + time.Duration(rand.Int64N(int64(minWatchTimeout)))
 	if listOpts.TimeoutSeconds != nil {
 		timeout = time.Duration(*listOpts.TimeoutSeconds) * time.Second
@@ -54,6 +64,25 @@ func (h *Handler) watchResource(w http.ResponseWriter, r *http.Request, s *reque
 		return
 	}
 	h.serveWatch(w, r, s, opts, wi, timeout)
+}
+
+// selectName narrows a watch to the object name names: a field selector
+// metadata.name=<name>, unless the one given already requires it.
+//
+// Mirrors the hasName branch of ListResource in handlers/get.go.
+func selectName(opts *metav1.ListOptions, name string) error {
+	if opts.FieldSelector == "" {
+		opts.FieldSelector = "metadata.name=" + fields.EscapeValue(name)
+		return nil
+	}
+	sel, err := fields.ParseSelector(opts.FieldSelector)
+	if err != nil {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	if selected, ok := sel.RequiresExactMatch("metadata.name"); !ok || selected != name {
+		return apierrors.NewBadRequest("fieldSelector metadata.name doesn't match requested name")
+	}
+	return nil
 }
 
 // serveWatch streams the events of wi as a chunked response: one JSON

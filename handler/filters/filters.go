@@ -82,11 +82,17 @@ func isWatch(r *http.Request) bool {
 }
 
 // WithRequestInfo resolves the request's RequestInfo and stores it in the
-// context.
+// context, unless a filter in front (package apiserver's) did: a request's
+// URL is parsed once, and whoever authorizes it and whoever serves it read
+// the same answer.
 //
 // Mirrors WithRequestInfo in k8s.io/apiserver/pkg/endpoints/filters/requestinfo.go.
 func WithRequestInfo(h http.Handler, f *request.RequestInfoFactory) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := request.RequestInfoFrom(r.Context()); ok {
+			h.ServeHTTP(w, r)
+			return
+		}
 		info := f.NewRequestInfo(r)
 		h.ServeHTTP(w, r.WithContext(request.WithRequestInfo(r.Context(), info)))
 	})
