@@ -374,8 +374,8 @@ func TestCRDLifecycle_TerminatingWaitsForInstances(t *testing.T) {
 	eventually(t, "create refused", func() bool {
 		_, err := dyn.Resource(crontabsGVR).Namespace("default").Create(ctx, crontab("default", "late"), metav1.CreateOptions{})
 		var se *apierrors.StatusError
-		return errors.As(err, &se) && se.ErrStatus.Code == 405 &&
-			se.ErrStatus.Message == "create not allowed while custom resource definition is terminating"
+		return errors.As(err, &se) && se.ErrStatus.Code == 403 && se.ErrStatus.Reason == metav1.StatusReasonForbidden &&
+			se.ErrStatus.Message == `crontabs.`+group+` "late" is forbidden: create not allowed while custom resource definition is terminating`
 	})
 	// Discovery still lists the resource, with the verbs that still work:
 	// no create, update or patch (the DiscoveryController is discovery's

@@ -1,6 +1,7 @@
 package handler
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/handler/admission"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/scheme"
@@ -139,7 +141,7 @@ func crdServingMessage(crd *apiextensionsv1.CustomResourceDefinition, rebuilt bo
 	var msg string
 	switch {
 	case crd.DeletionTimestamp != nil:
-		msg = "CRD is terminating: " + path + " refuses new objects"
+		msg = "CRD is terminating: " + path + " refuses new objects (403)"
 	case helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established):
 		msg = "CRD is Established: serving " + path
 	case helpers.IsCRDConditionTrue(crd, apiextensionsv1.NamesAccepted):
@@ -299,13 +301,28 @@ func (c *CRDHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		responsewriters.WriteError(w, apierrors.NewNotFound(gr, info.Name))
 		return
 	}
-	if helpers.IsCRDConditionTrue(crd, apiextensionsv1.Terminating) {
+	// A terminating CRD takes no new objects: its creates meet an
+	// admission step that refuses them (403), as upstream's.
+	if crd.DeletionTimestamp != nil || helpers.IsCRDConditionTrue(crd, apiextensionsv1.Terminating) {
 		cp := *s
-		cp.createForbidden = apierrors.NewMethodNotSupported(s.groupResource(), "create")
-		cp.createForbidden.(*apierrors.StatusError).ErrStatus.Message = "create not allowed while custom resource definition is terminating"
+		cp.admit = forbidCreateAdmission{}
 		s = &cp
 	}
 	c.h.serveResource(w, r, s, info)
+}
+
+// forbidCreateAdmission refuses every create, with a 403 Forbidden: the
+// crdHandler puts it in front of the creates of a terminating CRD's
+// custom resources, whose instances the finalizer is deleting.
+//
+// Mirrors forbidCreateAdmission in customresource_handler.go.
+type forbidCreateAdmission struct{}
+
+func (forbidCreateAdmission) Admit(_ context.Context, a admission.Attributes) error {
+	if a.Operation == admission.Create {
+		return admission.NewForbidden(a, errors.New("create not allowed while custom resource definition is terminating"))
+	}
+	return nil
 }
 
 // getOrCreateInfo returns the serving info of crd, building it if needed.

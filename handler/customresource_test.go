@@ -13,6 +13,7 @@ import (
 
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/handler/internal/check"
 	"github.com/crdlab/crdlab/scheme"
@@ -355,8 +356,23 @@ func TestCRDHandler_Hooks(t *testing.T) {
 		crd.Status.Conditions = append(crd.Status.Conditions, apiextensionsv1.CustomResourceDefinitionCondition{Type: apiextensionsv1.Terminating, Status: apiextensionsv1.ConditionTrue})
 		ts.h.CRDs().OnUpdate(crd)
 		r := ts.do(t, "POST", ctPath, crontab("z", ""))
-		r.status(t, 405, "MethodNotAllowed")
-		check.Equal(t, "create not allowed while custom resource definition is terminating", r.body["message"])
+		r.status(t, 403, "Forbidden")
+		check.Equal(t, `crontabs.stable.example.com "z" is forbidden: create not allowed while custom resource definition is terminating`, r.body["message"])
+		// Only creates: reads, updates and deletes go on (the finalizer
+		// deletes the instances), and a bad body is still a 400.
+		check.Equal(t, 200, ts.do(t, "GET", ctPath, "").code)
+		r = ts.do(t, "POST", ctPath, `{"apiVersion":"stable.example.com/v1","kind":"Nope"}`)
+		r.status(t, 400, "BadRequest")
+	})
+	t.Run("TerminatingByDeletionTimestamp", func(t *testing.T) {
+		crd, _ := ts.h.CRDs().Get("crontabs.stable.example.com")
+		crd.Status.Conditions = crd.Status.Conditions[:len(crd.Status.Conditions)-1] // no Terminating condition yet
+		now := metav1.Now()
+		crd.DeletionTimestamp = &now
+		ts.h.CRDs().OnUpdate(crd)
+		r := ts.do(t, "POST", ctPath, `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"generateName":"z-"}}`)
+		r.status(t, 403, "Forbidden")
+		check.Equal(t, `crontabs.stable.example.com is forbidden: create not allowed while custom resource definition is terminating`, r.body["message"])
 	})
 	t.Run("Delete", func(t *testing.T) {
 		crd, _ := ts.h.CRDs().Get("crontabs.stable.example.com")
@@ -502,7 +518,7 @@ func TestHandler_DiscoveryAndOpenAPI(t *testing.T) {
 			return helpers.IsCRDConditionTrue(crd, apiextensionsv1.Terminating)
 		})
 		r := ts.do(t, "POST", ctPath, crontab("z", ""))
-		r.status(t, 405, "MethodNotAllowed")
+		r.status(t, 403, "Forbidden")
 	})
 
 	t.Run("Deleted", func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/handler/admission"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/protobuf"
 	"github.com/crdlab/crdlab/handler/responsewriters"
@@ -66,9 +67,9 @@ type requestScope struct {
 	// allowCreateOnUpdate lets PUT create a missing object (false for
 	// custom resources and CRDs, as upstream's strategies say).
 	allowCreateOnUpdate bool
-	// createForbidden, when set, is the error every create answers (a
-	// terminating CRD accepts no new instances).
-	createForbidden error
+	// admit, if set, may refuse a create once its body is decoded (the
+	// crdHandler's forbidCreateAdmission for a terminating CRD).
+	admit admission.Interface
 	// warnings are sent with every answer (deprecated versions).
 	warnings []string
 	// fieldManager keeps the objects' metadata.managedFields and serves

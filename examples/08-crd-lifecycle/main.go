@@ -297,7 +297,7 @@ func run(w io.Writer, dir string) error {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		_, createErr = crontabs.Create(ctx, crontab("late"), metav1.CreateOptions{})
-		if apierrors.IsMethodNotSupported(createErr) || time.Now().After(deadline) {
+		if apierrors.IsForbidden(createErr) || time.Now().After(deadline) {
 			break
 		}
 		if createErr == nil {

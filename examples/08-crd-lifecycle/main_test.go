@@ -19,7 +19,7 @@ func TestRun(t *testing.T) {
 		`6. created ct.stable.example.com: NamesAccepted=False (PluralConflict: "ct" is already in use), Established=False (NotAccepted: not all names are accepted)`,
 		"7. GET /apis/stable.example.com/v1/namespaces/default/ct: 404 NotFound",
 		"8. deleted crontabs.stable.example.com (CronTab held has a finalizer): Terminating=True (InstanceDeletionPending), then Terminating=True (InstanceDeletionInProgress); finalizers [customresourcecleanup.apiextensions.k8s.io]",
-		"9. while Terminating: create → 405 MethodNotAllowed: create not allowed while custom resource definition is terminating; the finalizer deleted the others, list → [held]",
+		"9. while Terminating: create → 403 Forbidden: crontabs.stable.example.com \"late\" is forbidden: create not allowed while custom resource definition is terminating; the finalizer deleted the others, list → [held]",
 		"10. released held: the watch shows DELETED; GET the CRD → 404 NotFound",
 		"GET its CronTabs → 404 NotFound",
 		"11. ct.stable.example.com takes the freed name: NamesAccepted=True (NoConflicts), Established=True (InitialNamesAccepted); discovery: [ct]",
