@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -349,7 +352,8 @@ func TestCRDLifecycle_DeleteWithInstances(t *testing.T) {
 
 // TestCRDLifecycle_TerminatingWaitsForInstances: an instance with a
 // finalizer of its own holds its CRD in Terminating; creates are refused
-// meanwhile (405); once the instance's finalizer goes, the CRD goes too
+// meanwhile (403 Forbidden, as upstream), applies that would create too;
+// once the instance's finalizer goes, the CRD goes too
 // (the finalizer retried with backoff).
 func TestCRDLifecycle_TerminatingWaitsForInstances(t *testing.T) {
 	ts, crds, dyn := lifecycleServer(t)
@@ -377,6 +381,17 @@ func TestCRDLifecycle_TerminatingWaitsForInstances(t *testing.T) {
 		return errors.As(err, &se) && se.ErrStatus.Code == 403 && se.ErrStatus.Reason == metav1.StatusReasonForbidden &&
 			se.ErrStatus.Message == `crontabs.`+group+` "late" is forbidden: create not allowed while custom resource definition is terminating`
 	})
+	// An apply that would create is a create.
+	req, err := http.NewRequest("PATCH", ts.url+"/apis/"+group+"/v1/namespaces/default/crontabs/applied?fieldManager=t",
+		strings.NewReader(`{"apiVersion":"`+group+`/v1","kind":"CronTab","metadata":{"name":"applied"}}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/apply-patch+yaml")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, 403, resp.StatusCode, string(body))
+	assert.Contains(t, string(body), `crontabs.`+group+` \"applied\" is forbidden: create not allowed while custom resource definition is terminating`)
 	// Discovery still lists the resource, with the verbs that still work:
 	// no create, update or patch (the DiscoveryController is discovery's
 	// only writer, so nothing puts them back).

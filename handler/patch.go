@@ -184,6 +184,11 @@ func (h *Handler) applyPatch(w http.ResponseWriter, r *http.Request, s *requestS
 		if err := s.matchURL(obj, namespace, name); err != nil {
 			return nil, err
 		}
+		if !isStored(old) {
+			if err := s.admitCreate(ctx, namespace, obj, registry.IsDryRun(patchOpts.DryRun)); err != nil {
+				return nil, err
+			}
+		}
 		return obj, nil
 	})
 	updateOpts := &metav1.UpdateOptions{DryRun: patchOpts.DryRun, FieldManager: patchOpts.FieldManager, FieldValidation: patchOpts.FieldValidation}

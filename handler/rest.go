@@ -10,7 +10,6 @@ import (
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/handler/admission"
 	"github.com/crdlab/crdlab/handler/filters"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/request"
@@ -355,17 +354,10 @@ func (h *Handler) createResource(w http.ResponseWriter, r *http.Request, s *requ
 		responsewriters.WriteError(w, err)
 		return
 	}
-	if s.admit != nil {
-		// Before the registry, as upstream's mutating admission runs.
-		a := admission.Attributes{Operation: admission.Create, Kind: s.kind, Resource: s.resource, Subresource: s.subresource,
-			Namespace: s.namespaceFor(namespace), Object: req.obj, DryRun: registry.IsDryRun(req.opts.DryRun)}
-		if m, ok := metav1.Accessor(req.obj); ok {
-			a.Name = m.GetName()
-		}
-		if err := s.admit.Admit(r.Context(), a); err != nil {
-			responsewriters.WriteError(w, err)
-			return
-		}
+	// Before the registry, as upstream's mutating admission runs.
+	if err := s.admitCreate(r.Context(), namespace, req.obj, registry.IsDryRun(req.opts.DryRun)); err != nil {
+		responsewriters.WriteError(w, err)
+		return
 	}
 	if m, ok := metav1.Accessor(req.obj); ok && h.cfg.Tracer.Enabled() {
 		key := m.GetName()

@@ -67,8 +67,9 @@ type requestScope struct {
 	// allowCreateOnUpdate lets PUT create a missing object (false for
 	// custom resources and CRDs, as upstream's strategies say).
 	allowCreateOnUpdate bool
-	// admit, if set, may refuse a create once its body is decoded (the
-	// crdHandler's forbidCreateAdmission for a terminating CRD).
+	// admit, if set, may refuse a create (or an apply that creates) once
+	// its body is decoded: the crdHandler's forbidCreateAdmission for a
+	// terminating CRD.
 	admit admission.Interface
 	// warnings are sent with every answer (deprecated versions).
 	warnings []string
@@ -157,6 +158,20 @@ func decodeError(err error) error {
 		return err
 	}
 	return apierrors.NewBadRequest(fmt.Sprintf("error decoding request body: %v", err))
+}
+
+// admitCreate asks the scope's admit, if any, about creating obj: a
+// create, or an apply of an object that does not exist yet.
+func (s *requestScope) admitCreate(ctx context.Context, namespace string, obj scheme.Object, dryRun bool) error {
+	if s.admit == nil {
+		return nil
+	}
+	a := admission.Attributes{Operation: admission.Create, Kind: s.kind, Resource: s.resource, Subresource: s.subresource,
+		Namespace: s.namespaceFor(namespace), Object: obj, DryRun: dryRun}
+	if m, ok := metav1.Accessor(obj); ok {
+		a.Name = m.GetName()
+	}
+	return s.admit.Admit(ctx, a)
 }
 
 // matchURL makes a decoded body's namespace agree with the URL's (an empty
