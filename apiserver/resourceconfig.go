@@ -33,11 +33,14 @@ func NewResourceConfig() *ResourceConfig {
 }
 
 // DefaultAPIResourceConfig is what crdlab serves without --runtime-config:
-// apiextensions.k8s.io/v1. v1beta1 (removed from upstream in 1.22) is off
-// unless asked for with apiextensions.k8s.io/v1beta1=true.
+// apiextensions.k8s.io/v1. v1beta1 is off unless asked for with
+// apiextensions.k8s.io/v1beta1=true, a crdlab-only switch.
 //
 // Mirrors DefaultAPIResourceConfigSource in
-// k8s.io/apiextensions-apiserver/pkg/apiserver/apiserver.go.
+// k8s.io/apiextensions-apiserver/pkg/apiserver/apiserver.go, with one
+// difference: upstream's enables v1beta1 and v1, and it is upstream's New
+// that installs CRD storage for v1 only (since 1.22), so no
+// --runtime-config serves v1beta1 CRDs there.
 func DefaultAPIResourceConfig() *ResourceConfig {
 	c := NewResourceConfig()
 	c.EnableVersions(apiextensionsv1.SchemeGroupVersion)

@@ -9,6 +9,17 @@
 #   scripts/notebooks.sh update [NB...]
 #                                      run, then write the executed notebooks
 #                                      (with their outputs) back for committing
+#   scripts/notebooks.sh grade CLASS   grade students' notebooks, handed in as
+#                                      CLASS/<student>/<notebook>.ipynb: print
+#                                      a table of exercise × student
+#   scripts/notebooks.sh grade-test    grade a class of two made-up students
+#                                      (one right, one wrong) and compare the
+#                                      table with the one expected
+#
+# Each exercise is proven in one run of its notebook: the check fails on the
+# stub, then on each wrong answer in notebooks/wrong/<notebook>/ (with a test
+# failure, not a compile error, whose output points at the mistake), then
+# passes on the solution.
 #
 # NB defaults to every notebooks/*.ipynb. Outputs and logs go to
 # $NOTEBOOKS_OUT (default .ci/out/notebooks). Jupyter, GoNB and goimports are
@@ -142,10 +153,63 @@ run() {
   log "all ${#nbs[@]} notebooks pass: each check fails on its own stub and passes on its solution"
 }
 
+# grade CLASS [OUT]: execute the reference notebooks with each student's
+# exercise cells (the checks are always the reference's) and print the table.
+grade() {
+  local class=$1 dir=${2:-$out/grade}
+  [ -d "$class" ] || { echo "notebooks: grade: $class is not a directory (want CLASS/<student>/<notebook>.ipynb)" >&2; exit 2; }
+  have_jupyter && have_tools && have_kernel || setup
+  rm -rf "$dir"
+  mkdir -p "$dir/logs"
+  go build -o "$dir/nbtool" ./notebooks/internal/nbtool
+  local refs=() student nb name ref
+  for ref in notebooks/*.ipynb; do refs+=("$ref"); done
+  for student in "$class"/*/; do
+    student=$(basename "$student")
+    mkdir -p "$dir/in/$student" "$dir/executed/$student"
+    for nb in "$class/$student"/*.ipynb; do
+      [ -e "$nb" ] || continue
+      name=$(basename "$nb" .ipynb)
+      ref="notebooks/$name.ipynb"
+      if [ ! -f "$ref" ]; then
+        log "grade: $student/$name.ipynb is not one of notebooks/*.ipynb: skipped"
+        continue
+      fi
+      log "grade: $student/$name"
+      "$dir/nbtool" grade-prepare "$ref" "$nb" "$dir/in/$student/$name.ipynb"
+      # A notebook that fails to run is graded from what did run.
+      execute "$dir/in/$student/$name.ipynb" "$dir/executed/$student" "$dir/logs/$student.$name.log" ||
+        cp "$dir/in/$student/$name.ipynb" "$dir/executed/$student/$name.ipynb"
+    done
+  done
+  "$dir/nbtool" grade-report "$dir/executed" "${refs[@]}"
+}
+
+# grade_test: a class of two made-up students, "right" (every reference
+# solution) and "wrong" (one wrong answer), graded on one notebook; the
+# table must be the one in notebooks/internal/nbtool/testdata/grade.txt.
+grade_test() {
+  local nb=notebooks/01-scheme-and-conversion.ipynb dir="$out/grade-test"
+  rm -rf "$dir"
+  mkdir -p "$dir/class/right" "$dir/class/wrong"
+  go build -o "$dir/nbtool" ./notebooks/internal/nbtool
+  "$dir/nbtool" solve "$nb" "$dir/class/right/01-scheme-and-conversion.ipynb"
+  "$dir/nbtool" solve -with exercise-defaults=notebooks/wrong/01-scheme-and-conversion/exercise-defaults-zero-is-unset.go \
+    "$nb" "$dir/class/wrong/01-scheme-and-conversion.ipynb"
+  grade "$dir/class" "$dir/out" >"$dir/table.txt"
+  if ! diff -u notebooks/internal/nbtool/testdata/grade.txt "$dir/table.txt"; then
+    echo "notebooks: grade-test: the table differs from notebooks/internal/nbtool/testdata/grade.txt" >&2
+    exit 1
+  fi
+  log "grade-test: the right student passes every exercise, the wrong one fails exercise-defaults only"
+}
+
 case "${1:-}" in
 setup) setup ;;
 run) shift; run 0 "$@" ;;
 update) shift; run 1 "$@" ;;
+grade) shift; [ $# -ge 1 ] || { echo "usage: $0 grade CLASS" >&2; exit 2; }; grade "$@" ;;
+grade-test) grade_test ;;
 *)
   sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
   exit 2

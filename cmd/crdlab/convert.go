@@ -36,7 +36,7 @@ type convertOptions struct {
 
 // newConvertCommand is `crdlab convert -f FILE [--output-version G/V] [-o yaml|json]`.
 //
-// Mirrors kubectl convert (k8s.io/kubectl/pkg/cmd/convert): every document is
+// Mirrors kubectl convert (k8s.io/kubernetes/pkg/kubectl/cmd/convert): every document is
 // decoded into the version it was written in and defaulted there, converted
 // through the internal version to the target, and printed.
 func newConvertCommand() *cobra.Command {

@@ -304,7 +304,7 @@ func q1Resync(ctx context.Context, s *step) error {
 	if err != nil {
 		return err
 	}
-	s.say("resync every 50ms → delta Sync(a) → %s: the same resourceVersion, nothing changed", c[1])
+	s.say("a new informer, whose list holds a at rv=8, resyncs every 50ms → delta Sync(a) → %s: the same resourceVersion, nothing changed", c[1])
 	return nil
 }
 
@@ -563,5 +563,53 @@ func q3(ctx context.Context, s *step, cfg *client.Config) error {
 	s.say("PUT …/crontabs/nightly/status elsewhere → a MODIFIED event on the open watch → OnUpdate: status.phase %q → %q, resourceVersion %s → %s, generation %d → %d",
 		oldPhase, newPhase, u[0].GetResourceVersion(), u[1].GetResourceVersion(), u[0].GetGeneration(), u[1].GetGeneration())
 	s.note("requests the reflector sent for it: %d (the change came down the watch it already had open)", len(log.take()))
+	return q3WatchList(ctx, s, cfg)
+}
+
+// q3WatchList starts a second informer that gets its initial state the way
+// client-go's reflector does by default since v1.35 (watch-list): one watch
+// with sendInitialEvents=true, whose first events are the current objects,
+// ended by a bookmark; no list.
+func q3WatchList(ctx context.Context, s *step, cfg *client.Config) error {
+	log := &requestLog{}
+	traced := *cfg
+	traced.HTTPClient = &http.Client{Transport: log}
+	dyn, err := dynamic.NewForConfig(&traced)
+	if err != nil {
+		return err
+	}
+	crontabs := dyn.Resource(crontabsGVR).Namespace("default")
+	inf := informer.NewSharedIndexInformerWithOptions(&informer.ListWatch{
+		ListFunc: func(ctx context.Context, o metav1.ListOptions) (scheme.Object, error) { return crontabs.List(ctx, o) },
+		WatchFunc: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			return crontabs.Watch(ctx, o)
+		},
+	}, informer.SharedIndexInformerOptions{Logger: discardLogger(), UseWatchList: true})
+	added := make(chan string, 4)
+	if _, err := inf.AddEventHandler(informer.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any, initial bool) {
+			added <- fmt.Sprintf("OnAdd(%s, initialList=%t)", obj.(*unstructured.Unstructured).GetName(), initial)
+		},
+	}); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stopped := make(chan struct{})
+	go func() { inf.Run(ctx); close(stopped) }()
+	defer func() { cancel(); <-stopped }()
+	if !informer.WaitForCacheSync(ctx, inf.HasSynced) {
+		return errors.New("the watch-list informer did not sync")
+	}
+	s.say("the same with watch-list (client-go's default since v1.35): one request, a watch whose first events are the current objects:")
+	for _, r := range log.take() {
+		s.note("%s", r)
+	}
+	select {
+	case call := <-added:
+		s.note("→ ADDED nightly, then a BOOKMARK marked k8s.io/initial-events-end → %s; synced without a list", call)
+	case <-time.After(10 * time.Second):
+		return errors.New("no OnAdd from the watch-list informer within 10s")
+	}
 	return nil
 }

@@ -21,7 +21,7 @@ var wantLines = []string{
 	"   → Replace: Replaced(a) (cached) → OnUpdate(a rv=11 → rv=14)",
 	"   → Replaced(d) (not cached) → OnAdd(d rv=15, initialList=false)",
 	"   → c is cached but not in the list: a tombstone → OnDelete(DeletedFinalStateUnknown{Key: default/c})",
-	"6. resync every 50ms → delta Sync(a) → OnUpdate(a rv=8 → rv=8): the same resourceVersion, nothing changed",
+	"6. a new informer, whose list holds a at rv=8, resyncs every 50ms → delta Sync(a) → OnUpdate(a rv=8 → rv=8): the same resourceVersion, nothing changed",
 	// Q2: one handler, two resource types.
 	"7. one handler registered on 2 informers (synced: true, true) → [OnAdd CustomResourceDefinition crontabs.stable.example.com]",
 	"8. create a CronTab → the same handler: [OnAdd CronTab default/nightly]",
@@ -30,6 +30,10 @@ var wantLines = []string{
 	"10. the reflector's requests: a list, then a watch from the list's resourceVersion:",
 	"   GET /apis/stable.example.com/v1/namespaces/default/crontabs?resourceVersion=0",
 	"   requests the reflector sent for it: 0 (the change came down the watch it already had open)",
+	// Q3, side by side: watch-list, client-go's default.
+	"12. the same with watch-list (client-go's default since v1.35): one request, a watch whose first events are the current objects:",
+	"   GET /apis/stable.example.com/v1/namespaces/default/crontabs?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true",
+	"   → ADDED nightly, then a BOOKMARK marked k8s.io/initial-events-end → OnAdd(nightly, initialList=true); synced without a list",
 }
 
 func TestRun(t *testing.T) {

@@ -22,8 +22,9 @@ import (
 //
 // While live, events go into the watcher's buffered channel without
 // waiting: a watcher whose buffer is full is closed with an ERROR event
-// (410 Expired), as upstream's cacher closes watchers it cannot feed, and
-// nobody else waits for it.
+// (410 Expired), and nobody else waits for it. Upstream's cacher closes a
+// watcher it cannot feed without an error (cacheWatcher.add, after a
+// grace period), and the client re-watches from its last resourceVersion.
 
 // watcherState says who owns a watcher's channel (who sends on it and
 // closes it).

@@ -30,12 +30,27 @@ const setupMarker = "go mod edit -replace github.com/crdlab/crdlab="
 // cellID is what nbformat 4.5 allows as a cell id.
 var cellID = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
-// SolutionsDir is where the solutions of the notebook at path live:
-// solutions/<name without .ipynb>/ beside it.
-func SolutionsDir(path string) string {
-	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
-	return filepath.Join(filepath.Dir(path), "solutions", name)
+// Dirs are where the answers to a notebook's exercises live.
+type Dirs struct {
+	// Solutions holds the reference solutions: ID.go for exercise ID.
+	Solutions string
+	// Wrong holds the wrong answers: ID-MISTAKE.go for exercise ID.
+	Wrong string
 }
+
+// DirsFor is where the answers of the notebook at path live:
+// solutions/<name>/ and wrong/<name>/ beside it (name without .ipynb).
+func DirsFor(path string) Dirs {
+	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	return Dirs{
+		Solutions: filepath.Join(filepath.Dir(path), "solutions", name),
+		Wrong:     filepath.Join(filepath.Dir(path), "wrong", name),
+	}
+}
+
+// MinWrongAnswers is how many wrong answers each exercise keeps beside its
+// solution, each of which its check must catch.
+const MinWrongAnswers = 3
 
 // Lint checks a notebook's structure without running it and returns how
 // many exercises it has:
@@ -46,9 +61,13 @@ func SolutionsDir(path string) string {
 //   - at least one exercise; each exercise cell holds only Go (no %magic
 //     or !shell line) and is followed by a check cell, the next code
 //     cell; every check cell follows an exercise;
-//   - solutionsDir holds exactly one solution per exercise, and each
-//     differs from its stub.
-func Lint(nb *Notebook, solutionsDir string) (int, error) {
+//   - dirs.Solutions holds exactly one solution per exercise, and each
+//     differs from its stub;
+//   - dirs.Wrong holds at least MinWrongAnswers wrong answers per
+//     exercise, each naming its mistake and what the check says about
+//     it, and each different from the stub, the solution and the others.
+func Lint(nb *Notebook, dirs Dirs) (int, error) {
+	solutionsDir := dirs.Solutions
 	var errs []error
 	fail := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{nb.Path}, args...)...))
@@ -125,16 +144,52 @@ func Lint(nb *Notebook, solutionsDir string) (int, error) {
 			fail("solution %s: no exercise cell has id %q", filepath.Join(solutionsDir, id+".go"), id)
 		}
 	}
+	wrongs, err := ReadWrongs(dirs.Wrong, sortedKeys(exercises))
+	if err != nil {
+		fail("%v", err)
+	}
+	for _, id := range sortedKeys(exercises) {
+		if n := len(wrongs[id]); n < MinWrongAnswers {
+			fail("exercise cell %q has %d wrong answers in %s, want at least %d (%s-MISTAKE.go)", id, n, dirs.Wrong, MinWrongAnswers, id)
+		}
+		seenBody := map[string]string{
+			normalize(exercises[id].Source()): "the stub",
+			normalize(solutions[id]):          "the solution",
+		}
+		for _, w := range wrongs[id] {
+			if other, ok := seenBody[normalize(w.Body)]; ok {
+				fail("wrong answer %s is %s", w.Path, other)
+			}
+			seenBody[normalize(w.Body)] = "the same as " + w.Path
+		}
+	}
 	return len(exercises), errors.Join(errs...)
 }
 
 // Solve replaces the source of every exercise cell but keep ("" for none)
 // by its solution from solutionsDir, and clears all outputs: the notebook
 // of a student who solved every exercise, or every exercise but keep.
-func Solve(nb *Notebook, solutionsDir, keep string) error {
+//
+// With keep set, the check of keep is followed by one more pair of cells
+// per wrong answer in dirs.Wrong (the wrong answer in place of the stub,
+// then the check again), and a last pair with the solution: one run of
+// the notebook then shows the check failing on the stub and on every
+// wrong answer and passing on the solution (Verify judges it). The cells
+// after it run with the solution in place.
+func Solve(nb *Notebook, dirs Dirs, keep string) error {
+	solutionsDir := dirs.Solutions
 	solutions, err := readSolutions(solutionsDir)
 	if err != nil {
 		return err
+	}
+	if keep != "" {
+		wrongs, err := ReadWrongs(dirs.Wrong, Exercises(nb))
+		if err != nil {
+			return err
+		}
+		if err := insertAnswers(nb, keep, wrongs[keep], solutions[keep]); err != nil {
+			return err
+		}
 	}
 	kept := false
 	for _, c := range nb.Cells {
@@ -176,12 +231,17 @@ func Exercises(nb *Notebook) []string {
 // exercises are not judged (an exercise may build on an earlier one; each
 // check is judged in its own exercise's run). "" means every exercise
 // kept its stub, and every check must fail.
+//
+// The pairs Solve inserts after the kept exercise's check are judged by
+// their role: each wrong answer must compile and its check must fail with
+// a test failure (not a compile error) whose output contains what the
+// wrong answer's header says; the solution's check must pass.
 func Verify(nb *Notebook, mode, stubbed string) (string, error) {
 	var errs []error
 	fail := func(c Cell, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: cell %q: "+format, append([]any{nb.Path, c.ID()}, args...)...))
 	}
-	ran, checks := 0, 0
+	ran, checks, wrongCaught, solutionPassed := 0, 0, 0, 0
 	exercise := ""       // the exercise the next check cell checks
 	pastStubbed := false // a later exercise's check may build on the stubbed one
 	for _, c := range nb.Cells {
@@ -198,6 +258,32 @@ func Verify(nb *Notebook, mode, stubbed string) (string, error) {
 		}
 		ran++
 		cellErrs := c.Errors()
+		if role, md := c.role(); role != "" {
+			wrong, _ := md["wrong"].(string)
+			mistake, _ := md["mistake"].(string)
+			says, _ := md["says"].(string)
+			switch {
+			case role == RoleWrongAnswer && len(cellErrs) > 0:
+				fail(c, "the wrong answer %q (%s) failed by itself; it must compile and be caught by the check:\n%s", wrong, mistake, indent(cellErrs[0].String()))
+			case role == RoleSolutionAnswer && len(cellErrs) > 0:
+				fail(c, "the solution failed by itself:\n%s", indent(cellErrs[0].String()))
+			case role == RoleWrongCheck && len(cellErrs) == 0:
+				fail(c, "the check of %q passed on the wrong answer %q (%s): it must catch it\n%s", exercise, wrong, mistake, indent(c.Text()))
+			case role == RoleWrongCheck && cellErrs[0].BuildFailure():
+				fail(c, "the check did not compile with the wrong answer %q; it must fail at run time:\n%s", wrong, indent(cellErrs[0].String()))
+			case role == RoleWrongCheck && !strings.Contains(c.Text(), "--- FAIL"):
+				fail(c, "the check of %q failed on the wrong answer %q without a test failure (--- FAIL):\n%s%s", exercise, wrong, indent(c.Text()), indent(cellErrs[0].String()))
+			case role == RoleWrongCheck && !strings.Contains(c.Text(), says):
+				fail(c, "the check caught the wrong answer %q (%s) but its output does not say %q, which points at the mistake:\n%s", wrong, mistake, says, indent(c.Text()))
+			case role == RoleWrongCheck:
+				wrongCaught++
+			case role == RoleSolutionCheck && len(cellErrs) > 0:
+				fail(c, "the check failed on the solution after the wrong answers:\n%s%s", indent(c.Text()), indent(cellErrs[0].String()))
+			case role == RoleSolutionCheck:
+				solutionPassed++
+			}
+			continue
+		}
 		expectFailure := mode == ModeStub && c.HasTag(TagCheck) && (stubbed == "" || stubbed == exercise)
 		if expectFailure {
 			checks++
@@ -220,7 +306,7 @@ func Verify(nb *Notebook, mode, stubbed string) (string, error) {
 	summary := fmt.Sprintf("%d code cells ran without error", ran)
 	switch {
 	case mode == ModeStub && stubbed != "":
-		summary = fmt.Sprintf("%d code cells ran; with only %q unsolved, its check failed, as it must, and no cell before it", ran, stubbed)
+		summary = fmt.Sprintf("%d code cells ran; with only %q unsolved, its check failed on the stub and on %d wrong answers, passed on the solution (%d), and no cell before it failed", ran, stubbed, wrongCaught, solutionPassed)
 	case mode == ModeStub:
 		summary = fmt.Sprintf("%d code cells ran; %d checks failed on their stubs, as they must", ran, checks)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -15,9 +16,12 @@ func main() {
 const usage = `usage:
   nbtool lint NB.ipynb...
   nbtool exercises NB.ipynb
-  nbtool solve [-keep ID] NB.ipynb OUT.ipynb
+  nbtool wrongs NB.ipynb
+  nbtool solve [-keep ID] [-with ID=ANSWER.go] NB.ipynb OUT.ipynb
   nbtool verify -mode stub|solution [-exercise ID] EXECUTED.ipynb...
   nbtool publish EXECUTED.ipynb DEST.ipynb
+  nbtool grade-prepare REF.ipynb STUDENT.ipynb OUT.ipynb
+  nbtool grade-report CLASS REF.ipynb...
 `
 
 // errUsage is returned for a command line nbtool does not understand.
@@ -46,7 +50,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			return errUsage
 		}
 		return forEach(rest, stdout, func(nb *Notebook) (string, error) {
-			ex, err := Lint(nb, SolutionsDir(nb.Path))
+			ex, err := Lint(nb, DirsFor(nb.Path))
 			return fmt.Sprintf("%d cells, %d exercises", len(nb.Cells), ex), err
 		})
 	case "exercises":
@@ -61,14 +65,52 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, id)
 		}
 		return nil
+	case "wrongs":
+		if len(rest) != 1 {
+			return errUsage
+		}
+		nb, err := ReadNotebook(rest[0])
+		if err != nil {
+			return err
+		}
+		wrongs, err := ReadWrongs(DirsFor(rest[0]).Wrong, Exercises(nb))
+		if err != nil {
+			return err
+		}
+		for _, id := range Exercises(nb) {
+			for _, w := range wrongs[id] {
+				fmt.Fprintf(stdout, "%s\t%s\t%s\n", id, w.Path, w.Mistake)
+			}
+		}
+		return nil
 	case "solve":
 		fs := flag.NewFlagSet("solve", flag.ContinueOnError)
 		fs.SetOutput(stderr)
-		keep := fs.String("keep", "", "the exercise whose stub stays")
-		if fs.Parse(rest) != nil || fs.NArg() != 2 {
+		keep := fs.String("keep", "", "the exercise whose stub stays, followed by its wrong answers and solution")
+		with := fs.String("with", "", "ID=ANSWER.go: exercise ID gets the answer in that file (a student's, a wrong one)")
+		if fs.Parse(rest) != nil || fs.NArg() != 2 || (*with != "" && !strings.Contains(*with, "=")) {
 			return errUsage
 		}
-		return solveFile(fs.Arg(0), fs.Arg(1), *keep)
+		return solveFile(fs.Arg(0), fs.Arg(1), *keep, *with)
+	case "grade-prepare":
+		if len(rest) != 3 {
+			return errUsage
+		}
+		ref, err := ReadNotebook(rest[0])
+		if err != nil {
+			return err
+		}
+		student, err := ReadNotebook(rest[1])
+		if err != nil {
+			return err
+		}
+		GradePrepare(ref, student)
+		return ref.Write(rest[2])
+	case "grade-report":
+		if len(rest) < 2 {
+			return errUsage
+		}
+		return GradeReport(stdout, rest[1:], rest[0])
 	case "verify":
 		fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 		fs.SetOutput(stderr)
@@ -114,16 +156,37 @@ func forEach(paths []string, stdout io.Writer, fn func(*Notebook) (string, error
 	return nil
 }
 
-func solveFile(in, out, keep string) error {
+func solveFile(in, out, keep, with string) error {
 	nb, err := ReadNotebook(in)
 	if err != nil {
 		return err
 	}
-	if _, err := Lint(nb, SolutionsDir(in)); err != nil {
+	if _, err := Lint(nb, DirsFor(in)); err != nil {
 		return err
 	}
-	if err := Solve(nb, SolutionsDir(in), keep); err != nil {
+	if err := Solve(nb, DirsFor(in), keep); err != nil {
 		return err
+	}
+	if with != "" {
+		id, file, _ := strings.Cut(with, "=")
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		body, err := solutionBody(string(data))
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		found := false
+		for _, c := range nb.Cells {
+			if c.ID() == id && c.HasTag(TagExercise) {
+				c.SetSource(body)
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf("%s: no exercise cell has id %q", in, id)
+		}
 	}
 	return nb.Write(out)
 }

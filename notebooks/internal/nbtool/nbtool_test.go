@@ -90,6 +90,37 @@ func writeSolution(t *testing.T, dir, id, body string) {
 	}
 }
 
+// writeWrongs writes MinWrongAnswers wrong answers to exercise id under
+// dir (wrong/<name>/).
+func writeWrongs(t *testing.T, dir, id string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, body := range wrongBodies {
+		src := "//go:build ignore\n\n// Mistake: " + fmt.Sprint("mistake ", i) + "\n// Check says: add(1, 2)\npackage wrong\n\n" + body
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-m%d.go", id, i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var wrongBodies = []string{
+	"func add(a, b int) int { return a - b }\n",
+	"func add(a, b int) int { return a * b }\n",
+	"func add(a, b int) int { return a }\n",
+}
+
+// answers writes the solution and wrong answers of exercise "ex" of
+// dir/nb.ipynb and returns their Dirs.
+func answers(t *testing.T, dir string) Dirs {
+	t.Helper()
+	d := DirsFor(filepath.Join(dir, "nb.ipynb"))
+	writeSolution(t, d.Solutions, "ex", solution)
+	writeWrongs(t, d.Wrong, "ex")
+	return d
+}
+
 const (
 	stub     = "func add(a, b int) int {\n\treturn 0 // TODO\n}\n"
 	solution = "func add(a, b int) int {\n\treturn a + b\n}\n"
@@ -108,13 +139,12 @@ func goodCells() []cell {
 func TestLint(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		dir := t.TempDir()
-		sol := filepath.Join(dir, "solutions", "nb")
-		writeSolution(t, sol, "ex", solution)
-		nb := notebook(t, filepath.Join(dir, "nb.ipynb"), goodCells()...)
-		if sol != SolutionsDir(nb.Path) {
-			t.Fatalf("SolutionsDir = %s, want %s", SolutionsDir(nb.Path), sol)
+		d := answers(t, dir)
+		if want := filepath.Join(dir, "solutions", "nb"); d.Solutions != want {
+			t.Fatalf("DirsFor = %+v, want solutions in %s", d, want)
 		}
-		n, err := Lint(nb, sol)
+		nb := notebook(t, filepath.Join(dir, "nb.ipynb"), goodCells()...)
+		n, err := Lint(nb, d)
 		if err != nil || n != 1 {
 			t.Fatalf("Lint = %d, %v; want 1 exercise, no error", n, err)
 		}
@@ -139,22 +169,37 @@ func TestLint(t *testing.T) {
 		{"ErrMissingSolution", nil, map[string]string{}, "has no solution"},
 		{"ErrOrphanSolution", nil, map[string]string{"ex": solution, "gone": solution}, `no exercise cell has id "gone"`},
 		{"ErrSolutionIsStub", nil, map[string]string{"ex": stub}, "the solution is the stub"},
+		{"ErrTooFewWrongAnswers", nil, nil, "has 2 wrong answers"},
+		{"ErrWrongAnswerIsSolution", nil, nil, "is the solution"},
+		{"ErrWrongAnswerWithoutMistake", nil, nil, `"// Mistake:" line`},
+		{"ErrWrongAnswerOfNoExercise", nil, nil, "EXERCISE-MISTAKE.go for an exercise"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			sol := filepath.Join(dir, "solutions", "nb")
+			d := DirsFor(filepath.Join(dir, "nb.ipynb"))
 			sols := tc.sol
 			if sols == nil {
 				sols = map[string]string{"ex": solution}
 			}
 			for id, body := range sols {
-				writeSolution(t, sol, id, body)
+				writeSolution(t, d.Solutions, id, body)
+			}
+			writeWrongs(t, d.Wrong, "ex")
+			switch tc.name {
+			case "ErrTooFewWrongAnswers":
+				os.Remove(filepath.Join(d.Wrong, "ex-m0.go"))
+			case "ErrWrongAnswerIsSolution":
+				os.WriteFile(filepath.Join(d.Wrong, "ex-m0.go"), []byte("//go:build ignore\n\n// Mistake: none\n// Check says: x\npackage wrong\n\n"+solution), 0o644)
+			case "ErrWrongAnswerWithoutMistake":
+				os.WriteFile(filepath.Join(d.Wrong, "ex-m0.go"), []byte("//go:build ignore\n\npackage wrong\n\n"+wrongBodies[0]), 0o644)
+			case "ErrWrongAnswerOfNoExercise":
+				os.WriteFile(filepath.Join(d.Wrong, "other-m0.go"), []byte("//go:build ignore\n\n// Mistake: m\n// Check says: x\npackage wrong\n\n"+wrongBodies[0]), 0o644)
 			}
 			cells := goodCells()
 			if tc.change != nil {
 				cells = tc.change(cells)
 			}
-			_, err := Lint(notebook(t, filepath.Join(dir, "nb.ipynb"), cells...), sol)
+			_, err := Lint(notebook(t, filepath.Join(dir, "nb.ipynb"), cells...), d)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Lint error = %v, want one containing %q", err, tc.want)
 			}
@@ -164,12 +209,11 @@ func TestLint(t *testing.T) {
 
 func TestSolve(t *testing.T) {
 	dir := t.TempDir()
-	sol := filepath.Join(dir, "solutions", "nb")
-	writeSolution(t, sol, "ex", solution)
+	d := answers(t, dir)
 	cells := goodCells()
 	cells[1].ran, cells[1].outputs = true, []map[string]any{stream("ready\n")}
 	nb := notebook(t, filepath.Join(dir, "nb.ipynb"), cells...)
-	if err := Solve(nb, sol, ""); err != nil {
+	if err := Solve(nb, d, ""); err != nil {
 		t.Fatal(err)
 	}
 	if got := nb.Cells[2].Source(); got != solution {
@@ -198,9 +242,8 @@ func TestSolve(t *testing.T) {
 
 func TestSolve_Keep(t *testing.T) {
 	dir := t.TempDir()
-	sol := filepath.Join(dir, "solutions", "nb")
-	writeSolution(t, sol, "ex", solution)
-	writeSolution(t, sol, "ex2", "func sub(a, b int) int { return a - b }\n")
+	d := answers(t, dir)
+	writeSolution(t, d.Solutions, "ex2", "func sub(a, b int) int { return a - b }\n")
 	cells := append(goodCells(),
 		cell{id: "ex2", kind: "go", src: "func sub(a, b int) int { return 0 }\n", tags: []string{TagExercise}},
 		cell{id: "check2", kind: "go", src: check, tags: []string{TagCheck}})
@@ -208,13 +251,29 @@ func TestSolve_Keep(t *testing.T) {
 	if got := Exercises(nb); fmt.Sprint(got) != "[ex ex2]" {
 		t.Fatalf("Exercises = %v", got)
 	}
-	if err := Solve(nb, sol, "ex"); err != nil {
+	if err := Solve(nb, d, "ex"); err != nil {
 		t.Fatal(err)
 	}
-	if nb.Cells[2].Source() != stub || !strings.Contains(nb.Cells[4].Source(), "a - b") {
-		t.Errorf("keep ex: ex = %q, ex2 = %q; want ex's stub and ex2's solution", nb.Cells[2].Source(), nb.Cells[4].Source())
+	// ex's stub and check, then (wrong answer, check) × 3 and (solution,
+	// check), then ex2 solved.
+	var got []string
+	for _, c := range nb.Cells[2:] {
+		role, md := c.role()
+		got = append(got, fmt.Sprintf("%s/%s/%v", c.ID(), role, md["wrong"]))
 	}
-	if err := Solve(nb, sol, "nope"); err == nil || !strings.Contains(err.Error(), `no exercise cell has id "nope"`) {
+	want := "[ex//<nil> check//<nil> ex-w1/wrong-answer/m0 check-w1/wrong-check/m0 ex-w2/wrong-answer/m1 check-w2/wrong-check/m1 " +
+		"ex-w3/wrong-answer/m2 check-w3/wrong-check/m2 ex-sol/solution-answer/<nil> check-sol/solution-check/<nil> ex2//<nil> check2//<nil>]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("cells after Solve keep ex:\n%v\nwant\n%s", got, want)
+	}
+	if nb.Cells[2].Source() != stub || nb.Cells[4].Source() != wrongBodies[0] || nb.Cells[5].Source() != check ||
+		nb.Cells[10].Source() != solution || !strings.Contains(nb.Cells[12].Source(), "a - b") {
+		t.Errorf("keep ex: sources %q %q %q %q %q", nb.Cells[2].Source(), nb.Cells[4].Source(), nb.Cells[5].Source(), nb.Cells[10].Source(), nb.Cells[12].Source())
+	}
+	if len(nb.Raw["cells"].([]any)) != len(nb.Cells) {
+		t.Errorf("Raw has %d cells, Cells %d", len(nb.Raw["cells"].([]any)), len(nb.Cells))
+	}
+	if err := Solve(nb, d, "nope"); err == nil || !strings.Contains(err.Error(), `no exercise cell has id "nope"`) {
 		t.Errorf("Solve keep=nope: %v", err)
 	}
 }
@@ -338,5 +397,92 @@ func TestRepoNotebooks(t *testing.T) {
 				t.Fatalf("nbtool lint %s:\n%s", p, out.String())
 			}
 		})
+	}
+}
+
+func TestGradePrepare(t *testing.T) {
+	ref := notebook(t, "ref.ipynb", goodCells()...)
+	student := notebook(t, "alice.ipynb",
+		cell{id: "intro", kind: "md", src: "# my notes"},
+		cell{id: "ex", kind: "go", src: solution},
+		cell{id: "check", kind: "go", src: "%test\nfunc TestAdd(t *testing.T) {}\n"}, // a check the student emptied
+		cell{id: "scratch", kind: "go", src: "%%\nfmt.Println(add(1, 2))"})
+	if missing := GradePrepare(ref, student); len(missing) != 0 {
+		t.Fatalf("missing = %v", missing)
+	}
+	if got := ref.Cells[2].Source(); got != solution {
+		t.Errorf("exercise = %q, want the student's", got)
+	}
+	if got := ref.Cells[3].Source(); got != check {
+		t.Errorf("check = %q, want the reference's, whatever the student did to theirs", got)
+	}
+	if len(ref.Cells) != 4 {
+		t.Errorf("%d cells, want the reference's 4 (the student's scratch cells are not graded)", len(ref.Cells))
+	}
+
+	ref = notebook(t, "ref.ipynb", goodCells()...)
+	if missing := GradePrepare(ref, notebook(t, "bob.ipynb", cell{id: "intro", kind: "md", src: "x"})); fmt.Sprint(missing) != "[ex]" {
+		t.Errorf("missing = %v, want [ex]", missing)
+	}
+}
+
+func TestGradeReport(t *testing.T) {
+	class := t.TempDir()
+	refDir := t.TempDir()
+	ref := filepath.Join(refDir, "nb.ipynb")
+	two := append(goodCells(),
+		cell{id: "ex2", kind: "go", src: "func sub(a, b int) int { return 0 }\n", tags: []string{TagExercise}},
+		cell{id: "check2", kind: "go", src: check, tags: []string{TagCheck}})
+	if err := notebook(t, ref, two...).Write(ref); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(refDir, "other.ipynb") // nobody handed it in: not in the table
+	if err := notebook(t, other, goodCells()...).Write(other); err != nil {
+		t.Fatal(err)
+	}
+	// executed writes what Jupyter would leave for a student.
+	executed := func(student string, change func(c []cell)) {
+		cells := append([]cell(nil), two...)
+		for i := range cells {
+			if cells[i].kind == "go" {
+				cells[i].ran = true
+			}
+		}
+		change(cells)
+		nb := notebook(t, "x.ipynb", cells...)
+		if student == "dan" {
+			GradePrepare(nb, notebook(t, "dan.ipynb", cell{id: "ex2", kind: "go", src: "x"}))
+			for _, c := range nb.Cells {
+				if c.Type() == "code" {
+					c.Raw["execution_count"] = 1
+				}
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(class, student), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := nb.Write(filepath.Join(class, student, "nb.ipynb")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fails := func() []map[string]any { return []map[string]any{stream("--- FAIL\n"), runtimeError()} }
+	executed("alice", func(c []cell) {})
+	executed("bob", func(c []cell) { c[3].outputs = fails() })
+	executed("carol", func(c []cell) { c[2].outputs = []map[string]any{buildError()}; c[3].ran, c[5].ran = false, false })
+	executed("dan", func(c []cell) {})
+	if err := os.MkdirAll(filepath.Join(class, "erin"), 0o755); err != nil { // handed in nothing
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := GradeReport(&out, []string{ref, other}, class); err != nil {
+		t.Fatal(err)
+	}
+	want := "" +
+		"notebook  exercise  alice  bob   carol          dan      erin\n" +
+		"nb        ex        pass   FAIL  compile error  missing  -\n" +
+		"nb        ex2       pass   pass  not run        pass     -\n" +
+		"passed              2/2    1/2   0/2            1/2      0/2\n"
+	if out.String() != want {
+		t.Errorf("GradeReport:\n%s\nwant:\n%s", out.String(), want)
 	}
 }

@@ -1,0 +1,24 @@
+//go:build ignore
+
+// Mistake: keeps x-kubernetes-preserve-unknown-fields on spec, so unknown fields are stored.
+// Check says: unknown fields must be pruned
+package wrong
+
+// cronTabSchema is the openAPIV3Schema of stable.example.com/v1 CronTabs.
+func cronTabSchema() *apiextensionsv1.JSONSchemaProps {
+	one := apiextensionsv1.JSON{Raw: []byte("1")}
+	return &apiextensionsv1.JSONSchemaProps{
+		Type: "object",
+		Properties: map[string]apiextensionsv1.JSONSchemaProps{
+			"spec": {
+				Type:                   "object",
+				Required:               []string{"cronSpec"},
+				XPreserveUnknownFields: new(true),
+				Properties: map[string]apiextensionsv1.JSONSchemaProps{
+					"cronSpec": {Type: "string"},
+					"replicas": {Type: "integer", Minimum: new(1.0), Maximum: new(10.0), Default: &one},
+				},
+			},
+		},
+	}
+}
