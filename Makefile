@@ -4,12 +4,12 @@ GO ?= go
 # Two cores: run test binaries two at a time.
 GOTEST_FLAGS ?= -race -p 2 -timeout 20m
 
-.PHONY: test check unit e2e serve bench bench-short bench-test bench-storage notebooks-setup notebooks notebooks-update
+.PHONY: test check unit e2e serve bench bench-short bench-test bench-storage notebooks-setup notebooks notebooks-update diagrams grade warmup lab
 
 # test runs everything: formatting and vet checks, the main module's tests
 # (with -race, fuzz seed corpora included) and the end-to-end module that
 # drives `crdlab serve` with the real kubectl and client-go.
-test: check unit e2e notebooks bench-short
+test: check unit e2e notebooks lab bench-short
 
 check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -53,11 +53,37 @@ bench-storage:
 notebooks-setup:
 	bash scripts/notebooks.sh setup
 
-# notebooks executes every notebook headless and proves each exercise both
-# ways: its check fails on its stub (the other exercises solved) and
-# passes on its solution.
+# notebooks executes every notebook headless and proves each exercise: in
+# one run, its check fails on its stub and on each of its wrong answers
+# (notebooks/wrong/) and passes on its solution. Then it opens every
+# notebook in Jupyter Notebook with headless Chromium to check that the
+# diagrams are drawn (screenshots in .ci/out/notebooks/screenshots), and
+# grades a made-up class of two students.
 notebooks:
 	bash scripts/notebooks.sh run
+	bash scripts/notebooks.sh render
+	bash scripts/notebooks.sh grade-test
+
+# diagrams draws notebooks/diagrams/*.mmd (mermaid) as SVG with Debian's
+# Chromium (mermaid from npm, fetched once); commit the .svg files.
+diagrams:
+	$(GO) -C notebooks/render run ./cmd/diagrams
+
+# grade runs every student's notebooks in CLASS/<student>/<notebook>.ipynb
+# against the reference checks and prints a table of exercise × student.
+grade:
+	@test -n "$(CLASS)" || { echo "usage: make grade CLASS=path/to/class"; exit 2; }
+	bash scripts/notebooks.sh grade "$(CLASS)"
+
+# warmup builds everything a lab needs once, before class (the first build
+# on a laptop takes a minute or more; later ones take seconds).
+warmup:
+	bash scripts/warmup.sh
+
+# lab runs every command of the lab sheet (docs/lab/README.md) in an
+# isolated network namespace and compares its output with the sheet.
+lab:
+	$(GO) run ./internal/docmap/cmd/labcheck docs/lab/README.md
 
 # notebooks-update is notebooks, then executes each notebook as committed
 # and writes it back with its outputs (which GitHub shows) for committing.

@@ -9,6 +9,8 @@
 #   scripts/notebooks.sh update [NB...]
 #                                      run, then write the executed notebooks
 #                                      (with their outputs) back for committing
+#   scripts/notebooks.sh render        open every notebook in Jupyter Notebook
+#                                      (headless Chromium): diagrams are drawn
 #   scripts/notebooks.sh grade CLASS   grade students' notebooks, handed in as
 #                                      CLASS/<student>/<notebook>.ipynb: print
 #                                      a table of exercise × student
@@ -54,7 +56,9 @@ installed_version() {
   go version -m "$gobin/$1" | awk -v m="$2" '$1 == "mod" && $2 == m { print $3 }'
 }
 
-have_jupyter() { command -v jupyter-nbconvert >/dev/null && jupyter kernelspec list >/dev/null 2>&1; }
+# jupyter-notebook (6.4) is what students open the notebooks in; the render
+# step checks the diagrams show there.
+have_jupyter() { command -v jupyter-nbconvert >/dev/null && command -v jupyter-notebook >/dev/null && jupyter kernelspec list >/dev/null 2>&1; }
 
 have_tools() {
   [ "$(installed_version gonb github.com/janpfeifer/gonb)" = "$(pinned github.com/janpfeifer/gonb)" ] &&
@@ -76,7 +80,7 @@ setup() {
     fi
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      jupyter-nbconvert jupyter-client >/dev/null
+      jupyter-nbconvert jupyter-client jupyter-notebook >/dev/null
   fi
   if ! have_tools; then
     log "installing GoNB $(pinned github.com/janpfeifer/gonb) and goimports (tools/go.mod) into $gobin"
@@ -204,8 +208,17 @@ grade_test() {
   log "grade-test: the right student passes every exercise, the wrong one fails exercise-defaults only"
 }
 
+# render: open every notebook in Jupyter Notebook with headless Chromium
+# and check that its diagrams are drawn (notebooks/render).
+render() {
+  have_jupyter || setup
+  NOTEBOOK_SCREENSHOTS="$out/screenshots" go -C notebooks/render test -count=1 ./...
+  log "render: every notebook's diagrams are drawn in Jupyter Notebook $(jupyter notebook --version); screenshots in $out/screenshots"
+}
+
 case "${1:-}" in
 setup) setup ;;
+render) render ;;
 run) shift; run 0 "$@" ;;
 update) shift; run 1 "$@" ;;
 grade) shift; [ $# -ge 1 ] || { echo "usage: $0 grade CLASS" >&2; exit 2; }; grade "$@" ;;

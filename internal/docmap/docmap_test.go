@@ -109,15 +109,19 @@ var repoRoot = filepath.Join("..", "..")
 
 // strictDocs are checked reference by reference, whatever their first
 // path element: the map and the answers, which exist to point at code.
-var strictDocs = map[string]bool{"docs/map.md": true, "docs/questions.md": true}
+var strictDocs = map[string]bool{"docs/map.md": true, "docs/questions.md": true, "docs/zh/map.md": true, "docs/zh/glossary.md": true}
 
-// TestRepoDocs checks every reference and relative link in docs/: a
-// renamed function, a moved file or a notebook cell that lost its id
-// fails here.
+// TestRepoDocs checks every reference and relative link in docs/,
+// docs/lab/ and docs/zh/: a renamed function, a moved file or a notebook
+// cell that lost its id fails here.
 func TestRepoDocs(t *testing.T) {
-	docs, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
-	if err != nil || len(docs) == 0 {
-		t.Fatalf("no docs/*.md found: %v", err)
+	var docs []string
+	for _, pattern := range []string{"*.md", "lab/*.md", "zh/*.md"} {
+		found, err := filepath.Glob(filepath.Join(repoRoot, "docs", pattern))
+		if err != nil || len(found) == 0 {
+			t.Fatalf("no docs/%s found: %v", pattern, err)
+		}
+		docs = append(docs, found...)
 	}
 	for _, p := range docs {
 		rel, _ := filepath.Rel(repoRoot, p)

@@ -65,7 +65,9 @@ const MinWrongAnswers = 3
 //     differs from its stub;
 //   - dirs.Wrong holds at least MinWrongAnswers wrong answers per
 //     exercise, each naming its mistake and what the check says about
-//     it, and each different from the stub, the solution and the others.
+//     it, and each different from the stub, the solution and the others;
+//   - markdown cells hold no mermaid block, and every image they show
+//     exists (a diagram's picture drawn from its current source).
 func Lint(nb *Notebook, dirs Dirs) (int, error) {
 	solutionsDir := dirs.Solutions
 	var errs []error
@@ -144,6 +146,7 @@ func Lint(nb *Notebook, dirs Dirs) (int, error) {
 			fail("solution %s: no exercise cell has id %q", filepath.Join(solutionsDir, id+".go"), id)
 		}
 	}
+	errs = append(errs, lintMarkdown(nb)...)
 	wrongs, err := ReadWrongs(dirs.Wrong, sortedKeys(exercises))
 	if err != nil {
 		fail("%v", err)

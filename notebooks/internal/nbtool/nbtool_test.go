@@ -486,3 +486,44 @@ func TestGradeReport(t *testing.T) {
 		t.Errorf("GradeReport:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
+
+func TestLint_Diagrams(t *testing.T) {
+	dir := t.TempDir()
+	d := answers(t, dir)
+	if err := os.MkdirAll(filepath.Join(dir, "diagrams"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "flowchart LR\n    a --> b\n"
+	write := func(name, data string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "diagrams", name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("ab.mmd", src)
+	write("ab.svg", diagramHeader("ab", src)+"\n<svg></svg>\n")
+	lint := func(md string) error {
+		cells := append([]cell{{id: "pic", kind: "md", src: md}}, goodCells()...)
+		_, err := Lint(notebook(t, filepath.Join(dir, "nb.ipynb"), cells...), d)
+		return err
+	}
+	if err := lint("![a to b](diagrams/ab.svg)"); err != nil {
+		t.Fatalf("OK: %v", err)
+	}
+	for _, tc := range []struct{ name, md, want string }{
+		{"ErrMermaid", "```mermaid\nflowchart LR\n```", "shows as code"},
+		{"ErrMissingImage", "![x](diagrams/nope.svg)", "no such file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := lint(tc.md); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Lint = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	t.Run("ErrStalePicture", func(t *testing.T) {
+		write("ab.mmd", src+"    b --> c\n")
+		if err := lint("![a to b](diagrams/ab.svg)"); err == nil || !strings.Contains(err.Error(), "make diagrams") {
+			t.Fatalf("Lint = %v, want a stale picture", err)
+		}
+	})
+}
