@@ -212,6 +212,7 @@ grade_test() {
 # and check that its diagrams are drawn (notebooks/render).
 render() {
   have_jupyter || setup
+  go -C notebooks/render mod download
   NOTEBOOK_SCREENSHOTS="$out/screenshots" go -C notebooks/render test -count=1 ./...
   log "render: every notebook's diagrams are drawn in Jupyter Notebook $(jupyter notebook --version); screenshots in $out/screenshots"
 }

@@ -1,7 +1,7 @@
 //go:build ignore
 
 // Mistake: writes the default as the JSON string "1", which does not fit an integer field.
-// Check says: does every default fit the type of its field?
+// Check says: does every default fit its field
 package wrong
 
 // cronTabSchema is the openAPIV3Schema of stable.example.com/v1 CronTabs.

@@ -1,6 +1,6 @@
 //go:build ignore
 
-// Mistake: makes the bounds exclusive, so the values at the boundary, 1 and 10, are refused.
+// Mistake: reads "between 1 and 10" as below 10 (an exclusive maximum), so the value at the boundary, 10, is refused.
 // Check says: a value at the boundary
 package wrong
 
@@ -15,7 +15,7 @@ func cronTabSchema() *apiextensionsv1.JSONSchemaProps {
 				Required: []string{"cronSpec"},
 				Properties: map[string]apiextensionsv1.JSONSchemaProps{
 					"cronSpec": {Type: "string"},
-					"replicas": {Type: "integer", Minimum: new(1.0), ExclusiveMinimum: true, Maximum: new(10.0), ExclusiveMaximum: true, Default: &one},
+					"replicas": {Type: "integer", Minimum: new(1.0), Maximum: new(10.0), ExclusiveMaximum: true, Default: &one},
 				},
 			},
 		},
