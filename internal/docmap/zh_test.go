@@ -57,7 +57,7 @@ func TestZhMap_SameReferencesAsEnglish(t *testing.T) {
 				t.Fatalf("docs/zh/map.md has no section %q (its heading is \"%s · <中文>\")", h, h)
 			}
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
-				t.Errorf("docs/zh/map.md section %q drifted from docs/map.md: copy the references of the English section\n  English: %v\n  Chinese: %v", h, want, got)
+				t.Errorf("docs/zh/map.md section %q drifted from docs/map.md: run `go run ./internal/docmap/cmd/zhmap` (it copies the references, keeping the Chinese prose)\n  English: %v\n  Chinese: %v", h, want, got)
 			}
 		})
 	}
