@@ -161,5 +161,11 @@ func hasDefaults(s *structural.Structural) bool {
 }
 
 // Prune drops unknown fields of a whole object (metadata, apiVersion and
-// kind are kept) and returns their paths.
-func (x structuralSchema) Prune(obj map[string]any) []string { return structural.Prune(x.s, obj, true) }
+// kind are kept) and returns their paths; then it drops the nulls the
+// schema neither allows nor defaults (`selector: {matchLabels: null}`
+// becomes `selector: {}`), as upstream's coercer does after pruning.
+func (x structuralSchema) Prune(obj map[string]any) []string {
+	paths := structural.Prune(x.s, obj, true)
+	structural.PruneNonNullableNullsWithoutDefaults(x.s, obj)
+	return paths
+}

@@ -71,18 +71,26 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 				fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec"))
 		}
 	}
+	// The schemas of the served versions and of the storage version
+	// (served or not): reads are defaulted with the latter.
+	schemas := map[string]Schema{}
+	for i := range crd.Spec.Versions {
+		v := &crd.Spec.Versions[i]
+		if (!v.Served && v.Name != storageVersion) || v.Schema == nil || v.Schema.OpenAPIV3Schema == nil || h.cfg.SchemaFor == nil {
+			continue
+		}
+		if schemas[v.Name], err = h.cfg.SchemaFor(v.Schema.OpenAPIV3Schema); err != nil {
+			return nil, fmt.Errorf("the schema of version %s of %s: %w", v.Name, crd.Name, err)
+		}
+	}
+	storageSchema := schemas[storageVersion]
 	for i := range crd.Spec.Versions {
 		v := &crd.Spec.Versions[i]
 		if !v.Served {
 			continue
 		}
 		gv := scheme.GroupVersion{Group: crd.Spec.Group, Version: v.Name}
-		var sch Schema
-		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil && h.cfg.SchemaFor != nil {
-			if sch, err = h.cfg.SchemaFor(v.Schema.OpenAPIV3Schema); err != nil {
-				return nil, fmt.Errorf("the schema of version %s of %s: %w", v.Name, crd.Name, err)
-			}
-		}
+		sch := schemas[v.Name]
 		cols := make([]PrinterColumn, 0, len(v.AdditionalPrinterColumns))
 		for _, c := range v.AdditionalPrinterColumns {
 			cols = append(cols, PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, JSONPath: c.JSONPath, Priority: c.Priority})
@@ -95,10 +103,11 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 			kind:                  gv.WithKind(names.Kind),
 			storageGV:             storageGV,
 			schema:                sch,
+			storageSchema:         storageSchema,
 			preserveUnknownFields: crd.Spec.PreserveUnknownFields,
 			namespaced:            crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
 		}
-		if d, ok := sch.(defaultsReporter); sch == nil || ok && !d.HasDefaults() {
+		if d, ok := storageSchema.(defaultsReporter); storageSchema == nil || ok && !d.HasDefaults() {
 			conv.noDefaults = true
 		}
 		var warnings []string
@@ -165,12 +174,16 @@ type crCodec struct {
 	kind      scheme.GroupVersionKind
 	storageGV scheme.GroupVersion
 	// schema is nil when the version has none (or none is compiled).
-	schema                Schema
+	schema Schema
+	// storageSchema is the storage version's (nil as schema is): its
+	// defaults are applied when reading from storage, and it prunes what
+	// another version writes.
+	storageSchema         Schema
 	preserveUnknownFields bool
 	namespaced            bool
-	// noDefaults says the schema sets no defaults (or there is none):
-	// reading an object then changes it only if its apiVersion or kind
-	// differ from the URL's.
+	// noDefaults says the storage schema sets no defaults (or there is
+	// none): reading an object then changes it only if its apiVersion or
+	// kind differ from the URL's.
 	noDefaults bool
 }
 
@@ -195,13 +208,20 @@ func (c *crCodec) encodeShared(obj scheme.Object) (out scheme.Object, reused boo
 	return out, false, err
 }
 
-// decode checks a body's apiVersion and kind, prunes (unless unknown
-// fields are preserved) and defaults it with the version's schema,
-// validates metadata and schema — every violation a cause of one 422 —
-// and converts it to the storage version. With strict, it also reports
-// the keys the body repeats and the fields the schema pruned.
+// decode checks a body's apiVersion (400 for another group or version),
+// prunes (unless unknown fields are preserved) and defaults it with the
+// version's schema, validates kind (422 for another kind, as upstream's
+// ValidateTypeMeta), metadata and schema — every violation a cause of one
+// 422 — and converts it to the storage version, pruned with that
+// version's schema. With strict, it also reports the keys the body
+// repeats and the fields the schema pruned, also beside a 422: upstream
+// refuses strictly before it validates.
 func (c *crCodec) decode(_ context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
-	if err := checkTypeMeta(body, c.kind); err != nil {
+	gvk, err := scheme.Kind(body)
+	if err != nil {
+		return nil, nil, apierrors.NewBadRequest(err.Error())
+	}
+	if err := checkTypeMeta(body, c.kind.GroupVersion().WithKind(gvk.Kind)); err != nil {
 		return nil, nil, err
 	}
 	m, err := unstructured.DecodeJSONObject(body)
@@ -229,20 +249,30 @@ func (c *crCodec) decode(_ context.Context, body []byte, strict bool) (scheme.Ob
 		}
 		c.schema.Default(m)
 	}
+	if gvk.Kind != c.kind.Kind {
+		return nil, strictErr, apierrors.NewInvalid(c.kind.GroupKind(), u.GetName(), []metav1.StatusCause{{
+			Type: metav1.CauseTypeFieldValueInvalid, Field: "kind", Message: fmt.Sprintf("Invalid value: %q: must be %s", gvk.Kind, c.kind.Kind)}})
+	}
 	causes := validateCustomResourceMetadata(u)
 	if c.schema != nil {
 		causes = append(causes, c.schema.Validate(m)...)
 	}
 	if len(causes) > 0 {
-		return nil, nil, apierrors.NewInvalid(c.kind.GroupKind(), u.GetName(), causes)
+		return nil, strictErr, apierrors.NewInvalid(c.kind.GroupKind(), u.GetName(), causes)
 	}
 	u.SetAPIVersion(c.storageGV.String())
+	if c.storageSchema != nil && !c.preserveUnknownFields && c.kind.Version != c.storageGV.Version {
+		// Converted to the storage version, it holds only what that
+		// version's schema declares (upstream's schemaCoercingConverter).
+		c.storageSchema.Prune(m)
+	}
 	return u, strictErr, nil
 }
 
-// encode writes a stored custom resource in the URL's version: the None
-// conversion strategy rewrites apiVersion only; defaults of the version's
-// schema are applied on read, as upstream's storage codec does.
+// encode writes a stored custom resource in the URL's version, as
+// upstream's storage codec reads one: defaults of the storage version's
+// schema, then the None conversion strategy (apiVersion only), then — for
+// another version — pruning with that version's schema.
 func (c *crCodec) encode(obj scheme.Object) (scheme.Object, error) {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
@@ -260,12 +290,15 @@ func (c *crCodec) encodeOwned(obj scheme.Object) (scheme.Object, error) {
 	if !ok {
 		return nil, fmt.Errorf("expected a custom resource, got %T", obj)
 	}
+	if c.storageSchema != nil && out.GetName() != "" {
+		c.storageSchema.Default(out.Object)
+	}
 	out.SetAPIVersion(c.kind.GroupVersion().String())
 	if out.GetKind() == "" {
 		out.SetKind(c.kind.Kind)
 	}
-	if c.schema != nil && out.GetName() != "" {
-		c.schema.Default(out.Object)
+	if c.schema != nil && !c.preserveUnknownFields && c.kind.Version != c.storageGV.Version && out.GetName() != "" {
+		c.schema.Prune(out.Object)
 	}
 	return out, nil
 }

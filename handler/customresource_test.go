@@ -161,7 +161,13 @@ func TestCRDHandler_CRUD(t *testing.T) {
 	t.Run("ErrStrictUnknownField", func(t *testing.T) {
 		r := ts.do(t, "POST", ctPath+"?fieldValidation=Strict", crontab("d", `,"foo":1`))
 		r.status(t, 400, "BadRequest")
-		check.Equal(t, `strict decoding error: unknown field "spec.foo"`, r.body["message"])
+		check.Equal(t, `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.foo"`, r.body["message"])
+	})
+	// Issue 18: upstream refuses strictly before it validates.
+	t.Run("ErrStrictBeforeSchema", func(t *testing.T) {
+		r := ts.do(t, "POST", ctPath+"?fieldValidation=Strict", crontab("d", `,"foo":1,"cronSpec":7`))
+		r.status(t, 400, "BadRequest")
+		check.Equal(t, `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.foo"`, r.body["message"])
 	})
 	t.Run("WarnUnknownFieldPruned", func(t *testing.T) {
 		r := ts.do(t, "POST", ctPath, crontab("d", `,"foo":1`))
@@ -172,7 +178,7 @@ func TestCRDHandler_CRUD(t *testing.T) {
 	t.Run("ErrStrictDuplicateField", func(t *testing.T) {
 		r := ts.do(t, "POST", ctPath+"?fieldValidation=Strict", crontab("dup", `,"replicas":2,"foo":1`))
 		r.status(t, 400, "BadRequest")
-		check.Equal(t, `strict decoding error: duplicate field "spec.replicas", unknown field "spec.foo"`, r.body["message"])
+		check.Equal(t, `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: duplicate field "spec.replicas", unknown field "spec.foo"`, r.body["message"])
 		ts.do(t, "GET", ctPath+"/dup", "").status(t, 404, "NotFound")
 	})
 	t.Run("WarnDuplicateFieldLastWins", func(t *testing.T) {
@@ -191,9 +197,12 @@ func TestCRDHandler_CRUD(t *testing.T) {
 		r.status(t, 400, "BadRequest")
 		check.Equal(t, "the namespace of the provided object does not match the namespace sent on the request", r.body["message"])
 	})
+	// Issue 18: another kind is a 422 on kind (upstream's
+	// ValidateTypeMeta); another apiVersion stays a 400.
 	t.Run("ErrWrongKind", func(t *testing.T) {
 		r := ts.do(t, "POST", ctPath, strings.Replace(crontab("e", ""), `"CronTab"`, `"Other"`, 1))
-		r.status(t, 400, "BadRequest")
+		r.status(t, 422, "Invalid")
+		check.Equal(t, `CronTab.stable.example.com "e" is invalid: kind: Invalid value: "Other": must be CronTab`, r.body["message"])
 	})
 	t.Run("Update", func(t *testing.T) {
 		r := ts.do(t, "PUT", ctPath+"/a", crontab("a", `,"cronSpec":"1 * * * *"`))

@@ -464,6 +464,12 @@ func (h *Handler) decodeWrite(w http.ResponseWriter, r *http.Request, s *request
 	}
 	directive := req.opts.FieldValidation
 	obj, strictErr, err := s.decode(r.Context(), body, directive != metav1.FieldValidationIgnore)
+	if directive == metav1.FieldValidationStrict && strictErr != nil {
+		// Upstream decodes (and refuses strictly) before it validates,
+		// and says which kind the body could not be; mirrors
+		// transformDecodeError in handlers/rest.go.
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", s.kind.Kind, s.kind.Version, s.kind.Kind, strictErr))
+	}
 	if err != nil {
 		return nil, decodeError(err)
 	}

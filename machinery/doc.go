@@ -14,6 +14,8 @@
 //	openapi/v2   /openapi/v2 from the v3 documents, JSON and protobuf (kube-openapi handler, apiextensions openapi/v2)
 //	clock        Clock, Timer and a FakeClock           (k8s.io/utils/clock, k8s.io/utils/clock/testing)
 //	apiresource  what discovery says about a resource   (apimachinery meta/v1 APIResource, apiserver/pkg/endpoints/discovery)
+//	validation   name rules: DNS labels, qualified names (apimachinery/pkg/util/validation)
+//	version      the order of version names (v1 > v1beta1)  (apimachinery/pkg/version)
 //
 // This package holds no code.
 package machinery

@@ -24,7 +24,7 @@ func TestRun(t *testing.T) {
 		"     - spec.cronSpec: Required value",
 		"8. PUT v1 nightly with replicas 0 → 422 Invalid",
 		"     - spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1",
-		`9. POST v1 strict {cronSpec, extra} ?fieldValidation=Strict → 400 BadRequest: strict decoding error: unknown field "spec.extra"`,
+		`9. POST v1 strict {cronSpec, extra} ?fieldValidation=Strict → 400 BadRequest: CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.extra"`,
 	} {
 		if !strings.Contains(out.String(), line+"\n") {
 			t.Errorf("output lacks %q\n%s", line, out.String())

@@ -21,8 +21,8 @@
 //     version.go (legacy documents), aggregated/handler.go
 //     (ResourceManager: AddGroupVersion, RemoveGroupVersion, the
 //     negotiated /apis answer, ETag)
-//   - k8s.io/apimachinery/pkg/version: helpers.go
-//     (CompareKubeAwareVersionStrings)
+//   - (the version order, CompareKubeAwareVersionStrings, is
+//     machinery/version's)
 //   - k8s.io/apiextensions-apiserver/pkg/apiserver:
 //     customresource_discovery.go (versionDiscoveryHandler,
 //     groupDiscoveryHandler)

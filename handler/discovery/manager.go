@@ -14,6 +14,7 @@ import (
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/machinery/apiresource"
+	"github.com/crdlab/crdlab/machinery/version"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -125,7 +126,7 @@ func sortedVersions(vs map[string][]apiresource.Resource) []string {
 	for v := range vs {
 		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return CompareKubeAwareVersionStrings(out[i], out[j]) > 0 })
+	sort.Slice(out, func(i, j int) bool { return version.CompareKubeAwareVersionStrings(out[i], out[j]) > 0 })
 	return out
 }
 

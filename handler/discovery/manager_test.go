@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"sort"
 	"sync"
 	"testing"
 
@@ -14,12 +13,6 @@ import (
 	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/scheme"
 )
-
-func TestCompareKubeAwareVersionStrings(t *testing.T) {
-	vs := []string{"foo10", "v1alpha1", "v2", "v1beta1", "v10", "v1", "foo1", "v11beta2", "v10beta3", "v12alpha1", "v11alpha2", "v3beta1"}
-	sort.Slice(vs, func(i, j int) bool { return discovery.CompareKubeAwareVersionStrings(vs[i], vs[j]) > 0 })
-	check.Equal(t, []string{"v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v1beta1", "v12alpha1", "v11alpha2", "v1alpha1", "foo1", "foo10"}, vs)
-}
 
 func crontabs() apiresource.Resource {
 	return apiresource.Resource{

@@ -177,12 +177,52 @@ func crSchema(r Resource) (map[string]any, error) {
 	}
 	props["apiVersion"] = prop("string", apiVersionDescription)
 	props["kind"] = prop("string", kindDescription)
-	props["metadata"] = refProp(objectMetaName, metadataDescription)
+	props["metadata"] = refField(objectMetaName, metadataDescription)
 	s["properties"] = props
 	if _, ok := s["type"]; !ok {
 		s["type"] = "object"
 	}
+	addEmbeddedProperties(s)
 	return withGVK(s, r.Group, r.Version, r.Kind), nil
+}
+
+// addEmbeddedProperties gives every x-kubernetes-embedded-resource object
+// below s its apiVersion, kind and metadata properties, and requires kind
+// and apiVersion, as an object of a kind has them.
+//
+// Mirrors addEmbeddedProperties in
+// k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder/builder.go
+// (for v3; machinery/openapi/v2 takes them off again where v2 needs).
+func addEmbeddedProperties(s any) {
+	m, ok := s.(map[string]any)
+	if !ok {
+		return
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for _, p := range props {
+			addEmbeddedProperties(p)
+		}
+	}
+	addEmbeddedProperties(m["items"])
+	addEmbeddedProperties(m["additionalProperties"])
+	if m["x-kubernetes-embedded-resource"] != true {
+		return
+	}
+	props, _ := m["properties"].(map[string]any)
+	if props == nil {
+		props = map[string]any{}
+		m["properties"] = props
+	}
+	props["apiVersion"] = prop("string", embeddedAPIVersionDescription)
+	props["kind"] = prop("string", embeddedKindDescription)
+	props["metadata"] = refField(objectMetaName, metadataDescription)
+	required, _ := m["required"].([]any)
+	for _, r := range []string{"kind", "apiVersion"} {
+		if !slices.Contains(required, any(r)) {
+			required = append(required, r)
+		}
+	}
+	m["required"] = required
 }
 
 // listSchema is the schema of the kind's List.
@@ -196,7 +236,7 @@ func listSchema(r Resource) map[string]any {
 			"items": map[string]any{"type": "array", "items": ref(r.name()),
 				"description": "List of " + r.Plural + ". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md"},
 			"kind":     prop("string", kindDescription),
-			"metadata": refProp(listMetaName, listMetaDescription),
+			"metadata": refField(listMetaName, listMetaDescription),
 		},
 	}, r.Group, r.Version, r.ListKind)
 }

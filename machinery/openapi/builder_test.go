@@ -393,3 +393,44 @@ func TestBuildGroupVersion_CoreGroupAndVerbs(t *testing.T) {
 		t.Errorf("create-only paths = %v", d.Paths)
 	}
 }
+
+// TestBuildGroupVersion_UpstreamSchemaShape covers issue 18's OpenAPI v3
+// differences, checked against upstream's builder.BuildOpenAPIV3 for the
+// same CRD: a custom resource's metadata (and its list's) has no
+// default {}; ShardInfo is a component (ListMeta.shardInfo refers to it);
+// every x-kubernetes-embedded-resource object gets apiVersion, kind and
+// metadata properties and requires kind and apiVersion.
+func TestBuildGroupVersion_UpstreamSchemaShape(t *testing.T) {
+	r := openapi.Resource{Group: "stable.example.com", Version: "v1", Kind: "Emb", Plural: "embs", Singular: "emb",
+		SchemaJSON: []byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{
+			"template":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true},
+			"typed":{"type":"object","x-kubernetes-embedded-resource":true,"required":["spec"],"properties":{"spec":{"type":"object"}}},
+			"list":{"type":"array","items":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true}}}}}}`)}
+	doc := build(t, r)
+	schemas := obj(obj(doc["components"])["schemas"])
+	kind := obj(schemas["com.example.stable.v1.Emb"])
+	for _, s := range []map[string]any{kind, obj(schemas["com.example.stable.v1.EmbList"])} {
+		md := obj(obj(s["properties"])["metadata"])
+		if _, ok := md["default"]; ok || md["allOf"] == nil {
+			t.Errorf("metadata: %v", md)
+		}
+	}
+	if obj(schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo"]) == nil ||
+		obj(obj(obj(schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"])["properties"])["shardInfo"]) == nil {
+		t.Error("no ShardInfo")
+	}
+	spec := obj(obj(obj(kind["properties"])["spec"])["properties"])
+	for name, want := range map[string][]any{"template": {"kind", "apiVersion"}, "typed": {"spec", "kind", "apiVersion"}} {
+		s := obj(spec[name])
+		props := obj(s["properties"])
+		if props["apiVersion"] == nil || props["kind"] == nil || obj(props["metadata"])["allOf"] == nil {
+			t.Errorf("%s properties: %v", name, props)
+		}
+		if got, _ := s["required"].([]any); !slices.Equal(got, want) {
+			t.Errorf("%s required %v, want %v", name, got, want)
+		}
+	}
+	if items := obj(obj(spec["list"])["items"]); obj(items["properties"])["kind"] == nil {
+		t.Errorf("list items: %v", items)
+	}
+}

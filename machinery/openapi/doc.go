@@ -42,9 +42,11 @@
 //     (types_swagger_doc_generated.go), which GoTypes does at run time
 //
 // Differences from upstream:
-//   - The meta schemas (ObjectMeta, ListMeta, Status, DeleteOptions, Patch,
-//     Scale…) are hand-written here with their main fields and short
-//     descriptions, not generated from Go types.
+//   - The meta schemas (ObjectMeta, ListMeta, ShardInfo, Status,
+//     DeleteOptions, Patch, Scale…) are hand-written here with their main
+//     fields and short descriptions, not generated from Go types; their
+//     types, defaults and list types are upstream's, but DeleteOptions
+//     lists only its v1 group-version-kind.
 //   - No deprecated /watch/ paths, no protobuf or CBOR content types.
 //   - The CRD's schema is copied as written (upstream rebuilds it through
 //     its structural form, dropping unknown keywords).

@@ -33,10 +33,9 @@ func Models(resources []Resource) (map[string]any, error) {
 			s = withGVK(map[string]any{"type": "object"}, r.Group, r.Version, r.Kind)
 		} else {
 			var err error
-			if s, err = crSchema(r); err != nil {
+			if s, err = crSchema(r); err != nil { // embedded resources included
 				return nil, err
 			}
-			addEmbeddedProperties(s)
 		}
 		for name, def := range r.Definitions {
 			if other, ok := models[name]; ok && !reflect.DeepEqual(other, def) {
@@ -47,38 +46,4 @@ func Models(resources []Resource) (map[string]any, error) {
 		models[SchemaName(r.Group, r.Version, r.Kind)] = s
 	}
 	return models, nil
-}
-
-// addEmbeddedProperties gives every x-kubernetes-embedded-resource below s
-// the apiVersion, kind and metadata properties an object has.
-//
-// Mirrors addEmbeddedProperties in apiextensions-apiserver's
-// controller/openapi/builder/builder.go.
-func addEmbeddedProperties(s map[string]any) {
-	if s == nil {
-		return
-	}
-	if props, ok := s["properties"].(map[string]any); ok {
-		for _, p := range props {
-			m, _ := p.(map[string]any)
-			addEmbeddedProperties(m)
-		}
-	}
-	if items, ok := s["items"].(map[string]any); ok {
-		addEmbeddedProperties(items)
-	}
-	if ap, ok := s["additionalProperties"].(map[string]any); ok {
-		addEmbeddedProperties(ap)
-	}
-	if embedded, _ := s["x-kubernetes-embedded-resource"].(bool); !embedded {
-		return
-	}
-	props, _ := s["properties"].(map[string]any)
-	if props == nil {
-		props = map[string]any{}
-		s["properties"] = props
-	}
-	props["apiVersion"] = prop("string", apiVersionDescription)
-	props["kind"] = prop("string", kindDescription)
-	props["metadata"] = refProp(objectMetaName, metadataDescription)
 }

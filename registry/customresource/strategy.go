@@ -6,12 +6,14 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"sort"
 	"strings"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/apis/validation"
 	"github.com/crdlab/crdlab/apis/validation/field"
+	utilvalidation "github.com/crdlab/crdlab/machinery/validation"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
@@ -153,9 +155,68 @@ func (a strategy) ValidateUpdateCauses(ctx context.Context, obj, old scheme.Obje
 	return nil
 }
 
-func (a strategy) WarningsOnCreate(context.Context, scheme.Object) []string { return nil }
-func (a strategy) WarningsOnUpdate(context.Context, scheme.Object, scheme.Object) []string {
-	return nil
+// WarningsOnCreate warns about finalizer names that are not
+// domain-qualified. Mirrors (customResourceStrategy).WarningsOnCreate.
+func (a strategy) WarningsOnCreate(_ context.Context, obj scheme.Object) []string {
+	return finalizerWarnings(obj, nil)
+}
+
+// WarningsOnUpdate warns about the finalizers an update adds whose names
+// are not domain-qualified. Mirrors (customResourceStrategy).WarningsOnUpdate.
+func (a strategy) WarningsOnUpdate(_ context.Context, obj, old scheme.Object) []string {
+	return finalizerWarnings(obj, old)
+}
+
+// standardFinalizers are the finalizers Kubernetes itself defines, which
+// need no domain.
+var standardFinalizers = map[string]bool{metav1.FinalizerOrphanDependents: true, metav1.FinalizerDeleteDependents: true, "kubernetes": true}
+
+// finalizerWarnings returns a warning for each finalizer obj adds (to
+// old's, if any) that is not a qualified name, or that has no "/" and is
+// not a standard one, in name order.
+//
+// Mirrors generateWarningsFromObj and validateKubeFinalizerName in
+// k8s.io/apiextensions-apiserver/pkg/registry/customresource (strategy.go,
+// validator.go).
+func finalizerWarnings(obj, old scheme.Object) []string {
+	m, ok := metav1.Accessor(obj)
+	if !ok {
+		return nil
+	}
+	had := map[string]bool{}
+	if old != nil {
+		if o, ok := metav1.Accessor(old); ok {
+			for _, f := range o.GetFinalizers() {
+				had[f] = true
+			}
+		}
+	}
+	added := map[string]bool{}
+	for _, f := range m.GetFinalizers() {
+		if !had[f] {
+			added[f] = true
+		}
+	}
+	names := make([]string, 0, len(added))
+	for f := range added {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	const fldPath = "metadata.finalizers"
+	var warnings []string
+	for _, f := range names {
+		for _, msg := range utilvalidation.IsQualifiedName(f) {
+			warnings = append(warnings, fmt.Sprintf("%s: %q: %s", fldPath, f, msg))
+		}
+		if !strings.Contains(f, "/") && !standardFinalizers[f] {
+			if strings.Contains(f, ".") {
+				warnings = append(warnings, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers", fldPath, f))
+			} else {
+				warnings = append(warnings, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers", fldPath, f))
+			}
+		}
+	}
+	return warnings
 }
 func (a strategy) Canonicalize(scheme.Object) {}
 

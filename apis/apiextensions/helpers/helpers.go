@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	kubeversion "github.com/crdlab/crdlab/machinery/version"
+
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 )
@@ -196,7 +198,13 @@ func GetSelectableFieldsForVersion(crd *apiextensionsv1.CustomResourceDefinition
 }
 
 // GetDeprecationWarning returns the warning to send with responses of a
-// deprecated version, or nil if the version is not deprecated.
+// deprecated version, or nil if the version is not deprecated: its
+// deprecationWarning, else "<group>/<version> <Kind> is deprecated" and,
+// if a later version is served and not deprecated, "; use
+// <group>/<best such version> <Kind>".
+//
+// Mirrors the deprecation warnings of getOrCreateServingInfoFor and
+// defaultDeprecationWarning in customresource_handler.go.
 func GetDeprecationWarning(crd *apiextensionsv1.CustomResourceDefinition, version string) (*string, error) {
 	v, err := findVersion(crd, version)
 	if err != nil {
@@ -209,5 +217,15 @@ func GetDeprecationWarning(crd *apiextensionsv1.CustomResourceDefinition, versio
 		return v.DeprecationWarning, nil
 	}
 	w := fmt.Sprintf("%s/%s %s is deprecated", crd.Spec.Group, v.Name, crd.Spec.Names.Kind)
+	best := ""
+	for _, other := range crd.Spec.Versions {
+		if other.Served && !other.Deprecated && kubeversion.CompareKubeAwareVersionStrings(v.Name, other.Name) < 0 &&
+			(best == "" || kubeversion.CompareKubeAwareVersionStrings(other.Name, best) > 0) {
+			best = other.Name
+		}
+	}
+	if best != "" {
+		w += fmt.Sprintf("; use %s/%s %s", crd.Spec.Group, best, crd.Spec.Names.Kind)
+	}
 	return &w, nil
 }

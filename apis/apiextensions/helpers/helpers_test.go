@@ -138,4 +138,25 @@ func TestGetForVersion(t *testing.T) {
 			t.Errorf("v1 is not deprecated: %v", *w)
 		}
 	})
+	// Issue 18: upstream names the best later version that is served and
+	// not deprecated ("; use G/V Kind").
+	t.Run("DeprecationWarningUse", func(t *testing.T) {
+		c := &v1.CustomResourceDefinition{Spec: v1.CustomResourceDefinitionSpec{Group: "x.io", Names: v1.CustomResourceDefinitionNames{Kind: "A"},
+			Versions: []v1.CustomResourceDefinitionVersion{
+				{Name: "v1beta1", Served: true, Deprecated: true},
+				{Name: "v1", Served: true},
+				{Name: "v2beta1", Served: true},
+				{Name: "v3", Served: false},
+				{Name: "v2", Served: true, Deprecated: true},
+				{Name: "v1alpha1", Served: true},
+			}}}
+		for version, want := range map[string]string{
+			"v1beta1": "x.io/v1beta1 A is deprecated; use x.io/v1 A",
+			"v2":      "x.io/v2 A is deprecated",
+		} {
+			if w, _ := helpers.GetDeprecationWarning(c, version); w == nil || *w != want {
+				t.Errorf("%s: got %v, want %q", version, w, want)
+			}
+		}
+	})
 }

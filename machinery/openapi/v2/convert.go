@@ -115,6 +115,17 @@ func Schema(s any) any {
 		if out["type"] == "object" {
 			delete(out, "type")
 		}
+		// v2 gives such an embedded resource no apiVersion, kind and
+		// metadata (kubectl would refuse its other fields): nor does it
+		// require kind and apiVersion, which v3 adds.
+		if req, ok := out["required"].([]any); ok && out["x-kubernetes-embedded-resource"] == true {
+			req = slices.DeleteFunc(slices.Clone(req), func(r any) bool { return r == "kind" || r == "apiVersion" })
+			if len(req) == 0 {
+				delete(out, "required")
+			} else {
+				out["required"] = req
+			}
+		}
 	}
 	if out["type"] == "array" && out["items"] == nil {
 		delete(out, "type")

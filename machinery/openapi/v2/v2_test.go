@@ -18,6 +18,12 @@ func TestSchema(t *testing.T) {
 		{"PreserveUnknown", `{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"a":{"type":"string"}}}`,
 			`{"x-kubernetes-preserve-unknown-fields":true}`},
 		{"ArrayWithoutItems", `{"type":"array"}`, `{}`},
+		// As upstream's addEmbeddedProperties with V2: an embedded resource
+		// that preserves unknown fields gets no apiVersion, kind and
+		// metadata, and does not require them.
+		{"EmbeddedPreserveUnknown", `{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true,"required":["spec","kind","apiVersion"],
+			"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"spec":{"type":"object"}}}`,
+			`{"x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true,"required":["spec"]}`},
 		{"Nested", `{"type":"array","items":{"type":"object","additionalProperties":{"oneOf":[{"type":"string"}],"type":"string"}}}`,
 			`{"type":"array","items":{"type":"object","additionalProperties":{"type":"string"}}}`},
 	} {
