@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
