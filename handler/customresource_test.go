@@ -370,7 +370,7 @@ func TestCRDHandler_Hooks(t *testing.T) {
 		// Only creates: reads, updates and deletes go on (the finalizer
 		// deletes the instances), and a bad body is still a 400.
 		check.Equal(t, 200, ts.do(t, "GET", ctPath, "").code)
-		r = ts.do(t, "POST", ctPath, `{"apiVersion":"stable.example.com/v1","kind":"Nope"}`)
+		r = ts.do(t, "POST", ctPath, `{"apiVersion":"stable.example.com/v9","kind":"CronTab"}`)
 		r.status(t, 400, "BadRequest")
 	})
 	t.Run("TerminatingByDeletionTimestamp", func(t *testing.T) {
