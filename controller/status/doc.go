@@ -31,8 +31,8 @@
 // The read-your-writes problem: with one worker syncing CRD a then CRD b of
 // the same group, b's sync may read the informer's cache before a's new
 // accepted names have come back through the watch, and accept a name a has
-// just taken. A mutation cache (the CRDs this controller wrote, used while
-// they are newer than the cache's copies) closes that window.
+// just taken. A mutation cache (the accepted names this controller wrote,
+// used while they are newer than the cache's copies) closes that window.
 //
 // Tracing: with controller.Options.Tracer set, the controller's queue
 // ("crd_naming_condition_controller") emits workqueue events and each sync
@@ -49,10 +49,11 @@
 //     (NewIntegerResourceVersionMutationCache)
 //
 // Differences from upstream:
-//   - The mutation cache is a small map in this package: entries are
-//     dropped as soon as the informer's copy is as new (crdlab's
-//     resourceVersions are the store's integer revisions, as etcd's), or
-//     the CRD is gone; upstream's also expires entries after 60 s.
+//   - The mutation cache is a small map in this package, and keeps only
+//     the accepted names written (upstream's keeps the whole written CRD,
+//     schemas and all, for 60 s). An entry goes when the informer's copy
+//     is as new (crdlab's resourceVersions are the store's integer
+//     revisions, as etcd's) or the CRD is gone.
 //   - Run takes a worker count for the shape every controller shares, but
 //     always runs one worker, as upstream: name reservation is not safe
 //     to run concurrently.

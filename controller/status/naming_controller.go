@@ -16,6 +16,7 @@ import (
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
+	"github.com/crdlab/crdlab/internal/deepcopy"
 	"github.com/crdlab/crdlab/machinery/clock"
 )
 
@@ -33,8 +34,8 @@ type NamingConditionController struct {
 
 	crdLister *controller.CRDLister
 	crdSynced informer.InformerSynced
-	// crdMutationCache holds the CRDs this controller wrote whose new
-	// state the informer may not have delivered yet (see doc.go).
+	// crdMutationCache holds the accepted names this controller wrote
+	// that the informer may not have delivered yet (see doc.go).
 	crdMutationCache *mutationCache
 
 	// syncFn is sync; tests replace it to watch the queue alone.
@@ -180,8 +181,7 @@ func (c *NamingConditionController) getAcceptedNamesForGroup(group string) (allR
 		}
 		// Prefer what we just wrote, if the cache has not caught up: this
 		// is what lets one worker sync a group in a tight loop.
-		item := c.crdMutationCache.newest(curr)
-		names := item.Status.AcceptedNames
+		names := c.crdMutationCache.acceptedNames(curr)
 		allResources[names.Plural] = true
 		allResources[names.Singular] = true
 		for _, s := range names.ShortNames {
@@ -348,30 +348,48 @@ func (c *NamingConditionController) requeueAllOtherGroupCRDs(name string) error 
 	return nil
 }
 
-// mutationCache remembers the last CRD this controller wrote, by name,
-// for as long as it is newer than the informer's copy.
+// mutationCache remembers, by name, the accepted names this controller
+// last wrote to a CRD, for as long as they are newer than the informer's
+// copy of the CRD.
 //
 // Mirrors the part of client-go's MutationCache
-// (NewIntegerResourceVersionMutationCache) the naming controller uses.
+// (NewIntegerResourceVersionMutationCache) the naming controller uses. It
+// keeps only what getAcceptedNamesForGroup reads, not the whole CRD:
+// upstream's keeps the written object for 60 s, which for a CRD with
+// large schemas is hundreds of KB each.
 type mutationCache struct {
 	mu sync.Mutex // guards byName
-	// byName holds a written CRD iff its resourceVersion was newer than
-	// the cache's when last looked at.
-	byName map[string]*apiextensionsv1.CustomResourceDefinition
+	// byName holds a write iff its resourceVersion was newer than the
+	// informer's copy of that CRD when last looked at.
+	byName map[string]written
+}
+
+// written is what a write left: which CRD (UID), at which
+// resourceVersion, and the accepted names it set.
+type written struct {
+	uid   string
+	rv    uint64
+	names apiextensionsv1.CustomResourceDefinitionNames
 }
 
 func newMutationCache() *mutationCache {
-	return &mutationCache{byName: map[string]*apiextensionsv1.CustomResourceDefinition{}}
+	return &mutationCache{byName: map[string]written{}}
 }
 
-// mutation records a CRD the server returned from a write.
+// mutation records a CRD the server returned from a write. A
+// resourceVersion that is not an integer is not recorded (the informer's
+// copy then always wins).
 func (m *mutationCache) mutation(crd *apiextensionsv1.CustomResourceDefinition) {
 	if crd == nil {
 		return
 	}
+	rv, err := strconv.ParseUint(crd.ResourceVersion, 10, 64)
+	if err != nil {
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.byName[crd.Name] = crd
+	m.byName[crd.Name] = written{uid: string(crd.UID), rv: rv, names: deepcopy.Copy(crd.Status.AcceptedNames)}
 }
 
 // forget drops the entry of a CRD that is gone.
@@ -381,22 +399,22 @@ func (m *mutationCache) forget(name string) {
 	delete(m.byName, name)
 }
 
-// newest returns the written CRD if it is the same object as cached and
-// newer, else cached (dropping an entry the cache has caught up with).
-// resourceVersions are compared as integers, which crdlab's store
-// revisions are; if either does not parse, the cache wins.
-func (m *mutationCache) newest(cached *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+// acceptedNames returns the accepted names written to cached's CRD if that
+// write is newer than cached, else cached's own (dropping an entry the
+// informer has caught up with). resourceVersions are compared as
+// integers, which crdlab's store revisions are; if cached's does not
+// parse, the informer wins.
+func (m *mutationCache) acceptedNames(cached *apiextensionsv1.CustomResourceDefinition) apiextensionsv1.CustomResourceDefinitionNames {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	written, ok := m.byName[cached.Name]
+	w, ok := m.byName[cached.Name]
 	if !ok {
-		return cached
+		return cached.Status.AcceptedNames
 	}
-	wrv, err1 := strconv.ParseUint(written.ResourceVersion, 10, 64)
-	crv, err2 := strconv.ParseUint(cached.ResourceVersion, 10, 64)
-	if err1 != nil || err2 != nil || written.UID != cached.UID || wrv <= crv {
+	crv, err := strconv.ParseUint(cached.ResourceVersion, 10, 64)
+	if err != nil || w.uid != string(cached.UID) || w.rv <= crv {
 		delete(m.byName, cached.Name)
-		return cached
+		return cached.Status.AcceptedNames
 	}
-	return written
+	return w.names
 }

@@ -3,6 +3,7 @@ package status
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -425,29 +426,41 @@ func TestMutationCache(t *testing.T) {
 	m := newMutationCache()
 	cached := newCRD("a.g").New()
 	cached.ResourceVersion = "10"
+	cached.Status.AcceptedNames.Plural = "old"
 	written := cached.DeepCopy()
 	written.ResourceVersion = "11"
-	written.Status.AcceptedNames.Plural = "a"
+	written.Status.AcceptedNames.Plural = "new"
 
 	t.Run("NewerWins", func(t *testing.T) {
 		m.mutation(written)
-		assert.Same(t, written, m.newest(cached))
+		assert.Equal(t, "new", m.acceptedNames(cached).Plural)
 	})
 	t.Run("CaughtUpDrops", func(t *testing.T) {
 		caughtUp := written.DeepCopy()
-		assert.Same(t, caughtUp, m.newest(caughtUp))
-		assert.Same(t, cached, m.newest(cached), "entry dropped once the cache caught up")
+		caughtUp.Status.AcceptedNames.Plural = "caught-up"
+		assert.Equal(t, "caught-up", m.acceptedNames(caughtUp).Plural)
+		assert.Equal(t, "old", m.acceptedNames(cached).Plural, "entry dropped once the cache caught up")
 	})
 	t.Run("OtherUIDIgnored", func(t *testing.T) {
 		m.mutation(written)
 		recreated := cached.DeepCopy()
 		recreated.UID = "other"
-		assert.Same(t, recreated, m.newest(recreated))
+		assert.Equal(t, "old", m.acceptedNames(recreated).Plural)
 	})
 	t.Run("Forget", func(t *testing.T) {
 		m.mutation(written)
 		m.forget(written.Name)
-		assert.Same(t, cached, m.newest(cached))
+		assert.Equal(t, "old", m.acceptedNames(cached).Plural)
+	})
+	t.Run("KeepsNoSchema", func(t *testing.T) {
+		big := written.DeepCopy()
+		big.ResourceVersion = "12"
+		big.Spec.Versions = []apiextensionsv1.CustomResourceDefinitionVersion{{Name: "v1", Schema: &apiextensionsv1.CustomResourceValidation{
+			OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{Type: "object", Description: strings.Repeat("x", 1<<20)}}}}
+		m.mutation(big)
+		big.Status.AcceptedNames.Plural = "changed after the write"
+		assert.Equal(t, "new", m.acceptedNames(cached).Plural, "the names are copied, not shared with the written object")
+		assert.Equal(t, written.Status.AcceptedNames, m.byName[written.Name].names)
 	})
 }
 
