@@ -147,8 +147,11 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 			}, informer.SharedIndexInformerOptions{
 				Name:         "customresourcedefinitions",
 				ResyncPeriod: crdInformerResync,
-				Logger:       c.log.With("informer", "customresourcedefinitions"),
-				Tracer:       c.tracer,
+				// The versions of a cached CRD share their equal schema
+				// parts: most multi-version CRDs are then cached nearly once.
+				Transform: controller.ShareVersionSchemas,
+				Logger:    c.log.With("informer", "customresourcedefinitions"),
+				Tracer:    c.tracer,
 			})
 		})
 	c.crdInformer.Store(&crdInformer)

@@ -26,7 +26,10 @@ import (
 )
 
 // crdMemProfile, if set, is where BenchmarkMemoryPerCRD writes a heap
-// profile of the settled server (go tool pprof -sample_index=inuse_space).
+// profile of the server once every OpenAPI document has been served
+// (go tool pprof -sample_index=inuse_space); the profile taken when every
+// CRD had just become Established goes to the same name plus
+// ".established".
 var crdMemProfile = flag.String("crdmem.heapprofile", "", "BenchmarkMemoryPerCRD: write a heap profile of the settled server here")
 
 // crdMemTrace, if set, is where the server's narrated trace goes.
@@ -226,6 +229,22 @@ func sampleMemory() memSample {
 	return m
 }
 
+// writeHeapProfile writes a heap profile to -crdmem.heapprofile plus
+// suffix, if the flag is set.
+func writeHeapProfile(b *testing.B, suffix string) {
+	if *crdMemProfile == "" {
+		return
+	}
+	f, err := os.Create(*crdMemProfile + suffix)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // BenchmarkMemoryPerCRD loads real-size CRDs (internal/crdgen: shaped as
 // providers' CRDs) into an in-process server and reports what each costs
 // once the server has settled: the live Go heap and the resident set per
@@ -248,6 +267,7 @@ func BenchmarkMemoryPerCRD(b *testing.B) {
 				l := loadCRDs(b, n, kib, versions)
 				took := time.Since(start)
 				m1 := sampleMemory()
+				writeHeapProfile(b, ".established")
 				for gv := range l.gvs {
 					if code := l.status("GET", "/openapi/v3/apis/"+gv, nil); code != 200 {
 						b.Fatalf("openapi %s: HTTP %d", gv, code)
@@ -260,16 +280,7 @@ func BenchmarkMemoryPerCRD(b *testing.B) {
 					resp.Body.Close()
 				}
 				m2 := sampleMemory()
-				if *crdMemProfile != "" {
-					f, err := os.Create(*crdMemProfile)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
-						b.Fatal(err)
-					}
-					f.Close()
-				}
+				writeHeapProfile(b, "")
 				per := func(after, before uint64) float64 { return (float64(after) - float64(before)) / float64(n) }
 				mib := func(after, before uint64) float64 { return per(after, before) / (1 << 20) }
 				jsonPer := float64(l.jsonBytes) / float64(n)

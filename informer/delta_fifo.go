@@ -92,6 +92,15 @@ type KeyListerGetter interface {
 // Mirrors k8s.io/client-go/tools/cache.PopProcessFunc.
 type PopProcessFunc func(obj any, isInInitialList bool) error
 
+// TransformFunc changes an object before the informer caches it and hands
+// it to the handlers, typically to drop or share parts of it that nobody
+// reads, to save memory. It sees each object first and alone, so it may
+// change it in place. It must be idempotent: a relist may hand it objects
+// it has already seen.
+//
+// Mirrors k8s.io/client-go/tools/cache.TransformFunc.
+type TransformFunc func(any) (any, error)
+
 // DeltaFIFOOptions configure a DeltaFIFO.
 //
 // Mirrors k8s.io/client-go/tools/cache.DeltaFIFOOptions.
@@ -102,6 +111,10 @@ type DeltaFIFOOptions struct {
 	// Replace queues a Deleted tombstone for every known key missing from
 	// the new list, and Resync has something to resync. May be nil.
 	KnownObjects KeyListerGetter
+	// Transformer, if not nil, is applied to every object entering the
+	// FIFO (not to tombstones or resyncs, which hold objects that were
+	// already transformed); see TransformFunc.
+	Transformer TransformFunc
 	// Name names the FIFO in traces: the informer's name. (Not upstream.)
 	Name string
 	// Tracer, if not nil, gets an "add" event (component trace.DeltaFIFO)
@@ -147,10 +160,11 @@ type DeltaFIFO struct {
 	// Replace that have not been popped yet.
 	initialPopulationCount int
 
-	// keyFunc, knownObjects, name and tracer are set at construction and
-	// never change.
+	// keyFunc, knownObjects, transformer, name and tracer are set at
+	// construction and never change.
 	keyFunc      KeyFunc
 	knownObjects KeyListerGetter
+	transformer  TransformFunc
 	name         string
 	tracer       *trace.Tracer
 
@@ -170,6 +184,7 @@ func NewDeltaFIFO(opts DeltaFIFOOptions) *DeltaFIFO {
 		items:        map[string]Deltas{},
 		keyFunc:      opts.KeyFunction,
 		knownObjects: opts.KnownObjects,
+		transformer:  opts.Transformer,
 		name:         opts.Name,
 		tracer:       opts.Tracer,
 	}
@@ -260,6 +275,13 @@ func (f *DeltaFIFO) queueActionLocked(actionType DeltaType, obj any) error {
 	id, err := f.KeyOf(obj)
 	if err != nil {
 		return err
+	}
+	// Every object from the server passes here once: transform it now. A
+	// tombstone or a Sync carries an object that already went through.
+	if _, isTombstone := obj.(DeletedFinalStateUnknown); f.transformer != nil && !isTombstone && actionType != Sync {
+		if obj, err = f.transformer(obj); err != nil {
+			return err
+		}
 	}
 	oldDeltas := f.items[id]
 	newDeltas := dedupDeltas(append(oldDeltas, Delta{Type: actionType, Object: obj}))

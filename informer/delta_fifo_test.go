@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 )
 
 // popDeltas pops one key, failing on error, and returns its Deltas and
@@ -278,6 +280,66 @@ func TestDeltaFIFO_Resync(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("popped %v, want %v", got, want)
 	}
+}
+
+func TestDeltaFIFO_Transformer(t *testing.T) {
+	// The transformer marks what it saw with a label, and counts.
+	var calls int
+	mark := func(obj any) (any, error) {
+		calls++
+		u := obj.(*unstructured.Unstructured)
+		u.SetLabels(map[string]string{"transformed": "yes"})
+		return u, nil
+	}
+	marked := func(obj any) bool {
+		if d, ok := obj.(DeletedFinalStateUnknown); ok {
+			obj = d.Obj
+		}
+		return obj.(*unstructured.Unstructured).GetLabels()["transformed"] == "yes"
+	}
+
+	known := NewStore(MetaNamespaceKeyFunc)
+	cached := newObj("ns", "cached", "1")
+	cached.SetLabels(map[string]string{"transformed": "yes"}) // went through before
+	_ = known.Add(cached)
+	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: known, Transformer: mark})
+	_ = f.Add(newObj("ns", "a", "2"))
+	_ = f.Update(newObj("ns", "a", "3"))
+	_ = f.Delete(newObj("ns", "a", "4"))
+	if err := f.Replace([]any{newObj("ns", "c", "5")}, "5"); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 4 {
+		t.Errorf("transformer called %d times, want 4 (Add, Update, Delete, Replace's item; not the tombstones)", calls)
+	}
+	for range 3 {
+		d, _ := popDeltas(t, f)
+		for _, x := range d {
+			if !marked(x.Object) {
+				t.Errorf("%s reached the consumer untransformed", describe(t, Deltas{x}))
+			}
+		}
+	}
+
+	t.Run("ResyncNotTransformedAgain", func(t *testing.T) {
+		calls = 0
+		f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: known, Transformer: mark})
+		if err := f.Resync(); err != nil {
+			t.Fatal(err)
+		}
+		if calls != 0 {
+			t.Errorf("transformer called %d times on a resync", calls)
+		}
+	})
+	t.Run("ErrorRefusesTheObject", func(t *testing.T) {
+		f := NewDeltaFIFO(DeltaFIFOOptions{Transformer: func(any) (any, error) { return nil, errors.New("no") }})
+		if err := f.Add(newObj("ns", "a", "1")); err == nil {
+			t.Error("Add with a failing transformer: no error")
+		}
+		if len(f.ListKeys()) != 0 {
+			t.Errorf("the FIFO holds %v after a failed transform", f.ListKeys())
+		}
+	})
 }
 
 func TestDeltaFIFO_Get(t *testing.T) {

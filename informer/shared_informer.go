@@ -128,6 +128,9 @@ type SharedIndexInformerOptions struct {
 	Backoff BackoffManager
 	// Logger gets the warnings; nil is slog.Default().
 	Logger *slog.Logger
+	// Transform, if not nil, is applied to every object from the server
+	// before it is cached and delivered (upstream's SetTransform).
+	Transform TransformFunc
 	// Tracer, if not nil, follows every change through the informer:
 	// its Reflector's events (trace.Reflector), its DeltaFIFO's
 	// (trace.DeltaFIFO) and a "deliver" (trace.Informer) for each delta
@@ -270,7 +273,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		s.opts.Logger.Warn("informer: Run called more than once; ignored", "informer", s.opts.Name)
 		return
 	}
-	s.fifo = NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: s.indexer, Name: s.opts.Name, Tracer: s.opts.Tracer})
+	s.fifo = NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: s.indexer, Transformer: s.opts.Transform, Name: s.opts.Name, Tracer: s.opts.Tracer})
 	s.reflector = NewReflector(s.lw, s.fifo, ReflectorOptions{
 		Name:         s.opts.Name,
 		ResyncPeriod: s.opts.ResyncPeriod,
