@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/internal/crdgen"
-	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -65,7 +65,7 @@ type crdLoad struct {
 func loadCRDs(tb testing.TB, n, sizeKiB, versions int) *crdLoad {
 	tb.Helper()
 	cfg := &Config{DataDir: tb.TempDir(), Listen: "127.0.0.1:0",
-		Logger: slog.New(slog.DiscardHandler), Storage: storage.Options{NoSync: true}}
+		Logger: slog.New(slog.DiscardHandler), Storage: bolt.Options{NoSync: true}}
 	if *crdMemTrace != "" {
 		f, err := os.Create(*crdMemTrace)
 		if err != nil {
