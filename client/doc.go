@@ -54,30 +54,9 @@
 //     (Clientset, NewForConfig) and .../typed/apiextensions/v1
 //     (ApiextensionsV1Client, CustomResourceDefinitionInterface)
 //
-// Differences from upstream:
-//   - JSON only: no content negotiation, no protobuf, no
-//     NegotiatedSerializer. Typed objects are decoded with encoding/json
-//     (they carry upstream's JSON tags); Into clears the object first.
-//   - Config has no TLS or kubeconfig fields: pass an http.Client whose
-//     Transport carries the TLS config. A Host without a scheme means http.
-//     Headers (User-Agent, Authorization, Accept) are set by the request,
-//     not by wrapping round-trippers.
-//   - Config.Timeout is a per-request context deadline (and the timeout
-//     parameter), not http.Client.Timeout, so it never cuts a watch; a list
-//     without timeoutSeconds keeps it (generated clients reset it to none).
-//   - RESTClientFor defaults APIPath from the group ("/apis" or "/api").
-//   - DoRaw decodes a Status error body like Do (upstream's DoRaw makes a
-//     generic error from the code only). A Status without a code takes the
-//     HTTP code.
-//   - Request.Body sends a []byte or io.Reader as is and any other value as
-//     JSON; a string is not a file name.
-//   - A watch whose connection breaks (EOF, reset) just closes its channel,
-//     like upstream for probable EOFs; only an event that arrived but cannot
-//     be decoded becomes an ERROR event (500, cause ClientWatchDecoding).
-//     The watcher also stops when the request's context ends.
-//   - Not implemented: retries on 429/Retry-After and on connection resets
-//     (upstream retries up to 10 times), backoff managers, warning headers,
-//     metrics and request logging, the throttling-latency log, the fake
-//     clientset, apply configurations (Apply/ApplyStatus), the v1beta1 CRD
-//     client, and Clientset.Discovery() (use package discovery).
+// Differences from upstream (all of them in docs/client.md): JSON only, no
+// protobuf or content negotiation; Config has no TLS or kubeconfig fields
+// (pass an http.Client); Config.Timeout is a per-request deadline that
+// never cuts a watch; no retries on 429 or connection resets, no fake
+// clientset, no apply configurations.
 package client
