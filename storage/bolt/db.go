@@ -93,6 +93,11 @@ func Open(path string, opts Options) (*DB, error) {
 	opts = opts.withDefaults()
 	_, statErr := os.Stat(path)
 	isNew := errors.Is(statErr, fs.ErrNotExist)
+	// An existing file is read as plain bytes first: bbolt must never see
+	// a page it would panic on, fault on or rewrite (precheck.go).
+	if err := checkFile(path, opts.LockTimeout); err != nil {
+		return nil, err
+	}
 
 	bdb, err := bbolt.Open(path, 0o600, &bbolt.Options{
 		Timeout:         opts.LockTimeout,

@@ -21,6 +21,7 @@
 // # Layout
 //
 //	db.go        DB, Open (the file, its format marker, the index rebuilt), Close
+//	precheck.go  the file's pages checked as bytes before bbolt maps them
 //	record.go    a record's bytes on disk (with its CRC-32C)
 //	index.go     the in-memory index
 //	commit.go    the committer: conditions, revisions, group commit

@@ -107,22 +107,29 @@ func TestFaults_DiskFull(t *testing.T) {
 // or is in use, stops crdlab serve at start with a message that says so —
 // and the file is left exactly as it was.
 func TestFaults_BadDataFile(t *testing.T) {
-	// A real data file with one object, to damage.
+	// A real data file to damage: one object to find again, and enough
+	// others that the history bucket has branch and leaf pages.
 	good := t.TempDir()
 	s := startServer(t, good, serverOptions{})
 	setupCRD(s)
 	s.must(201, "POST", crontabsPath, cronTab("default", "needle-object", "w", 1))
+	for i := range 40 {
+		s.must(201, "POST", crontabsPath, cronTab("default", fmt.Sprintf("filler-%02d-%s", i, strings.Repeat("f", 200)), "w", i))
+	}
 	s.stop()
 	goodBytes, err := os.ReadFile(filepath.Join(good, apiserver.DataFileName))
 	if err != nil {
 		t.Fatal(err)
 	}
+	pageSize, pages := pagesInUse(t, filepath.Join(good, apiserver.DataFileName))
+	page := func(b []byte, id int) []byte { return b[id*pageSize : (id+1)*pageSize] }
 
-	for _, tt := range []struct {
+	type badFile struct {
 		name  string
 		write func(t *testing.T, path string)
 		want  []string
-	}{
+	}
+	cases := []badFile{
 		{"Garbage", func(t *testing.T, path string) {
 			b := make([]byte, 64<<10)
 			for i := range b {
@@ -149,7 +156,34 @@ func TestFaults_BadDataFile(t *testing.T) {
 			b[i] ^= 0x20 // "Needle-object": the record's checksum no longer matches
 			mustWrite(t, path, b)
 		}, []string{"corrupt", "will not overwrite it"}},
-	} {
+		{"Empty", func(t *testing.T, path string) {
+			// `: > crdlab.db`: bbolt would start a new store at revision 0.
+			mustWrite(t, path, nil)
+		}, []string{"corrupt", "empty", "will not overwrite it"}},
+		{"TruncatedTo8KiB", func(t *testing.T, path string) {
+			mustWrite(t, path, goodBytes[:8<<10])
+		}, []string{"corrupt", "truncated", "will not overwrite it"}},
+	}
+	// Every page in use, zeroed, and with a bit of its header (for a meta
+	// page: of its meta) flipped.
+	for id, typ := range pages {
+		flip := 8 // the page's type
+		if typ == "meta" {
+			flip = 16 + 48 // the meta's transaction id
+		}
+		cases = append(cases,
+			badFile{fmt.Sprintf("ZeroedPage%d(%s)", id, typ), func(t *testing.T, path string) {
+				b := bytes.Clone(goodBytes)
+				clear(page(b, id))
+				mustWrite(t, path, b)
+			}, []string{"corrupt", "will not overwrite it"}},
+			badFile{fmt.Sprintf("FlippedPage%d(%s)", id, typ), func(t *testing.T, path string) {
+				b := bytes.Clone(goodBytes)
+				page(b, id)[flip] ^= 0x02
+				mustWrite(t, path, b)
+			}, []string{"corrupt", "will not overwrite it"}})
+	}
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, apiserver.DataFileName)
@@ -159,10 +193,13 @@ func TestFaults_BadDataFile(t *testing.T) {
 			if code != 1 {
 				t.Errorf("exit %d, want 1\n%s", code, out)
 			}
-			for _, w := range tt.want {
+			for _, w := range append(tt.want, path) {
 				if !strings.Contains(out, w) {
 					t.Errorf("output lacks %q:\n%s", w, out)
 				}
+			}
+			if lines := strings.Count(strings.TrimSpace(out), "\n") + 1; lines != 1 {
+				t.Errorf("%d lines of output, want one:\n%s", lines, out)
 			}
 			if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 				t.Error("the data file was changed")
@@ -177,6 +214,41 @@ func TestFaults_BadDataFile(t *testing.T) {
 		}
 		s.stop()
 	})
+}
+
+// pagesInUse returns the page size of the bbolt file at path and the type
+// of each page in use (meta, branch, leaf), by id.
+func pagesInUse(t *testing.T, path string) (int, map[int]string) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, PreLoadFreelist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	pages := map[int]string{}
+	err = db.View(func(tx *bolt.Tx) error {
+		for id := 0; ; id++ {
+			p, err := tx.Page(id)
+			if err != nil || p == nil {
+				return err
+			}
+			if p.Type != "free" {
+				pages[id] = p.Type
+				id += p.OverflowCount
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, typ := range pages {
+		kinds[typ]++
+	}
+	if kinds["branch"] == 0 || kinds["leaf"] < 2 {
+		t.Fatalf("the data file has too few pages to damage: %v", kinds)
+	}
+	return db.Info().PageSize, pages
 }
 
 // runServeOnce runs crdlab serve on dir, expecting it to exit by itself,

@@ -1,0 +1,374 @@
+package bolt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+)
+
+// This file reads an existing data file as plain bytes, before bbolt maps
+// it, and refuses one that bbolt could not read safely. bbolt trusts its
+// pages: on a damaged one it panics, sometimes in a goroutine of its own
+// that no recover reaches (the freelist rebuild of Open with
+// NoFreelistSync), and a page past the end of a truncated file is a SIGBUS
+// in the mapping. bbolt also initialises an empty file as a new database,
+// which would rewind every resourceVersion to 0. checkFile only reads,
+// with ReadAt: it never maps the file and never writes to it.
+//
+// It walks the page tree from the meta page bbolt would pick, as bbolt's
+// Tx.Check does, and checks everything bbolt relies on when it reads a
+// page: the page's id, type and overflow are in range, the file holds it,
+// its elements and their keys and values lie inside it, keys are in order
+// (within a page and against its parent's), no page is reached twice, and
+// the bucket headers and inline buckets are whole. Record contents are
+// not its business: every record carries its own checksum (record.go).
+//
+// The layout it reads is bbolt's format version 2 (go.etcd.io/bbolt
+// internal/common: page.go, meta.go, bucket.go), in the machine's byte
+// order, as bbolt writes it.
+
+// The bbolt format, as in go.etcd.io/bbolt/internal/common.
+const (
+	bboltMagic     = 0xED0CDAED
+	bboltVersion   = 2
+	pageHeaderSize = 16 // id uint64, flags uint16, count uint16, overflow uint32
+	elementSize    = 16 // a branch or leaf page element
+	bucketHeader   = 16 // root pgid uint64, sequence uint64
+	metaSize       = 64 // magic, version, pageSize, flags, root bucket, freelist, pgid, txid, checksum
+
+	branchPage   = 0x01
+	leafPage     = 0x02
+	metaPage     = 0x04
+	freelistPage = 0x10
+	bucketLeaf   = 0x01 // a leaf element that is a sub-bucket
+
+	noFreelist = ^uint64(0)
+	// maxDepth bounds the walk: a B+tree of bbolt pages is a few levels
+	// deep, buckets nest twice in crdlab's files.
+	maxDepth = 64
+)
+
+var ne = binary.NativeEndian
+
+// meta is a bbolt meta page.
+type meta struct {
+	page                      int // 0 or 1
+	pageSize                  uint32
+	root, freelist, hwm, txid uint64
+	magicOK, versionOK, sumOK bool
+}
+
+func (m meta) valid() bool { return m.magicOK && m.versionOK && m.sumOK }
+
+func parseMeta(buf []byte, page int) meta {
+	m := meta{page: page}
+	if len(buf) < pageHeaderSize+metaSize {
+		return m
+	}
+	b := buf[pageHeaderSize : pageHeaderSize+metaSize]
+	m.magicOK = ne.Uint32(b[0:]) == bboltMagic
+	m.versionOK = ne.Uint32(b[4:]) == bboltVersion
+	m.pageSize = ne.Uint32(b[8:])
+	m.root = ne.Uint64(b[16:])
+	m.freelist = ne.Uint64(b[32:])
+	m.hwm = ne.Uint64(b[40:])
+	m.txid = ne.Uint64(b[48:])
+	h := fnv.New64a()
+	h.Write(b[:56])
+	m.sumOK = h.Sum64() == ne.Uint64(b[56:])
+	return m
+}
+
+// checkFile returns nil if path does not exist (Open creates it) or if
+// bbolt can read it safely; otherwise ErrForeignFile or ErrCorrupt,
+// naming the file and the first problem found, or ErrLocked if another
+// process holds the file for longer than lockTimeout.
+func checkFile(path string, lockTimeout time.Duration) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	defer f.Close()
+	if err := lockShared(f, lockTimeout); errors.Is(err, ErrLocked) {
+		return fmt.Errorf("%w: %s", ErrLocked, path)
+	} else if err != nil {
+		return fmt.Errorf("storage: lock %s: %w", path, err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("storage: stat %s: %w", path, err)
+	}
+	c := &fileChecker{r: f, size: info.Size()}
+	var ce *checkError
+	if err := c.check(); errors.As(err, &ce) {
+		return fmt.Errorf("%w: %s: %s", ce.kind, path, ce.msg)
+	}
+	return nil
+}
+
+type checkError struct {
+	kind error
+	msg  string
+}
+
+func (e *checkError) Error() string { return e.msg }
+
+func corrupt(format string, args ...any) error {
+	return &checkError{ErrCorrupt, fmt.Sprintf(format, args...)}
+}
+
+// fileChecker walks one file.
+type fileChecker struct {
+	r        io.ReaderAt
+	size     int64
+	pageSize int64
+	hwm      uint64          // pages below the high water mark are the database
+	seen     map[uint64]bool // pages reached so far, overflow pages included
+}
+
+func (c *fileChecker) check() error {
+	if c.size == 0 {
+		return corrupt("the file is empty (0 bytes), so it holds no revision counter; starting on it would rewind every resourceVersion to 0")
+	}
+	m, err := c.pickMeta()
+	if err != nil {
+		return err
+	}
+	c.pageSize, c.hwm = int64(m.pageSize), m.hwm
+	if m.hwm < 3 || m.root < 2 || m.root >= m.hwm {
+		return corrupt("meta page %d (transaction %d) has root page %d and %d pages", m.page, m.txid, m.root, m.hwm)
+	}
+	if need := int64(m.hwm) * c.pageSize; c.size < need {
+		return corrupt("the file is truncated: it has %d bytes, and its %d pages of %d bytes need %d", c.size, m.hwm, c.pageSize, need)
+	}
+	c.seen = map[uint64]bool{0: true, 1: true}
+	if m.freelist != noFreelist {
+		if err := c.checkFreelist(m.freelist); err != nil {
+			return err
+		}
+	}
+	_, err = c.walk(m.root, nil, nil, 0)
+	return err
+}
+
+// pickMeta reads both meta pages and returns the one bbolt would use, the
+// valid one with the higher transaction id. It refuses a file with a
+// damaged meta page: bbolt would fall back to the other one, which drops
+// the newest commit if the damaged page held it, and crdlab cannot tell
+// that from a commit a crash cut short.
+func (c *fileChecker) pickMeta() (meta, error) {
+	first := make([]byte, 4096)
+	n, _ := c.r.ReadAt(first, 0)
+	m0 := parseMeta(first[:n], 0)
+	// Where the second meta page is: after the first, whose size the first
+	// meta says; if it cannot, try the sizes bbolt tries.
+	sizes := []int64{int64(m0.pageSize)}
+	if !m0.valid() {
+		sizes = sizes[:0]
+		for i := range 15 {
+			sizes = append(sizes, 1024<<i)
+		}
+	}
+	var m1 meta
+	for _, ps := range sizes {
+		if ps < pageHeaderSize+metaSize || ps >= c.size {
+			continue
+		}
+		buf := make([]byte, pageHeaderSize+metaSize)
+		if _, err := c.r.ReadAt(buf, ps); err != nil {
+			continue
+		}
+		if m1 = parseMeta(buf, 1); m1.magicOK {
+			break
+		}
+	}
+	otherVersion := func(m meta) bool { return m.magicOK && m.sumOK && !m.versionOK }
+	switch {
+	case !m0.magicOK && !m1.magicOK:
+		return meta{}, &checkError{ErrForeignFile, "it is not a bbolt database (no bbolt meta page)"}
+	case otherVersion(m0) || otherVersion(m1):
+		return meta{}, &checkError{ErrForeignFile, "it is a bbolt database of another format version"}
+	case !m0.valid() && !m1.valid():
+		return meta{}, corrupt("both bbolt meta pages are damaged")
+	case !m0.valid() || !m1.valid():
+		bad, good := m0, m1
+		if m0.valid() {
+			bad, good = m1, m0
+		}
+		return meta{}, corrupt("bbolt meta page %d is damaged (page %d holds transaction %d); "+
+			"bbolt would fall back to it and lose the newest commit if it was on the damaged page", bad.page, good.page, good.txid)
+	case m0.pageSize != m1.pageSize || m0.pageSize < 1024 || m0.pageSize > 1<<24:
+		return meta{}, corrupt("the meta pages disagree on the page size (%d, %d)", m0.pageSize, m1.pageSize)
+	case m1.txid > m0.txid:
+		return m1, nil
+	}
+	return m0, nil
+}
+
+// page reads page id with its overflow pages, checking its header.
+func (c *fileChecker) page(id uint64, want int) ([]byte, error) {
+	if id < 2 || id >= c.hwm {
+		return nil, corrupt("a reference to page %d, outside the database's pages 2–%d", id, c.hwm-1)
+	}
+	head := make([]byte, pageHeaderSize)
+	if _, err := c.r.ReadAt(head, int64(id)*c.pageSize); err != nil {
+		return nil, corrupt("page %d cannot be read: %v", id, err)
+	}
+	if got := ne.Uint64(head); got != id {
+		return nil, corrupt("page %d has the id %d", id, got)
+	}
+	if flags := int(ne.Uint16(head[8:])); flags != want && !(want == branchPage|leafPage && (flags == branchPage || flags == leafPage)) {
+		return nil, corrupt("page %d has the type %#x where a %s page belongs", id, flags, pageType(want))
+	}
+	overflow := uint64(ne.Uint32(head[12:]))
+	if id+overflow >= c.hwm {
+		return nil, corrupt("page %d runs past the database's last page (%d overflow pages)", id, overflow)
+	}
+	for i := id; i <= id+overflow; i++ {
+		if c.seen[i] {
+			return nil, corrupt("page %d is reached twice", i)
+		}
+		c.seen[i] = true
+	}
+	buf := make([]byte, int64(overflow+1)*c.pageSize)
+	if _, err := c.r.ReadAt(buf, int64(id)*c.pageSize); err != nil {
+		return nil, corrupt("page %d cannot be read: %v", id, err)
+	}
+	return buf, nil
+}
+
+func pageType(flags int) string {
+	switch flags {
+	case freelistPage:
+		return "freelist"
+	case metaPage:
+		return "meta"
+	}
+	return "branch or leaf"
+}
+
+// checkFreelist checks a freelist page bbolt would read (a file written
+// without NoFreelistSync; crdlab's own files have none).
+func (c *fileChecker) checkFreelist(id uint64) error {
+	p, err := c.page(id, freelistPage)
+	if err != nil {
+		return err
+	}
+	start, count := uint64(0), uint64(ne.Uint16(p[10:]))
+	if count == 0xFFFF {
+		start, count = 1, ne.Uint64(p[pageHeaderSize:])
+	}
+	if (start+count)*8 > uint64(len(p)-pageHeaderSize) {
+		return corrupt("freelist page %d lists %d pages, more than it holds", id, count)
+	}
+	for i := start; i < start+count; i++ {
+		if free := ne.Uint64(p[pageHeaderSize+8*i:]); free < 2 || free >= c.hwm {
+			return corrupt("freelist page %d lists page %d, outside the database", id, free)
+		}
+	}
+	return nil
+}
+
+// walk checks the subtree of a bucket at page id, whose keys must be at
+// least min and below max (nil: unbounded), and returns its largest key.
+// The key order rules are those of bbolt's Tx.Check
+// (recursivelyCheckPageKeyOrder).
+func (c *fileChecker) walk(id uint64, min, max []byte, depth int) ([]byte, error) {
+	if depth > maxDepth {
+		return nil, corrupt("page %d is nested more than %d levels deep", id, maxDepth)
+	}
+	p, err := c.page(id, branchPage|leafPage)
+	if err != nil {
+		return nil, err
+	}
+	return c.walkPage(id, p, min, max, depth)
+}
+
+// walkPage checks the branch or leaf page p (a page of the file, or an
+// inline bucket's page inside a value).
+func (c *fileChecker) walkPage(id uint64, p []byte, min, max []byte, depth int) ([]byte, error) {
+	if len(p) < pageHeaderSize {
+		return nil, corrupt("page %d is too short for its header", id)
+	}
+	flags, count := ne.Uint16(p[8:]), int(ne.Uint16(p[10:]))
+	if pageHeaderSize+count*elementSize > len(p) {
+		return nil, corrupt("page %d has %d elements, more than it holds", id, count)
+	}
+	prev := min
+	for i := range count {
+		e := pageHeaderSize + i*elementSize
+		var pos, ksize, vsize int
+		var elemFlags uint32
+		var child uint64
+		if flags == branchPage {
+			pos, ksize, child = int(ne.Uint32(p[e:])), int(ne.Uint32(p[e+4:])), ne.Uint64(p[e+8:])
+		} else if flags == leafPage {
+			elemFlags, pos, ksize, vsize = ne.Uint32(p[e:]), int(ne.Uint32(p[e+4:])), int(ne.Uint32(p[e+8:])), int(ne.Uint32(p[e+12:]))
+		} else {
+			return nil, corrupt("page %d has the type %#x where a branch or leaf page belongs", id, flags)
+		}
+		k := e + pos
+		if pos < 0 || ksize < 0 || vsize < 0 || k > len(p) || ksize > len(p)-k || vsize > len(p)-k-ksize {
+			return nil, corrupt("element %d of page %d lies outside the page", i, id)
+		}
+		key := p[k : k+ksize]
+		if (i == 0 && prev != nil && bytes.Compare(prev, key) > 0) || (i > 0 && bytes.Compare(prev, key) >= 0) ||
+			(max != nil && bytes.Compare(key, max) >= 0) {
+			return nil, corrupt("the keys of page %d are out of order at element %d", id, i)
+		}
+		if flags == branchPage {
+			next := max
+			if i < count-1 {
+				n := pageHeaderSize + (i+1)*elementSize
+				npos, nksize := int(ne.Uint32(p[n:])), int(ne.Uint32(p[n+4:]))
+				if n+npos > len(p) || nksize > len(p)-n-npos {
+					return nil, corrupt("element %d of page %d lies outside the page", i+1, id)
+				}
+				next = p[n+npos : n+npos+nksize]
+			}
+			last, err := c.walk(child, key, next, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			prev = last
+			continue
+		}
+		prev = key
+		if elemFlags&bucketLeaf != 0 {
+			if err := c.walkBucket(id, i, p[k+ksize:k+ksize+vsize], depth); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if count == 0 {
+		return nil, nil
+	}
+	return prev, nil // the last key of a leaf, the largest key under a branch
+}
+
+// walkBucket checks a sub-bucket: its root page, or the inline page
+// inside its value.
+func (c *fileChecker) walkBucket(id uint64, elem int, value []byte, depth int) error {
+	if len(value) < bucketHeader {
+		return corrupt("bucket %d of page %d has a value of %d bytes, too short for a bucket", elem, id, len(value))
+	}
+	if root := ne.Uint64(value); root != 0 {
+		_, err := c.walk(root, nil, nil, depth+1)
+		return err
+	}
+	inline := value[bucketHeader:]
+	if len(inline) < pageHeaderSize || ne.Uint16(inline[8:]) != leafPage {
+		return corrupt("the inline bucket %d of page %d is not a leaf page", elem, id)
+	}
+	_, err := c.walkPage(id, inline, nil, nil, depth+1)
+	return err
+}

@@ -1,0 +1,12 @@
+//go:build !unix
+
+package bolt
+
+import (
+	"os"
+	"time"
+)
+
+// lockShared does nothing where flock does not exist: bbolt's own lock
+// at Open is then the only one.
+func lockShared(*os.File, time.Duration) error { return nil }

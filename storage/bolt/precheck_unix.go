@@ -1,0 +1,27 @@
+//go:build unix
+
+package bolt
+
+import (
+	"errors"
+	"os"
+	"syscall"
+	"time"
+)
+
+// lockShared takes a shared flock on f, retrying until timeout as bbolt's
+// own flock does: a server that has the file open holds bbolt's exclusive
+// lock, and its pages may change under a reader. Closing f releases it.
+func lockShared(f *os.File, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return ErrLocked
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
