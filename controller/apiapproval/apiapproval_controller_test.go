@@ -15,15 +15,6 @@ import (
 	"github.com/crdlab/crdlab/controller/internal/controllertest"
 )
 
-func TestIsProtectedCommunityGroup(t *testing.T) {
-	for group, want := range map[string]bool{
-		"k8s.io": true, "apps.k8s.io": true, "kubernetes.io": true, "x.kubernetes.io": true,
-		"stable.example.com": false, "notk8s.io": false, "k8s.io.example.com": false,
-	} {
-		assert.Equal(t, want, IsProtectedCommunityGroup(group), group)
-	}
-}
-
 func TestCalculateCondition(t *testing.T) {
 	tests := []struct {
 		name, group, annotation string
@@ -40,7 +31,7 @@ func TestCalculateCondition(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			crd := &apiextensionsv1.CustomResourceDefinition{Spec: apiextensionsv1.CustomResourceDefinitionSpec{Group: tc.group}}
 			if tc.annotation != "" {
-				crd.Annotations = map[string]string{KubeAPIApprovedAnnotation: tc.annotation}
+				crd.Annotations = map[string]string{helpers.KubeAPIApprovedAnnotation: tc.annotation}
 			}
 			got := calculateCondition(crd)
 			if tc.wantReason == "" {
@@ -82,7 +73,7 @@ func TestNewKubernetesAPIApprovalPolicyConformantConditionController(t *testing.
 	require.Eventually(t, func() bool { return reason(crd.Name) == "MissingAnnotation" }, 5*time.Second, time.Millisecond)
 
 	approved := client.Get(crd.Name)
-	approved.Annotations = map[string]string{KubeAPIApprovedAnnotation: "https://github.com/kubernetes/kubernetes/pull/78458"}
+	approved.Annotations = map[string]string{helpers.KubeAPIApprovedAnnotation: "https://github.com/kubernetes/kubernetes/pull/78458"}
 	approved.ResourceVersion = ""
 	inf.Update(client.Put(approved))
 	require.Eventually(t, func() bool { return reason(crd.Name) == "ApprovedAnnotation" }, 5*time.Second, time.Millisecond)

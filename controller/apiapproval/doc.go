@@ -22,18 +22,12 @@
 //   - k8s.io/apiextensions-apiserver/pkg/controller/apiapproval/apiapproval_controller.go
 //     (KubernetesAPIApprovalPolicyConformantConditionController,
 //     calculateCondition, sync)
-//   - k8s.io/apiextensions-apiserver/pkg/apihelpers/helpers.go
-//     (IsProtectedCommunityGroup, GetAPIApprovalState)
+//   - (the approval helpers, IsProtectedCommunityGroup and
+//     GetAPIApprovalState, are apis/apiextensions/helpers', shared with the
+//     CRD validation, which refuses a missing or invalid annotation)
 //
 // Differences from upstream:
 //   - The loop (handlers, queue, sync, Run) is controller.ConditionController,
 //     shared with the nonstructuralschema controller; this package gives it
 //     the condition (calculateCondition) and the annotation as its input.
-//   - The approval helpers live here rather than in
-//     apis/apiextensions/helpers, their only user being this controller.
-//   - Upstream's CRD validation (validateAPIApproval) refuses a CRD of a
-//     protected group whose annotation is missing or invalid, on create
-//     and on an update that changes the approval state (422). crdlab's
-//     validation (apis/apiextensions/validation) does not check it yet, so
-//     here such a CRD is created and the condition is the only signal.
 package apiapproval

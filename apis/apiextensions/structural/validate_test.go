@@ -178,3 +178,31 @@ func TestValidate_GoNumberTypes(t *testing.T) {
 		`i: Invalid value: 0: i in body should be greater than or equal to 1`,
 	})
 }
+
+// TestValidateListSetsAndMaps: uniqueness of list-type set and map lists,
+// as upstream's listtype package reports it (issue 18): each duplicate
+// once, at its second appearance, as "Duplicate value"; a map list's
+// duplicate shows its key ({} when the key is missing); scalars compare as
+// Go values, so 1 and 1.0 differ; objects by their JSON.
+func TestValidateListSetsAndMaps(t *testing.T) {
+	s := mustSchema(t, `{"type":"object","properties":{
+		"set":{"type":"array","x-kubernetes-list-type":"set","items":{"x-kubernetes-preserve-unknown-fields":true}},
+		"one":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"items":{"type":"object","properties":{"name":{"type":"string"},"v":{"type":"integer"}}}},
+		"two":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["a","b"],"items":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}}},
+		"m":{"type":"object","additionalProperties":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"string"}}}}}`)
+	obj := mustObject(t, `{
+		"set":["a","a","a",1,1.0,{"x":1},{"x":1},[1],[1],null,null],
+		"one":[{"name":"x","v":1},{"name":"x","v":2},{"v":3},{"v":4}],
+		"two":[{"a":"p","b":1},{"a":"p","b":2},{"b":1,"a":"p"}],
+		"m":{"k":["z","z"]}}`)
+	checkErrors(t, structural.ValidateListSetsAndMaps(nil, s, obj), []string{
+		`m[k][1]: Duplicate value: "z"`,
+		`one[1]: Duplicate value: {"name":"x"}`,
+		`one[3]: Duplicate value: {}`,
+		`set[1]: Duplicate value: "a"`,
+		`set[6]: Duplicate value: {"x":1}`,
+		`set[8]: Duplicate value: [1]`,
+		`set[10]: Duplicate value: null`,
+		`two[2]: Duplicate value: {"a":"p","b":1}`,
+	})
+}

@@ -28,7 +28,6 @@
 // Differences from upstream:
 //   - webhook URL, service and caBundle details are not checked; a Webhook
 //     strategy only needs a client config.
-//   - no API-approval check for the k8s.io and kubernetes.io groups.
 //   - selectable field paths are simple dotted paths through properties.
 //   - error paths follow the hub: a schema shared by every version is
 //     reported under spec.validation, as upstream does.

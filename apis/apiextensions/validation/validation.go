@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	"github.com/crdlab/crdlab/apis/apiextensions/cel"
 	"github.com/crdlab/crdlab/apis/validation"
 	"github.com/crdlab/crdlab/apis/validation/field"
@@ -88,6 +89,7 @@ func ValidateCustomResourceDefinition(crd *apiextensions.CustomResourceDefinitio
 	allErrs = append(allErrs, validateCustomResourceDefinitionSpec(&crd.Spec, opts, field.NewPath("spec"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionStatus(&crd.Status, field.NewPath("status"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionStoredVersions(crd.Status.StoredVersions, crd.Spec.Versions, field.NewPath("status", "storedVersions"))...)
+	allErrs = append(allErrs, validateAPIApproval(crd, nil)...)
 	allErrs = append(allErrs, validatePreserveUnknownFields(crd, nil)...)
 	return allErrs
 }
@@ -116,6 +118,7 @@ func ValidateCustomResourceDefinitionUpdate(crd, old *apiextensions.CustomResour
 	allErrs = append(allErrs, validateCustomResourceDefinitionSpecUpdate(&crd.Spec, &old.Spec, opts, field.NewPath("spec"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionStatus(&crd.Status, field.NewPath("status"))...)
 	allErrs = append(allErrs, ValidateCustomResourceDefinitionStoredVersions(crd.Status.StoredVersions, crd.Spec.Versions, field.NewPath("status", "storedVersions"))...)
+	allErrs = append(allErrs, validateAPIApproval(crd, old)...)
 	allErrs = append(allErrs, validatePreserveUnknownFields(crd, old)...)
 	return allErrs
 }
@@ -157,6 +160,34 @@ func ValidateCustomResourceDefinitionStoredVersions(storedVersions []string, ver
 		}
 	}
 	return allErrs
+}
+
+// validateAPIApproval refuses a CRD of a Kubernetes-owned group
+// (k8s.io, kubernetes.io and their subdomains) without a valid
+// api-approved.kubernetes.io annotation: a URL, or a reason starting with
+// "unapproved". An update that does not change the approval state is let
+// through.
+//
+// Mirrors validateAPIApproval.
+func validateAPIApproval(crd, old *apiextensions.CustomResourceDefinition) field.ErrorList {
+	if !helpers.IsProtectedCommunityGroup(crd.Spec.Group) {
+		return nil
+	}
+	state, reason := helpers.GetAPIApprovalState(crd.Annotations)
+	if old != nil {
+		if oldState, _ := helpers.GetAPIApprovalState(old.Annotations); oldState == state {
+			return nil
+		}
+	}
+	p := field.NewPath("metadata", "annotations").Key(helpers.KubeAPIApprovedAnnotation)
+	switch state {
+	case helpers.APIApproved, helpers.APIApprovalBypassed:
+		return nil
+	case helpers.APIApprovalMissing:
+		return field.ErrorList{field.Required(p, reason)}
+	default:
+		return field.ErrorList{field.Invalid(p, crd.Annotations[helpers.KubeAPIApprovedAnnotation], reason)}
+	}
 }
 
 // validatePreserveUnknownFields refuses spec.preserveUnknownFields: true,

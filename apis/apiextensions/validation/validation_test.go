@@ -212,3 +212,35 @@ func TestValidateCustomResourceDefinitionStatus(t *testing.T) {
 		t.Errorf("got %v", fields(errs))
 	}
 }
+
+// TestValidateCustomResourceDefinition_APIApproval: a CRD of a Kubernetes
+// group needs the api-approved.kubernetes.io annotation, as upstream; an
+// update that keeps the state (even a missing one) passes.
+func TestValidateCustomResourceDefinition_APIApproval(t *testing.T) {
+	k8sCRD := func(annotation string) *apiextensions.CustomResourceDefinition {
+		crd := validCRD()
+		crd.Spec.Group, crd.Name = "widgets.k8s.io", "crontabs.widgets.k8s.io"
+		if annotation != "" {
+			crd.Annotations = map[string]string{"api-approved.kubernetes.io": annotation}
+		}
+		return crd
+	}
+	const missing = `metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111`
+	for annotation, want := range map[string]string{
+		"":                               missing,
+		"yes":                            `metadata.annotations[api-approved.kubernetes.io]: Invalid value: "yes": protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`,
+		"https://github.com/x/y/pull/1":  "",
+		"unapproved, experimental-only": "",
+	} {
+		if got := fields(validation.ValidateCustomResourceDefinition(k8sCRD(annotation))); got != want {
+			t.Errorf("%q:\n got %s\nwant %s", annotation, got, want)
+		}
+	}
+	old := k8sCRD("")
+	old.ResourceVersion = "1"
+	n := k8sCRD("")
+	n.ResourceVersion = "1"
+	if errs := validation.ValidateCustomResourceDefinitionUpdate(n, old); len(errs) != 0 {
+		t.Errorf("unchanged missing approval: %s", fields(errs))
+	}
+}
