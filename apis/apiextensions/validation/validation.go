@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
-	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	"github.com/crdlab/crdlab/apis/apiextensions/cel"
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	"github.com/crdlab/crdlab/apis/validation"
 	"github.com/crdlab/crdlab/apis/validation/field"
 	utilvalidation "github.com/crdlab/crdlab/machinery/validation"

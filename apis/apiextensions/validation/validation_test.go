@@ -227,9 +227,9 @@ func TestValidateCustomResourceDefinition_APIApproval(t *testing.T) {
 	}
 	const missing = `metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111`
 	for annotation, want := range map[string]string{
-		"":                               missing,
-		"yes":                            `metadata.annotations[api-approved.kubernetes.io]: Invalid value: "yes": protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`,
-		"https://github.com/x/y/pull/1":  "",
+		"":                              missing,
+		"yes":                           `metadata.annotations[api-approved.kubernetes.io]: Invalid value: "yes": protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`,
+		"https://github.com/x/y/pull/1": "",
 		"unapproved, experimental-only": "",
 	} {
 		if got := fields(validation.ValidateCustomResourceDefinition(k8sCRD(annotation))); got != want {
