@@ -18,17 +18,35 @@ import (
 // TestTrace checks what storage tells a tracer: one "commit" per write at
 // its revision, and one "fanout" per event handed to the watchers.
 func TestTrace(t *testing.T) {
-	tr := trace.New(trace.Options{})
-	db, err := bolt.Open(filepath.Join(t.TempDir(), "crdlab.db"), bolt.Options{Tracer: tr, NoSync: true})
-	require.NoError(t, err)
-	defer db.Close()
+	path := filepath.Join(t.TempDir(), "crdlab.db")
 	prefix := storage.ResourcePrefix("stable.example.com", "crontabs")
-	crontabs := db.ForResource(storage.ResourceConfig{
+	cfg := storage.ResourceConfig{
 		Prefix: prefix, Codec: storage.JSONCodec{},
 		NewFunc: func() storage.Object { return &unstructured.Unstructured{} },
-	})
+	}
 	ctx := context.Background()
-	w, err := crontabs.Watch(ctx, prefix, storage.ListOptions{Recursive: true, ResourceVersion: "0"})
+
+	// Revision 1 is written untraced, so the watch below can start after
+	// it. A watch from "0" would first list the state in a goroutine of its
+	// own, and a write made meanwhile reaches it from history, not through
+	// the fan-out: its "fanout" step would rightly be missing.
+	db, err := bolt.Open(path, bolt.Options{NoSync: true})
+	require.NoError(t, err)
+	first := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+		"metadata": map[string]any{"name": "first", "namespace": "other"},
+	}}
+	require.NoError(t, db.ForResource(cfg).Create(ctx, storage.ObjectKey(prefix, "other", "first"), first, &unstructured.Unstructured{}))
+	require.NoError(t, db.Close())
+
+	tr := trace.New(trace.Options{})
+	db, err = bolt.Open(path, bolt.Options{Tracer: tr, NoSync: true})
+	require.NoError(t, err)
+	defer db.Close()
+	crontabs := db.ForResource(cfg)
+	// From revision 1, with nothing to catch up on, the watch is live when
+	// Watch returns.
+	w, err := crontabs.Watch(ctx, storage.ObjectKey(prefix, "default", "my-cron"), storage.ListOptions{ResourceVersion: "1"})
 	require.NoError(t, err)
 	defer w.Stop()
 
@@ -74,13 +92,13 @@ func TestTrace(t *testing.T) {
 	}
 	require.Len(t, got, 6)
 	require.Equal(t, []step{
-		{trace.Storage, "commit", "1", "create committed at revision 1"},
-		{trace.Storage, "commit", "2", "update committed at revision 2"},
-		{trace.Storage, "commit", "3", "delete committed at revision 3"},
+		{trace.Storage, "commit", "2", "create committed at revision 2"},
+		{trace.Storage, "commit", "3", "update committed at revision 3"},
+		{trace.Storage, "commit", "4", "delete committed at revision 4"},
 	}, commits)
 	require.Equal(t, []step{
-		{trace.Watch, "fanout", "1", "ADDED sent to 1 watcher(s)"},
-		{trace.Watch, "fanout", "2", "MODIFIED sent to 1 watcher(s)"},
-		{trace.Watch, "fanout", "3", "DELETED sent to 1 watcher(s)"},
+		{trace.Watch, "fanout", "2", "ADDED sent to 1 watcher(s)"},
+		{trace.Watch, "fanout", "3", "MODIFIED sent to 1 watcher(s)"},
+		{trace.Watch, "fanout", "4", "DELETED sent to 1 watcher(s)"},
 	}, fanouts)
 }

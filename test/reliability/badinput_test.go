@@ -139,7 +139,7 @@ func badRequests() []badRequest {
 		{name: "ContentTypeCBOR", method: "POST", target: cr, header: []string{"Content-Type: application/cbor"}, body: "\xd9\xd9\xf7", code: 415, reason: "UnsupportedMediaType"},
 		{name: "ContentTypeUnknownJSONish", method: "POST", target: cr, header: []string{"Content-Type: application/jsonx"}, body: obj(`"name":"c2"`, okSpec), code: 415, reason: "UnsupportedMediaType"},
 		{name: "PatchStrategicMerge", method: "PATCH", target: crOne, header: []string{"Content-Type: application/strategic-merge-patch+json"}, body: `{"spec":{"replicas":2}}`, code: 415, reason: "UnsupportedMediaType"},
-		{name: "PatchApply", method: "PATCH", target: crOne, header: []string{"Content-Type: application/apply-patch+yaml"}, body: "spec:\n  replicas: 2\n", code: 415, reason: "UnsupportedMediaType"},
+		{name: "PatchApply", method: "PATCH", target: crOne, header: []string{"Content-Type: application/apply-patch+yaml"}, body: "spec:\n  replicas: 2\n", code: 422, reason: "Invalid"}, // no fieldManager
 		{name: "PatchTextPlain", method: "PATCH", target: crOne, header: []string{"Content-Type: text/plain"}, body: `{"spec":{"replicas":2}}`, code: 415, reason: "UnsupportedMediaType"},
 		{name: "PatchNoContentType", method: "PATCH", target: crOne, body: `{"spec":{"replicas":2}}`, code: 415, reason: "UnsupportedMediaType"},
 		{name: "AcceptProtobufOnly", method: "GET", target: crOne, header: []string{"Accept: application/vnd.kubernetes.protobuf"}, code: 406, reason: "NotAcceptable"},
