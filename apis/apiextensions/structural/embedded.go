@@ -19,7 +19,7 @@ import (
 // k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta/validation.go.
 func validateEmbedded(pth *field.Path, x any, s *Structural, isResourceRoot bool) field.ErrorList {
 	s = rootSchema(s, isResourceRoot)
-	if s == nil {
+	if s == nil || s.noEmbedded {
 		return nil
 	}
 	var errs field.ErrorList

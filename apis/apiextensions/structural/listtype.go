@@ -16,7 +16,7 @@ import (
 // Mirrors listtype.ValidateListSetsAndMaps in
 // k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype/validation.go.
 func ValidateListSetsAndMaps(fldPath *field.Path, s *Structural, obj map[string]any) field.ErrorList {
-	if s == nil || obj == nil {
+	if s == nil || obj == nil || s.noListSetMap {
 		return nil
 	}
 	var errs field.ErrorList
@@ -35,6 +35,9 @@ func ValidateListSetsAndMaps(fldPath *field.Path, s *Structural, obj map[string]
 }
 
 func listSetsAndMaps(fldPath *field.Path, s *Structural, x any) field.ErrorList {
+	if s.noListSetMap {
+		return nil
+	}
 	switch x := x.(type) {
 	case []any:
 		return listSetsAndMapsArray(fldPath, s, x)

@@ -92,6 +92,11 @@ type Structural struct {
 	re    *regexp.Regexp
 	reSrc string
 	reErr error
+	// noEmbedded and noListSetMap are set by FromJSON when no node of
+	// this subtree is an embedded resource, or a set or map list: Validate
+	// then skips those walks of the object. (A Structural built by hand
+	// has them false, and is walked.)
+	noEmbedded, noListSetMap bool
 }
 
 // ErrInvalidSchema is wrapped by the errors FromJSON returns.
@@ -283,7 +288,29 @@ func fromValue(v any, pth *field.Path) (*Structural, error) {
 		s.reSrc = s.Pattern
 		s.re, s.reErr = regexp.Compile(s.Pattern)
 	}
+	s.noEmbedded = !s.XEmbeddedResource
+	s.noListSetMap = s.XListType == nil || (*s.XListType != "set" && *s.XListType != "map")
+	for _, c := range s.children() {
+		s.noEmbedded = s.noEmbedded && c.noEmbedded
+		s.noListSetMap = s.noListSetMap && c.noListSetMap
+	}
 	return s, nil
+}
+
+// children are the structural nodes right below s (properties, items,
+// additionalProperties), which the object walks follow.
+func (s *Structural) children() []*Structural {
+	out := make([]*Structural, 0, len(s.Properties)+2)
+	for _, p := range s.Properties {
+		out = append(out, p)
+	}
+	if s.Items != nil {
+		out = append(out, s.Items)
+	}
+	if s.AdditionalProperties != nil {
+		out = append(out, s.AdditionalProperties)
+	}
+	return out
 }
 
 // pathString renders a schema path for an error ("" at the root).
