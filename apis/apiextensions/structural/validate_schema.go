@@ -155,6 +155,7 @@ func onlyNameAndGenerateName(md *Structural) bool {
 func isZero(s *Structural) bool {
 	c := *s
 	c.re, c.reSrc, c.reErr = nil, "", nil
+	c.noEmbedded, c.noListSetMap = false, false
 	if len(c.Properties) == 0 {
 		c.Properties = nil
 	}
