@@ -206,3 +206,15 @@ func TestValidateListSetsAndMaps(t *testing.T) {
 		`two[2]: Duplicate value: {"a":"p","b":1}`,
 	})
 }
+
+// TestValidate_HandBuilt: a Structural not read by FromJSON (its walk
+// flags unset) is still walked for embedded resources and list types.
+func TestValidate_HandBuilt(t *testing.T) {
+	set := "set"
+	s := &structural.Structural{Type: "object", Properties: map[string]*structural.Structural{
+		"e": {Type: "object", XEmbeddedResource: true, XPreserveUnknownFields: true},
+		"l": {Type: "array", XListType: &set, Items: &structural.Structural{Type: "string"}},
+	}}
+	checkErrors(t, structural.Validate(s, map[string]any{"e": map[string]any{"kind": "K"}, "l": []any{"a", "a"}}),
+		[]string{"e.apiVersion: Required value", `l[1]: Duplicate value: "a"`})
+}
