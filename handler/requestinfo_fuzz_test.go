@@ -2,6 +2,7 @@ package handler_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/handler/request"
+	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
@@ -166,6 +168,13 @@ func newSpyServer(t testing.TB) (*handler.Handler, *spyLog) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// What the DiscoveryController would publish: the router serves it.
+	var resources []apiresource.Resource
+	for _, c := range spyCRDs {
+		resources = append(resources, apiresource.Resource{Name: c.plural, Kind: "Spy" + c.plural,
+			Namespaced: c.scope == apiextensionsv1.NamespaceScoped, Verbs: []string{"get", "list"}})
+	}
+	h.Discovery().SetGroupVersion(scheme.GroupVersion{Group: spyGroup, Version: "v1"}, resources)
 	for _, c := range spyCRDs {
 		kind := "Spy" + c.plural
 		h.CRDs().OnAdd(&apiextensionsv1.CustomResourceDefinition{
@@ -191,16 +200,20 @@ func newSpyServer(t testing.TB) (*handler.Handler, *spyLog) {
 	return h, log
 }
 
-// checkServedAsNamed serves r and checks that every storage call it makes
-// is on the resource r's RequestInfo names — group, resource, subresource,
-// namespace, name and verb: what the authorizer decided on is what is
-// served, or nothing is.
+// checkServedAsNamed serves r and checks that what the router served is
+// what r's RequestInfo names: every storage call it makes is on the
+// resource RequestInfo names — group, resource, subresource, namespace,
+// name and verb — and a discovery document (the router's path routes) is
+// served only for a path RequestInfo reads as that very discovery path,
+// not a resource. What the authorizer decided on is what is served, or
+// nothing is.
 func checkServedAsNamed(t *testing.T, h *handler.Handler, log *spyLog, r *http.Request) {
 	t.Helper()
 	info := request.NewRequestInfoFactory().NewRequestInfo(r)
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	calls := log.take()
+	checkDiscoveryAsNamed(t, r, info, w)
 	if len(calls) > 1 {
 		t.Fatalf("%s %s: %d storage calls: %+v", r.Method, r.URL, len(calls), calls)
 	}
@@ -221,6 +234,35 @@ func checkServedAsNamed(t *testing.T, h *handler.Handler, log *spyLog, r *http.R
 		if !info.IsResourceRequest || c != want {
 			t.Fatalf("%s %s (%d): served %+v; RequestInfo names %+v (resource request: %v)", r.Method, r.URL, w.Code, c, want, info.IsResourceRequest)
 		}
+	}
+}
+
+// checkDiscoveryAsNamed checks a discovery answer of the router's path
+// routes (/apis, /apis/<group>, /apis/<group>/<version>) against
+// RequestInfo: a non-resource request for the path of exactly the group
+// or group version the document describes.
+func checkDiscoveryAsNamed(t *testing.T, r *http.Request, info *request.RequestInfo, w *httptest.ResponseRecorder) {
+	t.Helper()
+	if w.Code != http.StatusOK {
+		return
+	}
+	var doc struct{ Kind, GroupVersion, Name string }
+	if json.Unmarshal(w.Body.Bytes(), &doc) != nil {
+		return
+	}
+	var path string
+	switch doc.Kind {
+	case "APIGroupList":
+		path = "/apis"
+	case "APIGroup":
+		path = "/apis/" + doc.Name
+	case "APIResourceList":
+		path = "/apis/" + doc.GroupVersion
+	default:
+		return
+	}
+	if info.IsResourceRequest || info.Path != path || r.URL.Path != path {
+		t.Fatalf("%s %s: the router served the %s of %s; RequestInfo reads %+v", r.Method, r.URL, doc.Kind, path, info)
 	}
 }
 
@@ -305,6 +347,9 @@ var spyTokens = []string{
 	"apis", "api", "g.example.com", "apiextensions.k8s.io", "v1", "v2", "namespaces", "default",
 	"crontabs", "proxy", "watch", "status", "finalize", "scale", "customresourcedefinitions",
 	"clusterthings", "a", "",
+	// Segments a router and RequestInfo could read differently: dot
+	// segments, an escaped slash, another case.
+	"..", ".", "a%2Fstatus", "Proxy",
 }
 
 // FuzzHandler_ServesWhatRequestInfoNames builds request paths of segments
@@ -332,6 +377,11 @@ func FuzzHandler_ServesWhatRequestInfoNames(f *testing.F) {
 	seed(3, 0, "apis", "g.example.com", "v1", "namespaces", "default", "crontabs", "a", "scale")
 	seed(1, 0, "apis", "apiextensions.k8s.io", "v1", "customresourcedefinitions", "a", "status")
 	seed(2, 0, "apis", "g.example.com", "v1", "namespaces", "default", "namespaces")
+	seed(0, 0, "apis", "g.example.com", "v1")
+	seed(0, 0, "apis", "g.example.com")
+	seed(0, 0, "apis")
+	seed(0, 0, "apis", "g.example.com", "v1", "crontabs", "..", "..", "v1")
+	seed(0, 0, "apis", "g.example.com", "v1", "namespaces", "default", "crontabs", "a%2Fstatus")
 	h, log := newSpyServer(f)
 	methods := []string{"GET", "POST", "DELETE", "PUT", "PATCH", "HEAD", "OPTIONS"}
 	queries := []string{"", "?watch=1", "?fieldSelector=metadata.name%3Da", "?watch=true&fieldSelector=metadata.name%3Db"}

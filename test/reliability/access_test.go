@@ -202,3 +202,78 @@ func readFile(t *testing.T, dir, name string) []byte {
 	}
 	return b
 }
+
+// TestAccess_AuthorizationSeesWhatIsServed (issue 21, finding 2): a CRD
+// whose plural RequestInfo reads specially — proxy or watch (cluster
+// scope), status or finalize (a namespace's subresources) — has paths the
+// authorizer reads as something else: a GET of a discovery path, or the
+// status of a namespace. Nothing is served on them, as upstream: the
+// admin (granted every resource and every non-resource path, like
+// upstream's cluster-admin) cannot create an object there, and a viewer
+// granted only crontabs
+// in default, or a user granted only */status and */finalize, reads and
+// changes nothing through them.
+func TestAccess_AuthorizationSeesWhatIsServed(t *testing.T) {
+	dir := t.TempDir()
+	tokens := writeFile(t, dir, "tokens.csv", "admin-token,admin,1,admins\nviewer-token,viewer,2\nstatus-token,statususer,3\n")
+	policy := writeFile(t, dir, "policy.yaml", `
+rules:
+- groups: [admins]
+  verbs: ["*"]
+  apiGroups: ["*"]
+  resources: ["*"]
+- groups: [admins]
+  verbs: ["*"]
+  nonResourceURLs: ["*"]
+- users: [viewer]
+  namespaces: [default]
+  verbs: [get, list, watch]
+  apiGroups: [stable.example.com]
+  resources: [crontabs]
+- users: [statususer]
+  verbs: [get, list, watch, update, patch]
+  apiGroups: ["*"]
+  resources: ["*/status", "*/finalize"]
+`)
+	args := []string{"--token-file", tokens, "--authorization-mode", "Static", "--authorization-policy-file", policy}
+	admin := startServer(t, filepath.Join(dir, "data"), serverOptions{args: args, token: "admin-token"})
+	const group = "leak.example.com"
+	for _, c := range []struct{ plural, scope, collection, token string }{
+		{"proxy", "Cluster", "/apis/" + group + "/v1/proxy", "viewer-token"},
+		{"watch", "Cluster", "/apis/" + group + "/v1/watch", "viewer-token"},
+		{"status", "Namespaced", "/apis/" + group + "/v1/namespaces/default/status", "status-token"},
+		{"finalize", "Namespaced", "/apis/" + group + "/v1/namespaces/default/finalize", "status-token"},
+	} {
+		t.Run(c.plural, func(t *testing.T) {
+			admin.t = t
+			admin.must(201, "POST", crdsPath, `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"`+c.plural+`.`+group+`"},
+"spec":{"group":"`+group+`","scope":"`+c.scope+`","names":{"plural":"`+c.plural+`","kind":"Leak`+c.plural+`"},
+"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`)
+			admin.poll("the CRD is Established", func() bool {
+				_, b, err := admin.do(context.Background(), "GET", crdsPath+"/"+c.plural+"."+group, "")
+				return err == nil && strings.Contains(string(b), `"type":"Established","status":"True"`)
+			})
+			obj := `{"apiVersion":"` + group + `/v1","kind":"Leak` + c.plural + `","metadata":{"name":"secret-1"},"data":"s3cr3t"}`
+			if code, b, err := admin.do(context.Background(), "POST", c.collection, obj); err != nil || code < 400 {
+				t.Errorf("the admin created an object at %s, a path upstream does not serve: %d %v %s", c.collection, code, err, b)
+			}
+			user := &server{t: t, url: admin.url, client: newClient(nil, c.token), exited: admin.exited}
+			for _, r := range []struct{ method, path, body string }{
+				{"GET", c.collection, ""},
+				{"GET", c.collection + "?watch=true&timeoutSeconds=1", ""},
+				{"GET", c.collection + "/secret-1", ""},
+				{"PATCH", c.collection + "/secret-1", `{"data":"changed"}`},
+				{"PUT", c.collection + "/secret-1", strings.Replace(obj, "s3cr3t", "changed", 1)},
+				{"DELETE", c.collection + "/secret-1", ""},
+			} {
+				code, b, err := user.do(context.Background(), r.method, r.path, r.body)
+				if err != nil || code < 400 || strings.Contains(string(b), "s3cr3t") {
+					t.Errorf("%s %s: %d %v %s, want an error and no object", r.method, r.path, code, err, b)
+				}
+			}
+		})
+	}
+	admin.t = t
+	admin.stop()
+}
