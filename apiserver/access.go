@@ -450,3 +450,16 @@ func abbreviate(s string) string {
 	}
 	return s
 }
+
+// isLongRunning reports whether a request may outlive the request
+// timeout: a watch (RequestInfo.LongRunning) or the trace event stream
+// (/debug/crdlab/events). Such requests get no request deadline, are
+// counted in apiserver_longrunning_requests, and take a slot of
+// --max-watches, never one of the in-flight request slots.
+//
+// Mirrors the long-running check upstream's DefaultBuildHandlerChain
+// hands to its filters (BasicLongRunningRequestCheck), with crdlab's own
+// stream added.
+func isLongRunning(r *http.Request, info *request.RequestInfo) bool {
+	return info.LongRunning() || r.URL.Path == TraceEventsPath
+}

@@ -298,6 +298,9 @@ func (c CompletedConfig) New() (*Server, error) {
 	}})
 
 	s.metrics = newMetrics(db.CurrentRevision)
+	s.metrics.served = func(group, version, resource, subresource string) bool {
+		return s.handler.Discovery().Serves(scheme.GroupVersion{Group: group, Version: version}, resource, subresource)
+	}
 	mux := http.NewServeMux()
 	installHealthz(mux, "/healthz", &s.healthz, log)
 	installHealthz(mux, "/livez", &s.livez, log)
@@ -317,7 +320,7 @@ func (c CompletedConfig) New() (*Server, error) {
 		}
 	}
 	s.http = &http.Server{
-		Handler:           withRequestInfo(s.metrics.instrument(withUI(s.frontChain(s.withWatchShutdown(mux))))),
+		Handler:           withRequestInfo(s.metrics.instrument(withUI(s.frontChain(s.withWatchShutdown(mux))), isLongRunning)),
 		ReadHeaderTimeout: 30 * time.Second,
 		// As upstream: headers (with tokens, selectors) up to 1 MiB.
 		MaxHeaderBytes: 1 << 20,

@@ -68,7 +68,10 @@
 //     (upstream binds where told). The storage health check also fails
 //     once a commit has failed, so /livez tells a supervisor to restart.
 //   - /metrics is hand-written text: a few counters and gauges, no
-//     histograms (only the sum and count of request latency).
+//     histograms (only the sum and count of request latency). Its labels
+//     are bounded as upstream's (metrics.go): unknown methods are
+//     "other", resource labels only for resources discovery advertises
+//     and never for a 401.
 //   - Health checks are named ping, storage (upstream: etcd),
 //     poststarthook/start-apiextensions-controllers,
 //     poststarthook/crd-informer-synced and shutdown; informers start in

@@ -23,21 +23,40 @@ import (
 // and code; long-running requests (watches) open now; request latency
 // sums; the storage revision.
 //
+// Every label is bounded by construction, as upstream's are, so that no
+// request, however odd, can add a series of its own: the verb is one of
+// reportedVerbs or "other" (cleanVerb); the group, version, resource and
+// subresource are recorded only for a resource the server serves (served,
+// the discovery state) and never for a 401, so an unknown path or an
+// unauthenticated request adds nothing; the code is the answer's status.
+// A request is counted without a lock: the series are in a sync.Map of
+// atomic counters, the latencies in a fixed array indexed by verb. A
+// scrape reads them without stopping anyone and sorts only the series'
+// precomputed label strings.
+//
 // Mirrors (a small part of) k8s.io/apiserver/pkg/endpoints/metrics:
 // apiserver_request_total, apiserver_longrunning_requests,
-// apiserver_request_duration_seconds (sum and count only).
+// apiserver_request_duration_seconds (sum and count only), and the label
+// hygiene of cleanVerb and validRequestMethods.
 type metrics struct {
 	start time.Time
 	// revision reads the current storage revision.
 	revision func(ctx context.Context) (int64, error)
+	// served reports whether group/version/resource[/subresource] is
+	// served now; only then are the resource labels recorded. Nil: never.
+	served func(group, version, resource, subresource string) bool
 
-	mu sync.Mutex // guards requests and durations
-	// requests counts finished requests by label set.
-	requests map[requestLabels]uint64
-	// durations sums the latency of finished non-watch requests by verb.
-	durations map[string]*durationSum
+	// requests maps a requestLabels to its *series. Series are only
+	// added, and at most maxSeries of them (then the resource labels
+	// are dropped, which leaves a set bounded by verbs × codes).
+	requests sync.Map
+	// nseries counts the entries of requests.
+	nseries atomic.Int64
+	// durations sums the latency of finished non-watch requests, by the
+	// index of their verb in reportedVerbs.
+	durations [len(reportedVerbs)]durationSum
 
-	// watches is the number of watches being served now.
+	// watches is the number of long-running requests being served now.
 	watches atomic.Int64
 	// limits, if set, reads the max-in-flight state (apiserver/limits).
 	limits func() limits.Stats
@@ -47,105 +66,148 @@ type requestLabels struct {
 	verb, group, version, resource, subresource, code string
 }
 
-type durationSum struct {
-	sum   float64
-	count uint64
+// series is one line of apiserver_request_total: its labels, rendered
+// once, and its count.
+type series struct {
+	labels string
+	n      atomic.Uint64
 }
+
+type durationSum struct {
+	nanos atomic.Int64
+	count atomic.Uint64
+}
+
+// maxSeries bounds apiserver_request_total's series even with thousands
+// of CRDs: past it, new label sets lose their resource labels.
+const maxSeries = 20000
+
+// reportedVerbs are the verb labels; anything else is "other" (the last).
+//
+// Mirrors validRequestMethods in endpoints/metrics/metrics.go (upstream
+// also folds HEAD into GET, and has CONNECT and PROXY, which crdlab does
+// not serve).
+var reportedVerbs = [...]string{"APPLY", "DELETE", "DELETECOLLECTION", "GET", "LIST", "PATCH", "POST", "PUT", "WATCH", "other"}
 
 func newMetrics(revision func(ctx context.Context) (int64, error)) *metrics {
-	return &metrics{
-		start:     time.Now(),
-		revision:  revision,
-		requests:  map[requestLabels]uint64{},
-		durations: map[string]*durationSum{},
-	}
+	return &metrics{start: time.Now(), revision: revision}
 }
 
-// reportedVerb is the verb label of a request: LIST, WATCH and
-// DELETECOLLECTION for those resource verbs, else the HTTP method, as
-// upstream's cleanVerb.
-func reportedVerb(r *http.Request, info *request.RequestInfo) string {
+// verbIndex is the index in reportedVerbs of a request's verb label:
+// LIST, WATCH and DELETECOLLECTION for those resource verbs, APPLY for a
+// server-side apply, else the HTTP method (HEAD as GET), and "other" for
+// any method not in the list.
+//
+// Mirrors cleanVerb, CleanVerb and CanonicalVerb in endpoints/metrics.
+func verbIndex(r *http.Request, info *request.RequestInfo) int {
+	verb := r.Method
 	if info != nil && info.IsResourceRequest {
 		switch info.Verb {
 		case "list", "watch", "deletecollection":
-			return strings.ToUpper(info.Verb)
+			verb = strings.ToUpper(info.Verb)
 		}
 		if r.Method == http.MethodPatch && strings.HasPrefix(r.Header.Get("Content-Type"), "application/apply-patch+yaml") {
-			return "APPLY"
+			verb = "APPLY"
 		}
 	}
-	return r.Method
+	if verb == http.MethodHead {
+		verb = http.MethodGet
+	}
+	for i, v := range reportedVerbs[:len(reportedVerbs)-1] {
+		if v == verb {
+			return i
+		}
+	}
+	return len(reportedVerbs) - 1
 }
 
 // instrument wraps h to count every request, as its RequestInfo (from
-// withRequestInfo) names it.
-func (m *metrics) instrument(h http.Handler) http.Handler {
+// withRequestInfo) names it. long says whether a request is long-running
+// (a watch, the event stream): it is counted in the gauge, not in the
+// latencies.
+func (m *metrics) instrument(h http.Handler, long func(*http.Request, *request.RequestInfo) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info, ok := request.RequestInfoFrom(r.Context())
 		if !ok {
 			info = &request.RequestInfo{Path: r.URL.Path, Verb: strings.ToLower(r.Method)}
 		}
-		verb := reportedVerb(r, info)
-		long := info.LongRunning()
-		if long {
+		verb := verbIndex(r, info)
+		isLong := long(r, info)
+		if isLong {
 			m.watches.Add(1)
 			defer m.watches.Add(-1)
 		}
 		start := time.Now()
 		rw := &statusRecorder{ResponseWriter: w}
 		defer func() {
-			l := requestLabels{verb: verb, code: strconv.Itoa(rw.code())}
-			if info.IsResourceRequest {
-				l.group, l.version, l.resource, l.subresource = info.APIGroup, info.APIVersion, info.Resource, info.Subresource
+			code := rw.code()
+			m.count(verb, info, code)
+			if !isLong {
+				d := &m.durations[verb]
+				d.nanos.Add(int64(time.Since(start)))
+				d.count.Add(1)
 			}
-			m.mu.Lock()
-			m.requests[l]++
-			if !long {
-				d := m.durations[verb]
-				if d == nil {
-					d = &durationSum{}
-					m.durations[verb] = d
-				}
-				d.sum += time.Since(start).Seconds()
-				d.count++
-			}
-			m.mu.Unlock()
 		}()
 		h.ServeHTTP(rw, r)
 	})
+}
+
+// count adds one to the series of a finished request.
+func (m *metrics) count(verb int, info *request.RequestInfo, code int) {
+	l := requestLabels{verb: reportedVerbs[verb], code: strconv.Itoa(code)}
+	if info.IsResourceRequest && code != http.StatusUnauthorized && m.served != nil &&
+		m.served(info.APIGroup, info.APIVersion, info.Resource, info.Subresource) {
+		l.group, l.version, l.resource, l.subresource = info.APIGroup, info.APIVersion, info.Resource, info.Subresource
+	}
+	if s, ok := m.requests.Load(l); ok {
+		s.(*series).n.Add(1)
+		return
+	}
+	if m.nseries.Load() >= maxSeries {
+		l.group, l.version, l.resource, l.subresource = "", "", "", ""
+	}
+	s, loaded := m.requests.LoadOrStore(l, &series{labels: fmt.Sprintf("code=%q,group=%q,resource=%q,subresource=%q,verb=%q,version=%q",
+		l.code, l.group, l.resource, l.subresource, l.verb, l.version)})
+	if !loaded {
+		m.nseries.Add(1)
+	}
+	s.(*series).n.Add(1)
 }
 
 // ServeHTTP writes the metrics in the Prometheus text format 0.0.4.
 func (m *metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var b strings.Builder
 
-	m.mu.Lock()
-	reqs := make([]requestLabels, 0, len(m.requests))
-	for l := range m.requests {
-		reqs = append(reqs, l)
-	}
-	sort.Slice(reqs, func(i, j int) bool { return fmt.Sprint(reqs[i]) < fmt.Sprint(reqs[j]) })
+	var reqs []*series
+	m.requests.Range(func(_, v any) bool {
+		reqs = append(reqs, v.(*series))
+		return true
+	})
+	sort.Slice(reqs, func(i, j int) bool { return reqs[i].labels < reqs[j].labels })
 	b.WriteString("# HELP apiserver_request_total Counter of apiserver requests broken out for each verb, group, version, resource, subresource and HTTP response code.\n")
 	b.WriteString("# TYPE apiserver_request_total counter\n")
-	for _, l := range reqs {
-		fmt.Fprintf(&b, "apiserver_request_total{code=%q,group=%q,resource=%q,subresource=%q,verb=%q,version=%q} %d\n",
-			l.code, l.group, l.resource, l.subresource, l.verb, l.version, m.requests[l])
+	for _, s := range reqs {
+		fmt.Fprintf(&b, "apiserver_request_total{%s} %d\n", s.labels, s.n.Load())
 	}
-	verbs := make([]string, 0, len(m.durations))
-	for v := range m.durations {
-		verbs = append(verbs, v)
-	}
-	sort.Strings(verbs)
 	b.WriteString("# HELP apiserver_request_duration_seconds Response latency of non-long-running requests, by verb (sum and count only).\n")
 	b.WriteString("# TYPE apiserver_request_duration_seconds summary\n")
-	for _, v := range verbs {
-		d := m.durations[v]
-		fmt.Fprintf(&b, "apiserver_request_duration_seconds_sum{verb=%q} %g\n", v, d.sum)
-		fmt.Fprintf(&b, "apiserver_request_duration_seconds_count{verb=%q} %d\n", v, d.count)
+	verbs := reportedVerbs[:]
+	order := make([]int, len(verbs))
+	for i := range order {
+		order[i] = i
 	}
-	m.mu.Unlock()
+	sort.Slice(order, func(i, j int) bool { return verbs[order[i]] < verbs[order[j]] })
+	for _, i := range order {
+		d := &m.durations[i]
+		n := d.count.Load()
+		if n == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "apiserver_request_duration_seconds_sum{verb=%q} %g\n", verbs[i], time.Duration(d.nanos.Load()).Seconds())
+		fmt.Fprintf(&b, "apiserver_request_duration_seconds_count{verb=%q} %d\n", verbs[i], n)
+	}
 
-	b.WriteString("# HELP apiserver_longrunning_requests Gauge of all active long-running apiserver requests (watches).\n")
+	b.WriteString("# HELP apiserver_longrunning_requests Gauge of all active long-running apiserver requests (watches and the event stream).\n")
 	b.WriteString("# TYPE apiserver_longrunning_requests gauge\n")
 	fmt.Fprintf(&b, "apiserver_longrunning_requests{verb=\"WATCH\"} %d\n", m.watches.Load())
 

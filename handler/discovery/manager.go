@@ -106,6 +106,30 @@ func (m *Manager) Resources(gv scheme.GroupVersion) ([]apiresource.Resource, boo
 	return append([]apiresource.Resource(nil), rs...), ok
 }
 
+// Serves reports whether gv advertises resource and, if subresource is
+// not empty, that subresource of it. It allocates nothing: /metrics asks
+// it for every request (apiserver/metrics.go).
+func (m *Manager) Serves(gv scheme.GroupVersion, resource, subresource string) bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	for i := range m.groups[gv.Group][gv.Version] {
+		r := &m.groups[gv.Group][gv.Version][i]
+		if r.Name != resource {
+			continue
+		}
+		if subresource == "" {
+			return true
+		}
+		for _, sub := range r.Subresources {
+			if sub.Name == subresource {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
 func (m *Manager) sortedGroupsLocked() []string {
 	gs := make([]string, 0, len(m.groups))
 	for g := range m.groups {

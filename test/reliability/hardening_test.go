@@ -1,0 +1,155 @@
+package reliability
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// These tests are issue 21's findings, each replayed against a real
+// `crdlab serve` as the outside attack did; each failed before its fix.
+
+// rssMB is the server process's resident set size now, in MiB.
+func (s *server) rssMB() int {
+	s.t.Helper()
+	return s.procStatusMB("VmRSS")
+}
+
+func (s *server) procStatusMB(field string) int {
+	s.t.Helper()
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			var kb int
+			fmt.Sscanf(v, "%d", &kb)
+			return kb >> 10
+		}
+	}
+	s.t.Fatalf("no %s in /proc/<pid>/status", field)
+	return 0
+}
+
+// randomToken is n random upper-case letters: a valid HTTP method.
+func randomToken(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = 'A' + b[i]%26
+	}
+	return string(b)
+}
+
+// rawStatus sends one raw HTTP/1.1 request over a new connection and
+// returns the answer's status code.
+func rawStatus(t *testing.T, host, requestLine string, header ...string) int {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", host, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(60 * time.Second))
+	w := bufio.NewWriter(conn)
+	fmt.Fprintf(w, "%s\r\nHost: %s\r\nConnection: close\r\n", requestLine, host)
+	for _, h := range header {
+		fmt.Fprintf(w, "%s\r\n", h)
+	}
+	w.WriteString("\r\n")
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestHardening_MetricsLabelsBounded (finding 1): requests with huge
+// random methods, huge random resource names and thousands of short
+// random methods add no series to /metrics and no memory to the server,
+// and /readyz answers while /metrics is scraped.
+func TestHardening_MetricsLabelsBounded(t *testing.T) {
+	s := startServer(t, t.TempDir(), serverOptions{})
+	host := strings.TrimPrefix(s.url, "http://")
+	base := len(s.must(200, "GET", "/metrics", ""))
+	rss0 := s.rssMB()
+
+	const big = 500 << 10 // within the 1 MiB header limit
+	for range 100 {
+		rawStatus(t, host, randomToken(big)+" /livez HTTP/1.1")
+		rawStatus(t, host, "GET /apis/g/v1/"+strings.ToLower(randomToken(big))+" HTTP/1.1")
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 500 {
+				req, _ := http.NewRequest(randomToken(12), s.url+"/livez", nil)
+				if resp, err := s.client.Do(req); err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+				if resp, err := s.client.Get(s.url + "/apis/g/v1/" + strings.ToLower(randomToken(20))); err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	metrics := s.must(200, "GET", "/metrics", "")
+	if len(metrics) > base+16<<10 {
+		t.Errorf("/metrics grew from %d to %d bytes", base, len(metrics))
+	}
+	if !strings.Contains(string(metrics), `verb="other"`) {
+		t.Errorf("unknown methods are not counted as other:\n%s", metrics)
+	}
+	rss := s.rssMB()
+	// 100 MB of methods and paths went in; without bounded labels they
+	// stayed (RSS +1.5 GB once /metrics was scraped).
+	if rss > rss0+64 {
+		t.Errorf("RSS grew from %d to %d MiB", rss0, rss)
+	}
+
+	// /readyz while /metrics is scraped, over and over.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			_, _, _ = s.do(ctx, "GET", "/metrics", "")
+		}
+	}()
+	var slowest time.Duration
+	for ctx.Err() == nil {
+		t0 := time.Now()
+		code, _, err := s.do(context.Background(), "GET", "/readyz", "")
+		slowest = max(slowest, time.Since(t0))
+		if err != nil || code != 200 {
+			t.Errorf("/readyz: %d %v", code, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Generous, as TestOverload's: CI runs this beside other tests.
+	if slowest > 2*time.Second {
+		t.Errorf("/readyz took %v while /metrics was scraped", slowest)
+	}
+	t.Logf("after 200 requests of 500 KB methods and paths and 4,000 random ones: /metrics %d → %d bytes, RSS %d → %d MiB; slowest /readyz during scrapes %v",
+		base, len(metrics), rss0, rss, slowest.Round(time.Millisecond))
+}
