@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
@@ -27,6 +28,11 @@ type StoreOptions struct {
 	// AttrFunc returns the labels and selectable fields; nil means
 	// storage.DefaultAttrs.
 	AttrFunc storage.AttrFunc
+	// TTL, if > 0, is how long an object lives after each write to it:
+	// the storage deletes it then, and watchers see DELETED (Events:
+	// kube-apiserver's --event-ttl). Upstream's Store gets it from a
+	// TTLFunc, which for Events returns --event-ttl for every write.
+	TTL time.Duration
 }
 
 // CompleteWithOptions fills in what a built-in resource's Store leaves to
@@ -56,6 +62,7 @@ func (e *Store) CompleteWithOptions(opts StoreOptions) error {
 		NewFunc:  e.NewFunc,
 		Codec:    NewStorageCodec(opts.Scheme, opts.StorageVersion),
 		AttrFunc: e.AttrFunc,
+		TTL:      opts.TTL,
 	})
 	return nil
 }

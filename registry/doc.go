@@ -47,8 +47,9 @@
 //     Foreground) and orphanDependents are validated, then ignored; no
 //     orphan/foregroundDeletion finalizer is ever added. Upstream's store
 //     does the same when garbage collection is disabled.
-//   - No graceful deletion (only pods have it upstream), no TTL, no
-//     Begin/After hooks, no Decorator, no table convertor (the handler
+//   - No graceful deletion (only pods have it upstream). A TTL is one
+//     duration per resource (StoreOptions.TTL, given to every write) where
+//     upstream asks a TTLFunc per write. No Begin/After hooks, no Decorator, no table convertor (the handler
 //     builds Tables), no managedFields handling.
 //   - The qualified resource in errors is always DefaultQualifiedResource
 //     (upstream prefers the request's RequestInfo; the two agree here).

@@ -29,6 +29,7 @@
 //	list.go        the resourceVersion rules of a list (PlanList)
 //	continue.go    continue tokens, in upstream's format
 //	watch.go       the resourceVersion rules of a watch (PlanWatch), ERROR events
+//	ttl.go         expiry: objects of a resource with a TTL
 //	predicate.go   label and field selection
 //	codec.go       JSONCodec
 //

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"time"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/machinery/watch"
@@ -28,6 +29,9 @@ type Object = metav1.RuntimeObject
 //     in revision order.
 //   - Objects handed out (returned, or in watch events) may be shared with
 //     other readers: callers must not change them without a DeepCopyObject.
+//   - Objects of a resource with a TTL (ResourceConfig.TTL) expire TTL
+//     after their last write: the store then deletes them itself, at a
+//     revision of its own, and watchers see DELETED (ttl.go).
 //
 // Mirrors k8s.io/apiserver/pkg/storage.Interface.
 type Interface interface {
@@ -164,6 +168,11 @@ type ResourceConfig struct {
 	// AttrFunc returns the labels and fields the Predicate matches on.
 	// Nil means DefaultAttrs (metadata.name, metadata.namespace).
 	AttrFunc AttrFunc
+	// TTL, if > 0, is how long an object lives after each write to it
+	// (Create, or a GuaranteedUpdate that changes it or creates it); then
+	// the store deletes it (ttl.go). Events have one: kube-apiserver's
+	// --event-ttl. Zero: objects live until deleted.
+	TTL time.Duration
 }
 
 // Backend is the whole store: one revision counter, one history, and a

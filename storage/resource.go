@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 )
@@ -25,6 +26,8 @@ type Resource struct {
 	Codec   Codec
 	// Attrs returns the labels and fields predicates match on.
 	Attrs AttrFunc
+	// TTL is how long an object lives after each write (0: forever).
+	TTL time.Duration
 }
 
 // NewResource completes cfg: a Prefix ending in "/", DefaultAttrs when
@@ -43,6 +46,7 @@ func NewResource(cfg ResourceConfig) *Resource {
 		NewFunc: cfg.NewFunc,
 		Codec:   cfg.Codec,
 		Attrs:   attrs,
+		TTL:     max(cfg.TTL, 0),
 	}
 }
 

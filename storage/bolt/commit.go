@@ -24,6 +24,10 @@ type writeOp struct {
 	// expect is the mod revision key must have for the write to happen: 0
 	// means the key must not exist (a create).
 	expect int64
+	// expires is the put's expiry in Unix nanoseconds, 0 for never
+	// (ttl.go); expired marks the delete of an expired object.
+	expires int64
+	expired bool
 	// done receives exactly one result; it is buffered, so the committer
 	// never waits for the writer.
 	done chan writeResult
@@ -206,7 +210,7 @@ func (db *DB) commit(ops []*writeOp) {
 			continue
 		}
 		rev++
-		r := &record{rev: rev, key: op.key, deleted: op.deleted, value: op.value, createRev: rev}
+		r := &record{rev: rev, key: op.key, deleted: op.deleted, value: op.value, createRev: rev, expires: op.expires}
 		var prev *record
 		if live != 0 {
 			r.createRev, r.prevRev, prev = cur.createRev, cur.rev, cur
@@ -250,6 +254,7 @@ func (db *DB) commit(ops []*writeOp) {
 	}
 	db.rev = rev
 	db.mu.Unlock()
+	db.expiry.schedule(events)
 
 	if db.opts.Tracer.Enabled() {
 		for i, op := range accepted {

@@ -73,6 +73,7 @@ type DB struct {
 	failed atomic.Pointer[error]
 
 	fanout *fanout
+	expiry expiry // the deadlines of objects that expire (ttl.go)
 
 	closing       chan struct{} // closed by Close: every goroutine ends
 	committerDone chan struct{} // closed when the committer has exited
@@ -146,10 +147,11 @@ func Open(path string, opts Options) (*DB, error) {
 		}
 	}
 	db.fanout = newFanout(db)
-	db.wg.Add(3)
+	db.wg.Add(4)
 	go db.runCommitter()
 	go db.fanout.run()
 	go db.runCompactor()
+	go db.runExpirer()
 	db.log.Info("storage opened", "revision", db.rev, "compacted", db.compacted, "keys", db.index.len())
 	return db, nil
 }
@@ -258,6 +260,10 @@ func (db *DB) rebuild(tx *bbolt.Tx) error {
 		}
 		db.index.put(r)
 	}
+	db.index.ascend("", func(ki *keyIndex) bool {
+		db.expiry.add(ki.latest)
+		return true
+	})
 	return nil
 }
 

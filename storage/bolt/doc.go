@@ -1,8 +1,7 @@
 // Package bolt is crdlab's default storage engine: the storage contract
-// (storage.Backend, storage.Interface) on one bbolt file, for one
-// process, with etcd's semantics. It is named after what it stores on, as
-// its sibling engine storage/etcd3 is; it imports go.etcd.io/bbolt as
-// bbolt.
+// on one bbolt file, for one process, with etcd's semantics. It is named
+// after what it stores on, as storage/etcd3 is; it imports
+// go.etcd.io/bbolt as bbolt.
 //
 // # Vocabulary
 //
@@ -31,14 +30,15 @@
 //	fanout.go    the fan-out to live watchers, bookmarks, slow watchers
 //	change.go    one write as a watcher sees it (predicate transitions)
 //	compact.go   Compact and the auto-compaction loop
+//	ttl.go       expiry: the deadlines and the expirer
 //	check.go     Check
 //	errors.go    the data file's errors (ErrCorrupt, ErrLocked, …)
 //	options.go   Options
 //	trace.go     what the engine tells a tracer
 //
 // The on-disk layout, how a write becomes durable and visible, how a
-// watch catches up without losing or repeating an event, and the locks
-// are described in docs/storage.md.
+// watch catches up without losing or repeating an event, expiry, and the
+// locks are described in docs/storage.md.
 //
 // # Upstream
 //
@@ -50,11 +50,12 @@
 //   - k8s.io/apiserver/pkg/storage/etcd3/store.go and cacher: cacher.go
 //     (dispatchEvents, bookmarks), cache_watcher.go, watch_cache.go
 //   - go.etcd.io/bbolt: Tx.Check and StrictMode (here Check, Options.Strict)
+//   - etcd server/lease/lessor.go: runLoop (here the expirer)
 //
 // # Differences from upstream
 //
-// One process and one file: no Raft, no WAL, acknowledged after bbolt's
-// commit. The index is the watch cache, and any revision not compacted
-// can be watched from. Slow watchers end with a 410 ERROR event. The full
-// list is in docs/storage.md.
+// One process, one file: no Raft, no WAL, acknowledged after bbolt's
+// commit. The index is the watch cache: any revision not compacted can be
+// watched from. Slow watchers end with a 410 ERROR event. More in
+// docs/storage.md.
 package bolt

@@ -39,6 +39,13 @@ type Options struct {
 	// MaxBatchSize is the most writes grouped into one commit. Default 1000.
 	MaxBatchSize int
 
+	// ExpiryInterval is how often objects past their TTL are deleted
+	// (ttl.go). Default 500ms, as often as etcd's lessor revokes expired
+	// leases.
+	ExpiryInterval time.Duration
+	// Now is the clock expiry reads. Default time.Now; tests set a fake.
+	Now func() time.Time
+
 	// LockTimeout is how long Open waits for another process to release
 	// the data file. Default 1s.
 	LockTimeout time.Duration
@@ -73,6 +80,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBatchSize <= 0 {
 		o.MaxBatchSize = 1000
+	}
+	if o.ExpiryInterval <= 0 {
+		o.ExpiryInterval = 500 * time.Millisecond
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	if o.LockTimeout <= 0 {
 		o.LockTimeout = time.Second

@@ -27,27 +27,35 @@ type record struct {
 	prevRev   int64  // the previous write to key in this generation; 0 for a create
 	deleted   bool   // a tombstone: value is the last state before the delete
 	value     []byte // the encoded object, without resourceVersion
+	// expires is when the object expires, in Unix nanoseconds (wall
+	// clock, so that it survives a restart); 0 for never (ttl.go).
+	expires int64
 
 	memo decodeMemo
 }
 
 // The on-disk layout of a record's value (the bucket key is revKey(rev)):
 //
-//	[0]      format version, recordVersion
+//	[0]      format version: 1, or 2 for a put that expires
 //	[1]      kind: 'P' (put) or 'D' (delete, a tombstone)
 //	[2:10]   createRev, big-endian
 //	[10:18]  prevRev, big-endian
+//	[18:26]  version 2 only: expires, Unix nanoseconds, big-endian
 //	uvarint  len(key), then key
 //	...      value
 //	[-4:]    CRC-32C of revKey(rev) followed by every byte before it
 //
 // The checksum covers the bucket key too, so a record copied under the
-// wrong revision is caught. bbolt checksums only its meta pages.
+// wrong revision is caught. bbolt checksums only its meta pages. Records
+// without an expiry keep version 1, so a file that never held one stays
+// readable by a crdlab that predates expiry.
 const (
-	recordVersion = 1
-	kindPut       = 'P'
-	kindDelete    = 'D'
-	recordHeader  = 18
+	recordVersion        = 1
+	recordVersionExpires = 2
+	kindPut              = 'P'
+	kindDelete           = 'D'
+	recordHeader         = 18
+	recordHeaderExpires  = 26
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -62,14 +70,21 @@ func revKey(rev int64) []byte {
 
 // encode returns the bucket value of r.
 func (r *record) encode() []byte {
-	b := make([]byte, 0, recordHeader+binary.MaxVarintLen64+len(r.key)+len(r.value)+4)
+	b := make([]byte, 0, recordHeaderExpires+binary.MaxVarintLen64+len(r.key)+len(r.value)+4)
 	kind := byte(kindPut)
 	if r.deleted {
 		kind = kindDelete
 	}
-	b = append(b, recordVersion, kind)
+	version := byte(recordVersion)
+	if r.expires != 0 {
+		version = recordVersionExpires
+	}
+	b = append(b, version, kind)
 	b = binary.BigEndian.AppendUint64(b, uint64(r.createRev))
 	b = binary.BigEndian.AppendUint64(b, uint64(r.prevRev))
+	if r.expires != 0 {
+		b = binary.BigEndian.AppendUint64(b, uint64(r.expires))
+	}
 	b = binary.AppendUvarint(b, uint64(len(r.key)))
 	b = append(b, r.key...)
 	b = append(b, r.value...)
@@ -96,13 +111,26 @@ func decodeRecord(k, v []byte) (*record, error) {
 	if crc32.Update(crc32.Checksum(k, crcTable), crcTable, body) != sum {
 		return fail("checksum mismatch")
 	}
-	if body[0] != recordVersion {
+	header := recordHeader
+	switch body[0] {
+	case recordVersion:
+	case recordVersionExpires:
+		header = recordHeaderExpires
+		if len(body) < header+1 {
+			return fail("too short")
+		}
+	default:
 		return fail("unknown record version " + strconv.Itoa(int(body[0])))
 	}
 	r := &record{
 		rev:       rev,
 		createRev: int64(binary.BigEndian.Uint64(body[2:10])),
 		prevRev:   int64(binary.BigEndian.Uint64(body[10:18])),
+	}
+	if header == recordHeaderExpires {
+		if r.expires = int64(binary.BigEndian.Uint64(body[18:26])); r.expires == 0 {
+			return fail("version 2 without an expiry")
+		}
 	}
 	switch body[1] {
 	case kindPut:
@@ -111,11 +139,11 @@ func decodeRecord(k, v []byte) (*record, error) {
 	default:
 		return fail("unknown kind")
 	}
-	n, w := binary.Uvarint(body[recordHeader:])
-	if w <= 0 || n == 0 || uint64(len(body)-recordHeader-w) < n {
+	n, w := binary.Uvarint(body[header:])
+	if w <= 0 || n == 0 || uint64(len(body)-header-w) < n {
 		return fail("bad key length")
 	}
-	rest := body[recordHeader+w:]
+	rest := body[header+w:]
 	r.key = string(rest[:n])
 	r.value = append([]byte(nil), rest[n:]...)
 	return r, nil
@@ -125,14 +153,18 @@ func decodeRecord(k, v []byte) (*record, error) {
 // "" if the record is too short to hold one. Scans use it to skip the
 // records of other keys cheaply.
 func recordKey(v []byte) string {
-	if len(v) <= recordHeader {
+	header := recordHeader
+	if len(v) > 0 && v[0] == recordVersionExpires {
+		header = recordHeaderExpires
+	}
+	if len(v) <= header {
 		return ""
 	}
-	n, w := binary.Uvarint(v[recordHeader:])
-	if w <= 0 || uint64(len(v)-recordHeader-w) < n {
+	n, w := binary.Uvarint(v[header:])
+	if w <= 0 || uint64(len(v)-header-w) < n {
 		return ""
 	}
-	return string(v[recordHeader+w : recordHeader+w+int(n)])
+	return string(v[header+w : header+w+int(n)])
 }
 
 // decodeMemo keeps the objects decoded from a record, one per store that

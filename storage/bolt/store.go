@@ -91,7 +91,7 @@ func (s *store) Create(ctx context.Context, key string, obj, out storage.Object)
 	if err != nil {
 		return err
 	}
-	r, err := s.db.write(ctx, &writeOp{key: key, value: data})
+	r, err := s.db.write(ctx, &writeOp{key: key, value: data, expires: s.expiresAt()})
 	if errors.Is(err, errModified) {
 		return &storage.Error{Kind: storage.ErrAlreadyExists, Key: key}
 	}
@@ -187,7 +187,7 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, out storage.Ob
 			// Nothing changed: no write, no new revision (as upstream).
 			return s.decodeInto(cur, out)
 		}
-		r, err := s.db.write(ctx, &writeOp{key: key, value: data, expect: expect})
+		r, err := s.db.write(ctx, &writeOp{key: key, value: data, expect: expect, expires: s.expiresAt()})
 		if errors.Is(err, errModified) {
 			continue
 		}

@@ -30,12 +30,14 @@ func traceObject(key string) (resource, object string) {
 // writes that shared one fsync. Its duration runs from the write's
 // request to the end of the commit: the wait for the batch, and the fsync.
 func (db *DB) traceCommit(op *writeOp, r *record, batch int) {
-	verb, upstream := "update", "GuaranteedUpdate"
+	verb, upstream := "update", "k8s.io/apiserver/pkg/storage/etcd3.(*store).GuaranteedUpdate"
 	switch {
+	case op.expired:
+		verb, upstream = "expiry delete", "go.etcd.io/etcd/server/v3/lease.(*lessor).revokeExpiredLeases"
 	case op.deleted:
-		verb, upstream = "delete", "Delete"
+		verb, upstream = "delete", "k8s.io/apiserver/pkg/storage/etcd3.(*store).Delete"
 	case op.expect == 0:
-		verb, upstream = "create", "Create"
+		verb, upstream = "create", "k8s.io/apiserver/pkg/storage/etcd3.(*store).Create"
 	}
 	rev := strconv.FormatInt(r.rev, 10)
 	msg := verb + " committed at revision " + rev
@@ -54,7 +56,7 @@ func (db *DB) traceCommit(op *writeOp, r *record, batch int) {
 		ResourceVersion: rev,
 		Duration:        time.Since(op.start),
 		Message:         msg,
-		Upstream:        "k8s.io/apiserver/pkg/storage/etcd3.(*store)." + upstream,
+		Upstream:        upstream,
 	})
 }
 

@@ -43,6 +43,7 @@ const DefaultPrefix = storage.KeyRoot
 // Backend is a storage.Backend on an etcd v3 cluster.
 type Backend struct {
 	client  *clientv3.Client
+	leases  *leaseManager // for resources with a TTL (lease.go)
 	prefix  string
 	cfg     Config
 	closing chan struct{}
@@ -83,7 +84,7 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcd3: connecting to %v: %w", cfg.Endpoints, err)
 	}
-	b := &Backend{client: c, prefix: cfg.Prefix, cfg: cfg, closing: make(chan struct{})}
+	b := &Backend{client: c, leases: &leaseManager{client: c}, prefix: cfg.Prefix, cfg: cfg, closing: make(chan struct{})}
 	cctx, cancel := context.WithTimeout(ctx, cfg.DialTimeout)
 	defer cancel()
 	if _, err := b.CurrentRevision(cctx); err != nil {

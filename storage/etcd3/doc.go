@@ -16,13 +16,15 @@
 // If(ModRevision(key) == the revision read), retried from the Else
 // branch's state. A watch is an etcd watch WithRev(rv+1) and WithPrevKV;
 // the previous value tells predicate transitions. A progress
-// notification becomes a BOOKMARK.
+// notification becomes a BOOKMARK. A lease carries the TTL of a write
+// to a resource that has one: etcd deletes its keys when it runs out.
 //
 // # Layout
 //
 //	backend.go   Backend, New, CurrentRevision, Compact, the etcd → storage error mapping
 //	store.go     Create, Get, GuaranteedUpdate, Delete, Count, GetList
 //	watcher.go   Watch: the initial state, then etcd watch events
+//	lease.go     the leases of writes with a TTL, reused as upstream's
 //	etcdtest/    a real etcd for tests (/usr/bin/etcd)
 //
 // The mapping in detail, running several servers on one etcd (why the
@@ -34,7 +36,7 @@
 //
 //   - k8s.io/apiserver/pkg/storage/etcd3: store.go (Create,
 //     GuaranteedUpdate, conditionalDelete, GetList), watcher.go
-//     (watchChan, transform)
+//     (watchChan, transform), lease_manager.go
 //
 // # Differences from upstream
 //

@@ -58,9 +58,13 @@ func (s *store) Create(ctx context.Context, key string, obj, out storage.Object)
 		return err
 	}
 	ek := s.b.etcdKey(key)
+	put, err := s.putOptions(ctx)
+	if err != nil {
+		return toErr(ctx, key, err)
+	}
 	resp, err := s.b.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.CreateRevision(ek), "=", 0)).
-		Then(clientv3.OpPut(ek, string(data))).
+		Then(clientv3.OpPut(ek, string(data), put...)).
 		Commit()
 	if err != nil {
 		return toErr(ctx, key, err)
@@ -174,9 +178,13 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, out storage.Ob
 			// Nothing changed: no write, no new revision (as upstream).
 			return s.Decode(key, cur.kv.Value, cur.kv.ModRevision, out)
 		}
+		put, err := s.putOptions(ctx)
+		if err != nil {
+			return toErr(ctx, key, err)
+		}
 		resp, err := s.b.client.Txn(ctx).
 			If(clientv3.Compare(clientv3.ModRevision(ek), "=", expect)).
-			Then(clientv3.OpPut(ek, string(data))).
+			Then(clientv3.OpPut(ek, string(data), put...)).
 			Else(clientv3.OpGet(ek)).
 			Commit()
 		if err != nil {

@@ -26,6 +26,7 @@ func RunConformance(t *testing.T, newBackend func(t *testing.T) storage.Backend)
 	t.Run("Count", func(t *testing.T) { testCount(t, newBackend) })
 	t.Run("Watch", func(t *testing.T) { testWatch(t, newBackend) })
 	t.Run("Compact", func(t *testing.T) { testCompact(t, newBackend) })
+	t.Run("TTL", func(t *testing.T) { testTTL(t, newBackend) })
 	t.Run("Close", func(t *testing.T) { testClose(t, newBackend) })
 }
 

@@ -68,6 +68,7 @@ func NewREST(s *scheme.Scheme, opts registry.StoreOptions, ttl time.Duration) (*
 	if opts.ResourcePrefix == "" {
 		opts.ResourcePrefix = "/registry/events"
 	}
+	opts.TTL = ttl // every write gives the Event ttl to live (storage/ttl.go)
 	if err := store.CompleteWithOptions(opts); err != nil {
 		return nil, err
 	}

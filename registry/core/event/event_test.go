@@ -1,7 +1,10 @@
 package event_test
 
 import (
+	"time"
+
 	"context"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"testing"
 
 	"github.com/crdlab/crdlab/apis/core"
@@ -54,4 +57,41 @@ func TestREST_ValidatesByRequestVersion(t *testing.T) {
 			t.Errorf("items = %v", items)
 		}
 	})
+}
+
+// TestREST_EventsExpire: an Event is deleted ttl after its last write,
+// and a watcher sees it DELETED (storage/ttl.go).
+func TestREST_EventsExpire(t *testing.T) {
+	s, opts := registrytest.Options(t, scheme.GroupVersion{Version: "v1"})
+	rest, err := event.NewREST(s, opts, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := registry.WithRequestVersion(registry.WithNamespace(context.Background(), "default"), scheme.GroupVersion{Version: "v1"})
+	w, err := rest.Watch(ctx, &metav1.ListOptions{ResourceVersion: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	ev := &core.Event{ObjectMeta: metav1.ObjectMeta{Name: "short-lived"}, InvolvedObject: core.ObjectReference{Kind: "ConfigMap", Name: "cm", Namespace: "default"},
+		Reason: "Changed", Message: "m", Type: core.EventTypeNormal, Count: 1}
+	if _, err := rest.Create(ctx, ev, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var seen []watch.EventType
+	timeout := time.After(10 * time.Second)
+	for len(seen) < 2 {
+		select {
+		case e := <-w.ResultChan():
+			seen = append(seen, e.Type)
+		case <-timeout:
+			t.Fatalf("events %v, want ADDED then DELETED", seen)
+		}
+	}
+	if seen[0] != watch.Added || seen[1] != watch.Deleted {
+		t.Fatalf("events %v, want ADDED then DELETED", seen)
+	}
+	if _, err := rest.Get(ctx, "short-lived", &metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("Get after expiry: %v, want NotFound", err)
+	}
 }
