@@ -146,13 +146,13 @@ func Open(path string, opts Options) (*DB, error) {
 			return nil, err
 		}
 	}
+	db.log.Info("storage opened", "revision", db.rev, "compacted", db.compacted, "keys", db.index.len())
 	db.fanout = newFanout(db)
-	db.wg.Add(4)
+	db.wg.Add(4) // from here on, the committer owns rev and index (under mu)
 	go db.runCommitter()
 	go db.fanout.run()
 	go db.runCompactor()
 	go db.runExpirer()
-	db.log.Info("storage opened", "revision", db.rev, "compacted", db.compacted, "keys", db.index.len())
 	return db, nil
 }
 
