@@ -98,21 +98,32 @@ func (c *CRDHandler) OnAdd(crd *apiextensionsv1.CustomResourceDefinition) {
 // EstablishingController); it is recorded first, so it is served by the
 // time it is Established.
 //
+// crd is kept as it is, not copied: it is the informer's cached object,
+// read-only for everyone (as upstream's crdHandler reads its lister's
+// objects), so a caller must not change it afterwards. A private deep copy
+// of every CRD cost as much memory as the informer's cache itself (0.6 MiB
+// for a 265 KB CRD; docs/crd-memory.md).
+//
 // Mirrors (*crdHandler).updateCustomResourceDefinition.
 func (c *CRDHandler) OnUpdate(crd *apiextensionsv1.CustomResourceDefinition) {
 	if crd == nil {
 		return
 	}
-	crd = crd.DeepCopy()
 	c.mu.Lock()
 	old := c.crds[crd.Name]
 	c.crds[crd.Name] = crd
 	var dropped *crdInfo
 	if old != nil {
-		if info, ok := c.infos[old.UID]; ok && (old.UID != crd.UID ||
-			!reflect.DeepEqual(info.spec, crd.Spec) || !reflect.DeepEqual(info.acceptedNames, crd.Status.AcceptedNames)) {
-			delete(c.infos, old.UID)
-			dropped = info
+		if info, ok := c.infos[old.UID]; ok {
+			if old.UID != crd.UID || !reflect.DeepEqual(*info.spec, crd.Spec) ||
+				!reflect.DeepEqual(info.acceptedNames, crd.Status.AcceptedNames) {
+				delete(c.infos, old.UID)
+				dropped = info
+			} else {
+				// The same spec: the info now points at the new object's,
+				// so that the old object can go.
+				info.spec = &crd.Spec
+			}
 		}
 	}
 	establisher := c.establisher
@@ -360,8 +371,10 @@ func (c *CRDHandler) getOrCreateInfo(crd *apiextensionsv1.CustomResourceDefiniti
 // Mirrors crdInfo in customresource_handler.go.
 type crdInfo struct {
 	// spec and acceptedNames are those the info was built from: the info
-	// is stale iff the CRD's differ.
-	spec          apiextensionsv1.CustomResourceDefinitionSpec
+	// is stale iff the CRD's differ. spec points into the CRD object the
+	// crdHandler holds (read-only, never copied), as upstream's crdInfo
+	// does; guarded by CRDHandler.mu.
+	spec          *apiextensionsv1.CustomResourceDefinitionSpec
 	acceptedNames apiextensionsv1.CustomResourceDefinitionNames
 	// storageVersion is the version objects are stored in.
 	storageVersion string

@@ -48,7 +48,7 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 		return nil, err
 	}
 	info := &crdInfo{
-		spec:           crd.DeepCopy().Spec,
+		spec:           &crd.Spec,
 		acceptedNames:  crd.Status.AcceptedNames,
 		storageVersion: storageVersion,
 		versions:       map[string]*versionScopes{},

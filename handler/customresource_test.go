@@ -354,6 +354,7 @@ func TestCRDHandler_Hooks(t *testing.T) {
 		ts.h.CRDs().OnUpdate(crd)
 		check.Equal(t, 200, ts.do(t, "GET", ctPath, "").code)
 		first := *db
+		crd = crd.DeepCopy() // the hook keeps what it is given: change a copy
 		crd.Spec.Versions[1].Served = false
 		ts.h.CRDs().OnUpdate(crd)
 		r = ts.do(t, "GET", "/apis/stable.example.com/v2/namespaces/default/crontabs", "")
@@ -428,6 +429,7 @@ func TestCRDHandler_Establisher(t *testing.T) {
 		check.Len(t, q.get(), 0)
 	})
 	t.Run("NamesAcceptedOnUpdate", func(t *testing.T) {
+		crd = crd.DeepCopy() // the hook keeps what it is given: change a copy
 		crd.Status.Conditions = []apiextensionsv1.CustomResourceDefinitionCondition{cond(apiextensionsv1.NamesAccepted)}
 		ts.h.CRDs().OnUpdate(crd)
 		check.Equal(t, []string{"crontabs.stable.example.com"}, q.get())
@@ -439,6 +441,7 @@ func TestCRDHandler_Establisher(t *testing.T) {
 		check.Equal(t, []string{"crontabs.stable.example.com", "others.stable.example.com"}, q.get())
 	})
 	t.Run("Established", func(t *testing.T) {
+		crd = crd.DeepCopy()
 		crd.Status.Conditions = append(crd.Status.Conditions, cond(apiextensionsv1.Established))
 		ts.h.CRDs().OnUpdate(crd)
 		check.Len(t, q.get(), 2)
