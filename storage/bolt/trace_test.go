@@ -44,6 +44,8 @@ func TestTrace(t *testing.T) {
 	require.NoError(t, err)
 	defer db.Close()
 	crontabs := db.ForResource(cfg)
+	sub := tr.Subscribe(0, 0)
+	defer sub.Close()
 	// From revision 1, with nothing to catch up on, the watch is live when
 	// Watch returns.
 	w, err := crontabs.Watch(ctx, storage.ObjectKey(prefix, "default", "my-cron"), storage.ListOptions{ResourceVersion: "1"})
@@ -71,9 +73,23 @@ func TestTrace(t *testing.T) {
 		}
 	}
 
+	// The fan-out traces an event after handing it to the watchers, so the
+	// last "fanout" may come just after the watcher has read its event:
+	// wait for all six steps.
+	var events []trace.Event
+	events = append(events, sub.Replay...)
+	for len(events) < 6 {
+		select {
+		case e := <-sub.C:
+			events = append(events, e)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("only %d trace events: %v", len(events), events)
+		}
+	}
+
 	type step struct{ component, step, rv, msg string }
 	var got []step
-	for _, e := range tr.Recent(0) {
+	for _, e := range events {
 		require.Equal(t, "crontabs.stable.example.com", e.Resource)
 		require.Equal(t, "default/my-cron", e.Key)
 		require.NotEmpty(t, e.Upstream)
