@@ -304,13 +304,41 @@ func TestClientGo(t *testing.T) {
 	})
 
 	t.Run("ServerSideApply", func(t *testing.T) {
-		row := feature(t, "client-go", "server-side apply", "dynamic.Interface: Apply")
-		_, err := dyn.Resource(cronTabs).Namespace("default").Apply(ctx, "applied", newCronTab("applied", "img:1"),
-			metav1.ApplyOptions{FieldManager: "e2e"})
-		if !apierrors.IsUnsupportedMediaType(err) || !strings.Contains(err.Error(), "server-side apply is not supported by crdlab") {
-			t.Fatalf("Apply: %v, want 415 UnsupportedMediaType saying server-side apply is not supported", err)
+		feature(t, "client-go", "server-side apply", "dynamic.Interface: Apply, ApplyStatus")
+		ri := dyn.Resource(cronTabs).Namespace("default")
+		obj, err := ri.Apply(ctx, "applied", newCronTab("applied", "img:1"), metav1.ApplyOptions{FieldManager: "e2e"})
+		if err != nil {
+			t.Fatalf("Apply: %v", err)
 		}
-		row.notSupported("crdlab keeps no managedFields: application/apply-patch+yaml is a 415 that says to use create/update/patch")
+		mf := obj.GetManagedFields()
+		if len(mf) != 1 || mf[0].Manager != "e2e" || mf[0].Operation != metav1.ManagedFieldsOperationApply {
+			t.Fatalf("managedFields %+v, want one Apply entry of e2e", mf)
+		}
+		// Another manager's different image conflicts; force takes it.
+		_, err = ri.Apply(ctx, "applied", newCronTab("applied", "img:2"), metav1.ApplyOptions{FieldManager: "other"})
+		if !apierrors.IsConflict(err) || !strings.Contains(err.Error(), `conflict with "e2e": .spec.image`) {
+			t.Fatalf("Apply by another manager: %v, want a 409 conflict on .spec.image", err)
+		}
+		obj, err = ri.Apply(ctx, "applied", newCronTab("applied", "img:2"), metav1.ApplyOptions{FieldManager: "other", Force: true})
+		if err != nil || obj.Object["spec"].(map[string]any)["image"] != "img:2" {
+			t.Fatalf("forced Apply: %v, %v", obj, err)
+		}
+		st := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+			"metadata": map[string]any{"name": "applied"},
+			"status":   map[string]any{"replicas": int64(3)},
+		}}
+		obj, err = ri.ApplyStatus(ctx, "applied", st, metav1.ApplyOptions{FieldManager: "status-writer"})
+		if err != nil {
+			t.Fatalf("ApplyStatus: %v", err)
+		}
+		var sub []string
+		for _, e := range obj.GetManagedFields() {
+			sub = append(sub, e.Manager+"/"+e.Subresource)
+		}
+		if !slices.Contains(sub, "status-writer/status") {
+			t.Fatalf("managedFields %v, want an entry of status-writer on status", sub)
+		}
 	})
 
 	t.Run("StatusSubresource", func(t *testing.T) {

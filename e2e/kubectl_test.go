@@ -178,13 +178,6 @@ func TestKubectl(t *testing.T) {
 		wantValue(t, s.getJSON(t, "crontab", "my-crontab"), "my-cron-image:2", "spec", "image")
 	})
 
-	t.Run("ApplyServerSide", func(t *testing.T) {
-		row := feature(t, "kubectl", "server-side apply", "kubectl apply --server-side -f crontab.yaml")
-		stderr := s.kubectlFails(t, "apply", "--server-side", "-f", "testdata/crontab.yaml")
-		wantContains(t, stderr, "Server-side apply not available on the server")
-		wantContains(t, stderr, "server-side apply is not supported by crdlab")
-		row.notSupported("crdlab keeps no managedFields: application/apply-patch+yaml is a 415 that says to use client-side apply")
-	})
 
 	// A second object, in another namespace, with another label.
 	s.kubectlOK(t, "create", "-n", "team-b", "-f", "testdata/crontab.yaml")
