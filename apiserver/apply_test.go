@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/client"
+	"github.com/crdlab/crdlab/client/dynamic"
+	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -447,4 +453,38 @@ spec:
 	send(t, "PATCH", ts.url+crdsPath+"/gadgets.example.com?fieldManager=helm", applyType, crd2).want(t, 200, "")
 	send(t, "PATCH", ts.url+crdsPath+"/gadgets.example.com?fieldManager=other", applyType,
 		strings.Replace(crd, "scope: Cluster", "scope: Namespaced", 1)).want(t, 409, "Conflict")
+}
+
+func TestServer_ServerSideApply_DynamicClient(t *testing.T) {
+	ts, _ := applyServer(t)
+	dyn, err := dynamic.NewForConfig(&client.Config{Host: ts.url, QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	widgets := dyn.Resource(scheme.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}).Namespace("default")
+	w := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "dyn"}, "spec": map[string]any{"replicas": int64(1)}}}
+	out, err := widgets.Apply(t.Context(), "dyn", w, metav1.ApplyOptions{FieldManager: "dyn"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mf := out.GetManagedFields(); len(mf) != 1 || mf[0].Manager != "dyn" || mf[0].Operation != metav1.ManagedFieldsOperationApply {
+		t.Fatalf("managedFields %+v", mf)
+	}
+	_, err = widgets.Apply(t.Context(), "dyn", w, metav1.ApplyOptions{FieldManager: "dyn"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "dyn"}, "status": map[string]any{"phase": "Up"}}}
+	out, err = widgets.ApplyStatus(t.Context(), "dyn", st, metav1.ApplyOptions{FieldManager: "op"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if phase, _, _ := unstructured.NestedString(out.Object, "status", "phase"); phase != "Up" {
+		t.Fatalf("status %v", out.Object["status"])
+	}
+	if _, err := widgets.Apply(t.Context(), "dyn", out, metav1.ApplyOptions{FieldManager: "dyn"}); !errors.Is(err, dynamic.ErrManagedFieldsSet) {
+		t.Fatalf("apply of an object with managedFields: %v", err)
+	}
 }

@@ -34,6 +34,14 @@
 //     apis/apiextensions/v1); a CRD group version's document describes
 //     the CRDs the OpenAPI controller (controller/openapi) last handed to
 //     UpdateGroupVersion, and is built on its next request.
+//   - Field manager (fieldmanager.go): a scope's scopeFieldManager keeps
+//     metadata.managedFields through package machinery/managedfields —
+//     create, update and JSON or merge patch record an Update entry of
+//     their manager (?fieldManager=, or the User-Agent's product); an
+//     application/apply-patch+yaml merges through it, with conflicts,
+//     force and creation (applyPatch in patch.go). Custom resources get
+//     one per version and subresource from their CRD's schemas; a
+//     built-in kind gets one from newTypedFieldManager.
 //   - Negotiation (subpackage negotiation): Accept → JSON, YAML, a Table
 //     (meta.k8s.io v1/v1beta1), PartialObjectMetadata(List) or the
 //     aggregated discovery document; 406 otherwise.
@@ -46,8 +54,9 @@
 //
 // Upstream:
 //   - k8s.io/apiserver/pkg/endpoints/handlers: get.go, create.go,
-//     update.go, patch.go, delete.go, watch.go, response.go (Table,
-//     PartialObjectMetadata), rest.go (checkName, RequestScope)
+//     update.go, patch.go (applyPatcher), delete.go, watch.go, response.go
+//     (Table, PartialObjectMetadata), rest.go (checkName, RequestScope),
+//     fieldmanager/ (managed fields around admission)
 //   - k8s.io/apiserver/pkg/endpoints/handlers/responsewriters,
 //     handlers/negotiation, endpoints/request, endpoints/filters,
 //     server/filters, endpoints/discovery (+ aggregated)
@@ -61,10 +70,11 @@
 //     UpdateGroupVersion, DeleteGroupVersion)
 //
 // Differences from upstream:
-//   - not supported: server-side apply (application/apply-patch+yaml is a
-//     415 saying so; upstream applies it and keeps managedFields);
-//     strategic merge patch is a 415 for every resource (upstream too for
-//     custom resources, but applies it to built-in types).
+//   - strategic merge patch is a 415 for every resource (upstream too for
+//     custom resources, but applies it to built-in types); so is an apply
+//     in CBOR (upstream: behind a feature gate, off by default).
+//   - A CRD whose schemas do not convert to a typed schema is merged with
+//     deduced types (upstream answers its requests with an error).
 //   - Protobuf is read, never written: request bodies of CRDs and
 //     DeleteOptions in application/vnd.kubernetes.protobuf (what client-go's
 //     typed apiextensions clientset sends; subpackage protobuf) are turned

@@ -49,8 +49,12 @@
 //     does the same when garbage collection is disabled.
 //   - No graceful deletion (only pods have it upstream). A TTL is one
 //     duration per resource (StoreOptions.TTL, given to every write) where
-//     upstream asks a TTLFunc per write. No Begin/After hooks, no Decorator, no table convertor (the handler
-//     builds Tables), no managedFields handling.
+//     upstream asks a TTLFunc per write. No Begin/After hooks, no
+//     Decorator, no table convertor (the handler builds Tables).
+//     managedFields are the handler's (its field manager runs in the
+//     UpdatedObjectInfo, as upstream's in the handler's transformers);
+//     strategies only declare their reset fields and list markers
+//     (fieldmanagement.go).
 //   - The qualified resource in errors is always DefaultQualifiedResource
 //     (upstream prefers the request's RequestInfo; the two agree here).
 //   - DeleteCollection deletes 16 objects at a time, each in its own

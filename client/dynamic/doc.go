@@ -22,8 +22,7 @@
 //     dynamicResourceClient, makeURLSegments)
 //
 // Differences from upstream:
-//   - Not implemented: Apply and ApplyStatus (server-side apply with
-//     apply configurations), NewForConfigAndClient, the fake client, and
+//   - Not implemented: NewForConfigAndClient, the fake client, and
 //     dynamicinformer / dynamiclister.
 //   - A namespace, name or subresource with "/" or "%", or "." / "..", is
 //     refused before sending (upstream's validateNamespaceWithOptionalName

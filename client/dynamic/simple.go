@@ -30,7 +30,7 @@ type Interface interface {
 // server is an *apierrors.StatusError. subresources name a subresource path
 // after the object's name ("status", "scale").
 //
-// Mirrors k8s.io/client-go/dynamic.ResourceInterface (without Apply).
+// Mirrors k8s.io/client-go/dynamic.ResourceInterface.
 type ResourceInterface interface {
 	Create(ctx context.Context, obj *unstructured.Unstructured, opts metav1.CreateOptions, subresources ...string) (*unstructured.Unstructured, error)
 	Update(ctx context.Context, obj *unstructured.Unstructured, opts metav1.UpdateOptions, subresources ...string) (*unstructured.Unstructured, error)
@@ -43,6 +43,11 @@ type ResourceInterface interface {
 	// events a *metav1.Status).
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt client.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (*unstructured.Unstructured, error)
+	// Apply sends obj as a server-side apply (the fields its manager
+	// wants), creating the object if it does not exist. obj must not
+	// carry managedFields.
+	Apply(ctx context.Context, name string, obj *unstructured.Unstructured, opts metav1.ApplyOptions, subresources ...string) (*unstructured.Unstructured, error)
+	ApplyStatus(ctx context.Context, name string, obj *unstructured.Unstructured, opts metav1.ApplyOptions) (*unstructured.Unstructured, error)
 }
 
 // NamespaceableResourceInterface is a ResourceInterface over all namespaces
@@ -280,6 +285,30 @@ func (c *dynamicResourceClient) Patch(ctx context.Context, name string, pt clien
 		return nil, err
 	}
 	return decode(result)
+}
+
+// ErrManagedFieldsSet refuses an apply of an object that carries
+// managedFields: the server would answer 400.
+var ErrManagedFieldsSet = errors.New("dynamic: cannot apply an object with managed fields already set")
+
+// Apply mirrors (*dynamicResourceClient).Apply in client-go's dynamic/simple.go.
+func (c *dynamicResourceClient) Apply(ctx context.Context, name string, obj *unstructured.Unstructured, opts metav1.ApplyOptions, subresources ...string) (*unstructured.Unstructured, error) {
+	if name == "" {
+		return nil, ErrNameRequired
+	}
+	if len(obj.GetManagedFields()) > 0 {
+		return nil, ErrManagedFieldsSet
+	}
+	body, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	return c.Patch(ctx, name, client.ApplyPatchType, body, opts.ToPatchOptions(), subresources...)
+}
+
+// ApplyStatus applies to /status.
+func (c *dynamicResourceClient) ApplyStatus(ctx context.Context, name string, obj *unstructured.Unstructured, opts metav1.ApplyOptions) (*unstructured.Unstructured, error) {
+	return c.Apply(ctx, name, obj, opts, "status")
 }
 
 // withListTimeout makes a list's timeoutSeconds the request's timeout.

@@ -31,9 +31,8 @@
 //     embedded-resource checks are the handler's concern, if anywhere.
 //   - The status endpoint validates the whole object with Config's
 //     validator (upstream uses a status-only schema validator).
-//   - No managedFields / server-side apply bookkeeping on /scale, no table
-//     convertor, no categories or short names (the handler's discovery
-//     knows them).
+//   - No table convertor, no categories or short names (the handler's
+//     discovery knows them).
 //   - ValidateUpdate does not repeat the metadata update checks that
 //     registry.BeforeUpdate already runs, so no error is reported twice.
 package customresource

@@ -66,6 +66,22 @@ type PatchOptions struct {
 	FieldValidation string   `json:"fieldValidation,omitempty"`
 }
 
+// ApplyOptions are what a client says about a server-side apply; they
+// travel as the PatchOptions of an application/apply-patch+yaml PATCH.
+//
+// Mirrors k8s.io/apimachinery/pkg/apis/meta/v1.ApplyOptions.
+type ApplyOptions struct {
+	TypeMeta     `json:",inline"`
+	DryRun       []string `json:"dryRun,omitempty"`
+	Force        bool     `json:"force"`
+	FieldManager string   `json:"fieldManager"`
+}
+
+// ToPatchOptions returns the PatchOptions of an apply.
+func (o ApplyOptions) ToPatchOptions() PatchOptions {
+	return PatchOptions{DryRun: o.DryRun, Force: &o.Force, FieldManager: o.FieldManager}
+}
+
 // DeleteOptions may come as a body or as query parameters of a delete.
 type DeleteOptions struct {
 	TypeMeta           `json:",inline"`
