@@ -171,6 +171,30 @@ func (b *bench) workload(ctx context.Context) error {
 		b.mem("watchbig")
 	}
 
+	if b.on("apply") {
+		b.applyOne(ctx, "apply1", "applied-by-1", p.Apply1N, 1, func(r *report.Server) *report.Throughput { return &r.Apply1 })
+		b.applyOne(ctx, "apply16", "applied-by-16", p.Apply16N, 16, func(r *report.Server) *report.Throughput { return &r.Apply16 })
+		logf("phase: server-side apply of %d objects with %d list-type map entries each, 1 client, %d rounds", p.ApplyListObjects, p.ApplyListEntries, p.Rounds)
+		acc := map[*server]*accum{}
+		for r := range p.Rounds {
+			for _, s := range b.order(r) {
+				c0 := s.cpu()
+				t, err := s.target.ApplyMany(ctx, mainCRD, nsBench, "applied-list", r, p.ApplyListObjects, p.ApplyListEntries)
+				if err != nil {
+					s.fail("applylist", err)
+					continue
+				}
+				acc[s] = acc[s].add(t, s.cpu()-c0)
+			}
+		}
+		for _, s := range b.servers {
+			s.res.ApplyList = acc[s].throughput(1)
+			t := s.res.ApplyList
+			logf("  %-9s %.0f/s p50 %.2f ms p99 %.2f ms, server CPU %.2f ms/op", s.res.Name, t.PerSec, t.Lat.P50, t.Lat.P99, t.CPUMsPerOp)
+		}
+		b.mem("apply")
+	}
+
 	if b.on("delete") && len(names) > 0 {
 		timeout := 10 * time.Minute
 		if b.o.short {
@@ -227,6 +251,34 @@ func (b *bench) create(ctx context.Context, phase, prefix string, n, clients int
 		names[i] = workload.ObjectName(prefix, i)
 	}
 	return names
+}
+
+// applyOne runs a phase of server-side applies to one object (the first creates it),
+// each changing it.
+func (b *bench) applyOne(ctx context.Context, phase, name string, n, clients int, dst func(*report.Server) *report.Throughput) {
+	logf("phase: server-side apply of one object, %d client(s), N=%d", clients, n)
+	per := n / b.p.Rounds
+	acc := map[*server]*accum{}
+	for r := range b.p.Rounds {
+		count := per
+		if r == b.p.Rounds-1 {
+			count = n - per*(b.p.Rounds-1)
+		}
+		for _, s := range b.order(r) {
+			c0 := s.cpu()
+			t, err := s.target.ApplyOne(ctx, mainCRD, nsBench, name, r*per, count, clients)
+			if err != nil {
+				s.fail(phase, err)
+				continue
+			}
+			acc[s] = acc[s].add(t, s.cpu()-c0)
+		}
+	}
+	for _, s := range b.servers {
+		*dst(s.res) = acc[s].throughput(clients)
+		t := dst(s.res)
+		logf("  %-9s %.0f/s p50 %.2f ms p99 %.2f ms, server CPU %.2f ms/op", s.res.Name, t.PerSec, t.Lat.P50, t.Lat.P99, t.CPUMsPerOp)
+	}
 }
 
 // accum adds up the rounds of a timed phase.

@@ -78,6 +78,10 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 		{fmt.Sprintf("create, 1 client (N=%d)", m.Params.Create1N), func(s *Server) Throughput { return s.Create1 }},
 		{fmt.Sprintf("create, 16 clients (N=%d)", m.Params.Create16N), func(s *Server) Throughput { return s.Create16 }},
 		{fmt.Sprintf("get, 1 client (N=%d)", m.Params.GetN), func(s *Server) Throughput { return s.Get }},
+		{fmt.Sprintf("server-side apply of one object, 1 client (N=%d)", m.Params.Apply1N), func(s *Server) Throughput { return s.Apply1 }},
+		{fmt.Sprintf("server-side apply of one object, 16 clients (N=%d)", m.Params.Apply16N), func(s *Server) Throughput { return s.Apply16 }},
+		{fmt.Sprintf("server-side apply of %d objects × %d list-map entries, 1 client (N=%d)", m.Params.ApplyListObjects, m.Params.ApplyListEntries, m.Params.ApplyListObjects*m.Params.Rounds),
+			func(s *Server) Throughput { return s.ApplyList }},
 	} {
 		f := tp.f
 		row(tp.name, "throughput", func(s *Server) float64 { return f(s).PerSec }, "%.0f /s")

@@ -55,7 +55,14 @@ type Params struct {
 	WatchSmall      int `json:"watch_small_watchers"`
 	WatchBig        int `json:"watch_big_watchers"`
 	WatchUpdates    int `json:"watch_updates"`
-	Rounds          int `json:"rounds"`
+	// Server-side apply: applies of one object by 1 and 16 clients, and
+	// ApplyListObjects objects with ApplyListEntries list-type map entries each,
+	// applied once per round.
+	Apply1N          int `json:"apply_1_client_n"`
+	Apply16N         int `json:"apply_16_clients_n"`
+	ApplyListObjects int `json:"apply_list_objects"`
+	ApplyListEntries int `json:"apply_list_entries"`
+	Rounds           int `json:"rounds"`
 }
 
 // Fsync is the disk's raw 4 KiB write+fdatasync rate, measured before and after the
@@ -81,6 +88,10 @@ type Server struct {
 	Create1         Throughput      `json:"create_1_client"`
 	Create16        Throughput      `json:"create_16_clients"`
 	Get             Throughput      `json:"get_1_client"`
+	// Server-side apply (application/apply-patch+yaml).
+	Apply1    Throughput `json:"apply_1_client"`
+	Apply16   Throughput `json:"apply_16_clients"`
+	ApplyList Throughput `json:"apply_list_map"`
 	ListLatest      List            `json:"list_latest"`
 	ListRV0         List            `json:"list_rv0"`
 	WatchSmall      *Watch          `json:"watch_small,omitempty"`
@@ -197,6 +208,9 @@ func (r *Results) CheckTargets() {
 	add("create, 16 clients: throughput", "≥ 3× reference", both(func(s *Server) float64 { return s.Create16.PerSec }), ge(3), "%.2f×")
 	add("create, 16 clients: throughput vs raw fsync rate", "≥ 3× fsync/s", ratio(get(cl, func(s *Server) float64 { return s.Create16.PerSec }), r.Fsync.Mean()), ge(3), "%.2f×")
 	add("create, 1 client: throughput", "≥ 2× reference", both(func(s *Server) float64 { return s.Create1.PerSec }), ge(2), "%.2f×")
+	add("server-side apply of one object, 1 client: throughput", "≥ 2× reference", both(func(s *Server) float64 { return s.Apply1.PerSec }), ge(2), "%.2f×")
+	add("server-side apply of one object, 16 clients: throughput", "≥ 2× reference", both(func(s *Server) float64 { return s.Apply16.PerSec }), ge(2), "%.2f×")
+	add("server-side apply of 100 objects with list-type map entries: throughput", "≥ 2× reference", both(func(s *Server) float64 { return s.ApplyList.PerSec }), ge(2), "%.2f×")
 	add("get, 1 client: p50", "≤ 0.5× reference", both(func(s *Server) float64 { return s.Get.Lat.P50 }), le(0.5), "%.2f×")
 	refBest := get(ref, func(s *Server) float64 { return math.Min(s.ListLatest.Lat.P50, s.ListRV0.Lat.P50) })
 	clWorst := get(cl, func(s *Server) float64 { return math.Max(s.ListLatest.Lat.P50, s.ListRV0.Lat.P50) })

@@ -184,7 +184,9 @@ func (c CRD) JSON() []byte {
   "schema":{"openAPIV3Schema":{"type":"object","properties":{
    "spec":{"type":"object","properties":{
      "size":{"type":"integer"},"color":{"type":"string"},"counter":{"type":"integer"},
-     "payload":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}}}},
+     "payload":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},
+     "ports":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],
+      "items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"port":{"type":"integer"}}}}}},
    "status":{"type":"object","properties":{"phase":{"type":"string"}}}}}}}]}}`,
 		c.Name(), Group, c.Plural, strings.ToLower(c.Kind), c.Kind, c.Kind+"List", Version)
 }
@@ -202,6 +204,30 @@ func (c CRD) Object(ns, name string, counter int, rv string) []byte {
 	}
 	return fmt.Appendf(nil, `{"apiVersion":"%s/%s","kind":%q,"metadata":{"name":%q,"namespace":%q,"labels":{"app":"crdbench","shard":"s%d"}%s},"spec":{"size":%d,"color":"blue","counter":%d,"payload":%q,"tags":["alpha","beta","gamma"]}}`,
 		Group, Version, c.Kind, name, ns, counter%16, rvField, counter%1000, counter, payload)
+}
+
+// ApplyObject is the apply configuration of custom resource name in ns: the fields of
+// Object, and ports, a list-type map of `ports` entries keyed by name, whose entry
+// counter%ports has port 8000+counter (the others 7000+index), so that each counter
+// changes one entry.
+func (c CRD) ApplyObject(ns, name string, counter, ports int) []byte {
+	b := fmt.Appendf(nil, `{"apiVersion":"%s/%s","kind":%q,"metadata":{"name":%q,"namespace":%q,"labels":{"app":"crdbench"}},"spec":{"size":%d,"color":"blue","counter":%d,"payload":%q,"tags":["alpha","beta","gamma"]`,
+		Group, Version, c.Kind, name, ns, counter%1000, counter, payload)
+	if ports > 0 {
+		b = append(b, `,"ports":[`...)
+		for i := range ports {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			port := 7000 + i
+			if i == counter%ports {
+				port = 8000 + counter
+			}
+			b = fmt.Appendf(b, `{"name":"p%02d","port":%d}`, i, port)
+		}
+		b = append(b, ']')
+	}
+	return append(b, "}}"...)
 }
 
 // ObjectName is the name of the i-th custom resource of a phase.

@@ -150,6 +150,47 @@ func (t *Target) Create(ctx context.Context, crd CRD, ns, prefix string, first, 
 	})
 }
 
+// applyContentType is server-side apply's patch type; the body may be JSON.
+const applyContentType = "application/apply-patch+yaml"
+
+// apply sends one server-side apply of body to object name, as manager "crdbench"; the
+// first creates it (201), later ones update it (200).
+func (t *Target) apply(ctx context.Context, crd CRD, ns, name string, body []byte) error {
+	r, err := t.do(ctx, http.MethodPatch, crd.Path(ns)+"/"+name+"?fieldManager=crdbench", body, applyContentType)
+	if err != nil {
+		return fmt.Errorf("%s: apply %s: %w", t.Name, name, err)
+	}
+	if r.Code != http.StatusOK && r.Code != http.StatusCreated {
+		return fmt.Errorf("%s: apply %s: got %d: %s", t.Name, name, r.Code, truncate(r.Body, 300))
+	}
+	return nil
+}
+
+// ApplyOne server-side applies one object n times on the given number of clients, each
+// apply with its own counter (first … first+n-1), so that every apply changes it.
+func (t *Target) ApplyOne(ctx context.Context, crd CRD, ns, name string, first, n, clients int) (Timed, error) {
+	bodies := make([][]byte, n)
+	for i := range bodies {
+		bodies[i] = crd.ApplyObject(ns, name, first+i, 0)
+	}
+	return t.parallel(ctx, n, clients, func(ctx context.Context, i int) error {
+		return t.apply(ctx, crd, ns, name, bodies[i])
+	})
+}
+
+// ApplyMany server-side applies n objects (prefix-000000 …) with a list-type map of
+// ports entries each, one client: round 0 creates them, every later round changes one
+// entry of each.
+func (t *Target) ApplyMany(ctx context.Context, crd CRD, ns, prefix string, round, n, ports int) (Timed, error) {
+	bodies := make([][]byte, n)
+	for i := range bodies {
+		bodies[i] = crd.ApplyObject(ns, ObjectName(prefix, i), round, ports)
+	}
+	return t.parallel(ctx, n, 1, func(ctx context.Context, i int) error {
+		return t.apply(ctx, crd, ns, ObjectName(prefix, i), bodies[i])
+	})
+}
+
 // Get reads n custom resources chosen at random from names, one at a time.
 func (t *Target) Get(ctx context.Context, crd CRD, ns string, names []string, n int, seed uint64) (Timed, error) {
 	rng := rand.New(rand.NewPCG(seed, 1))
