@@ -89,14 +89,14 @@ type Server struct {
 	Create16        Throughput      `json:"create_16_clients"`
 	Get             Throughput      `json:"get_1_client"`
 	// Server-side apply (application/apply-patch+yaml).
-	Apply1    Throughput `json:"apply_1_client"`
-	Apply16   Throughput `json:"apply_16_clients"`
-	ApplyList Throughput `json:"apply_list_map"`
-	ListLatest      List            `json:"list_latest"`
-	ListRV0         List            `json:"list_rv0"`
-	WatchSmall      *Watch          `json:"watch_small,omitempty"`
-	WatchBig        *Watch          `json:"watch_big,omitempty"`
-	DeleteCRD       *DeleteCRD      `json:"delete_crd,omitempty"`
+	Apply1     Throughput `json:"apply_1_client"`
+	Apply16    Throughput `json:"apply_16_clients"`
+	ApplyList  Throughput `json:"apply_list_map"`
+	ListLatest List       `json:"list_latest"`
+	ListRV0    List       `json:"list_rv0"`
+	WatchSmall *Watch     `json:"watch_small,omitempty"`
+	WatchBig   *Watch     `json:"watch_big,omitempty"`
+	DeleteCRD  *DeleteCRD `json:"delete_crd,omitempty"`
 	// Memory per process (peak and current RSS at the end), and the peak sum.
 	Memory      map[string]ProcMem `json:"memory"`
 	PeakRSS     int64              `json:"peak_rss_bytes"`
