@@ -178,7 +178,6 @@ func TestKubectl(t *testing.T) {
 		wantValue(t, s.getJSON(t, "crontab", "my-crontab"), "my-cron-image:2", "spec", "image")
 	})
 
-
 	// A second object, in another namespace, with another label.
 	s.kubectlOK(t, "create", "-n", "team-b", "-f", "testdata/crontab.yaml")
 	s.kubectlOK(t, "label", "-n", "team-b", "crontab", "my-crontab", "tier=backend")
