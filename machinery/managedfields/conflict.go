@@ -80,16 +80,8 @@ func printManager(id string) string {
 	return s
 }
 
-// conflictsToSet and conflictsDifference mirror the helpers of the same
-// names in lastappliedmanager.go.
-func conflictsToSet(conflicts merge.Conflicts) *fieldpath.Set {
-	s := fieldpath.NewSet()
-	for _, c := range conflicts {
-		s.Insert(c.Path)
-	}
-	return s
-}
-
+// conflictsDifference mirrors the helper of the same name in
+// lastappliedmanager.go.
 func conflictsDifference(conflicts merge.Conflicts, s *fieldpath.Set) merge.Conflicts {
 	out := merge.Conflicts{}
 	for _, c := range conflicts {

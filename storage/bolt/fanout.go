@@ -170,7 +170,7 @@ func (f *fanout) dispatch(b batch) {
 				i++
 			}
 			if f.db.opts.Tracer.Enabled() {
-				f.traceFanout(g, e, sent)
+				f.traceFanout(e, sent)
 			}
 			if len(g.watchers) == 0 {
 				gi-- // the group was removed

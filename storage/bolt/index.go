@@ -43,15 +43,6 @@ func (ki *keyIndex) at(rev int64) (r revision, ok bool) {
 	return ki.revs[i], true
 }
 
-// modRev returns the revision of the key's current state, or 0 if the key
-// does not exist now.
-func (ki *keyIndex) modRev() int64 {
-	if ki == nil || ki.latest.deleted {
-		return 0
-	}
-	return ki.latest.rev
-}
-
 // compact forgets the revisions that no read at or after rev can need: all
 // before rev but the last, and that one too if it is a tombstone. It
 // returns the forgotten revisions; the key itself is forgotten when revs
@@ -95,20 +86,16 @@ func (t *treeIndex) get(key string) *keyIndex { return t.byKey[key] }
 
 func (t *treeIndex) len() int { return len(t.byKey) }
 
-// put records a committed write and returns the key's previous latest
-// record (nil if the key was not in the index).
-func (t *treeIndex) put(r *record) (prev *record) {
+// put records a committed write.
+func (t *treeIndex) put(r *record) {
 	ki := t.byKey[r.key]
 	if ki == nil {
 		ki = &keyIndex{key: r.key}
 		t.byKey[r.key] = ki
 		t.insert(ki)
-	} else {
-		prev = ki.latest
 	}
 	ki.revs = append(ki.revs, revision{rev: r.rev, tombstone: r.deleted})
 	ki.latest = r
-	return prev
 }
 
 // chunkFor returns the index of the first chunk whose last key is >= key,

@@ -60,8 +60,8 @@ func (db *DB) traceCommit(op *writeOp, r *record, batch int) {
 	})
 }
 
-// traceFanout records that the event of e was sent to n watchers of g.
-func (f *fanout) traceFanout(g *watchGroup, e event, n int) {
+// traceFanout records that the event of e was sent to n watchers.
+func (f *fanout) traceFanout(e event, n int) {
 	typ := "MODIFIED"
 	switch {
 	case e.rec.deleted:

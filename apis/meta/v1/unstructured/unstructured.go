@@ -173,11 +173,6 @@ func (u *Unstructured) setField(value any, fields ...string) {
 	_ = SetNestedField(u.Object, value, fields...)
 }
 
-func (u *Unstructured) metadata() map[string]any {
-	m, _ := u.Object["metadata"].(map[string]any)
-	return m
-}
-
 func getString(obj map[string]any, fields ...string) string {
 	s, _, _ := NestedString(obj, fields...)
 	return s
