@@ -31,7 +31,9 @@ serve:
 
 # bench measures crdlab next to the upstream apiextensions-apiserver (etcd
 # installed from Debian if missing, both servers built and started here) and
-# rewrites docs/perf.md, docs/perf.json and docs/perf/*.png. About 10 minutes;
+# rewrites docs/perf.md, docs/perf.json and docs/perf/*.png. About 10 minutes, and as
+# much again for the many-objects family (10,000 and 100,000 objects; `go -C bench run
+# ./cmd/crdbench -phases objects` runs it alone and merges it into docs/perf.json);
 # run it on a quiet machine and commit its output.
 bench:
 	nice $(GO) -C bench run ./cmd/crdbench

@@ -31,7 +31,7 @@ func main() {
 	flag.StringVar(&o.work, "work", "", "directory for binaries, data and logs (default: a new temporary directory)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory (logs, data) after the run")
 	flag.StringVar(&o.servers, "servers", "reference,crdlab", "which servers to run: reference, crdlab or both")
-	flag.StringVar(&o.phases, "phases", "all", "comma-separated phases to run: established,firstcr,create,get,list,watch,watchbig,apply,delete (all: every one)")
+	flag.StringVar(&o.phases, "phases", "all", "comma-separated phases to run: established,firstcr,create,get,list,watch,watchbig,apply,delete,objects (all: every one)")
 	flag.StringVar(&o.crdlabBin, "crdlab-bin", "", "use this crdlab binary instead of building one")
 	flag.StringVar(&o.refBin, "refserver-bin", "", "use this refserver binary instead of building one")
 	flag.StringVar(&o.crdlabArgs, "crdlab-args", "", "extra arguments for `crdlab serve`, space-separated")
@@ -42,6 +42,7 @@ func main() {
 	flag.IntVar(&o.create16N, "create16-n", 0, "override: objects created by 16 clients")
 	flag.IntVar(&o.getN, "get-n", 0, "override: gets")
 	flag.IntVar(&o.watchUpdates, "watch-updates", 0, "override: updates in each watch fan-out")
+	flag.StringVar(&o.objectsSizes, "objects-sizes", "", "override: the sizes of the many-objects family, comma-separated (default 10000,100000; 300 with -short)")
 	flag.Parse()
 
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

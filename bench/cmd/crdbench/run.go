@@ -33,6 +33,8 @@ type options struct {
 	rounds            int
 	// Size overrides, for profiling; 0 keeps the default.
 	create1N, create16N, getN, watchUpdates int
+	// objectsSizes overrides the sizes of the many-objects family (objects.go).
+	objectsSizes string
 }
 
 // sizes are the workload's sizes for a full or a short run.
@@ -103,6 +105,7 @@ type bench struct {
 	p       report.Params
 	servers []*server
 	phases  map[string]bool
+	commit  string
 }
 
 func run(ctx context.Context, o options) error {
@@ -179,6 +182,7 @@ func run(ctx context.Context, o options) error {
 		Params:     p,
 		LoadAvg:    [2]float64{loadAvg(), 0},
 	}
+	b.commit = res.Meta.Commit
 
 	// Binaries.
 	etcdBin := ""
@@ -296,8 +300,33 @@ func run(ctx context.Context, o options) error {
 			}
 		}
 	}
+	if b.on("objects") {
+		// The many-objects family runs on servers of its own, one size after the other:
+		// the main workload's servers stop first, to leave it the machine.
+		for _, s := range b.servers {
+			for _, p := range slices.Backward(s.procs) {
+				p.Stop(10 * time.Second)
+			}
+		}
+		if res.Objects, err = b.objects(ctx, work, map[string]string{"etcd": etcdBin, "refserver": o.refBin, "crdlab": o.crdlabBin}); err != nil {
+			keep = true
+			return err
+		}
+	}
 	res.Meta.WallSec = time.Since(start).Seconds()
 	res.Meta.LoadAvg[1] = loadAvg()
+	if len(b.phases) == 1 && b.phases["objects"] && !o.short {
+		// The family alone: its sizes go into the results of the last full run.
+		if prev, err := os.ReadFile(filepath.Join(out, "perf.json")); err == nil {
+			var full report.Results
+			if err := json.Unmarshal(prev, &full); err != nil {
+				return fmt.Errorf("%s: %w", filepath.Join(out, "perf.json"), err)
+			}
+			full.Objects = res.Objects.Merge(full.Objects)
+			res = &full
+			logf("the many-objects figures go into the results of the run of %s", full.Meta.Date)
+		}
+	}
 	res.CheckTargets()
 
 	if err := write(res, out); err != nil {

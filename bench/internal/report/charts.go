@@ -176,6 +176,11 @@ func (r *Results) WriteCharts(dir string) ([]Chart, error) {
 		return nil, err
 	}
 	charts = append(charts, Chart{File: "percentiles.png", Title: "Latency percentiles"})
+	if c, err := objectsChart(r, dir); err != nil {
+		return nil, err
+	} else if c != nil {
+		charts = append(charts, *c)
+	}
 	return charts, nil
 }
 

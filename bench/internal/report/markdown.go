@@ -160,6 +160,8 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 		p("\n")
 	}
 
+	r.objectsMarkdown(&b)
+
 	p("## Charts\n\n")
 	rel, err := filepath.Rel(filepath.Dir(path), chartDir)
 	if err != nil {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,5 +102,22 @@ func TestWrite(t *testing.T) {
 	}
 	if !strings.HasSuffix(string(md), "## Notes\n") {
 		t.Error("perf.md does not end with the notes")
+	}
+}
+
+// TestObjectsMerge: a run of the family alone replaces its sizes and keeps the others,
+// in order of size.
+func TestObjectsMerge(t *testing.T) {
+	old := &Objects{Sizes: []*ObjectsSize{{N: 10_000, Date: "old"}, {N: 100_000, Date: "old"}}}
+	got := (&Objects{CatchUp: 10_000, Sizes: []*ObjectsSize{{N: 100_000, Date: "new"}, {N: 1_000, Date: "new"}}}).Merge(old)
+	var desc []string
+	for _, sz := range got.Sizes {
+		desc = append(desc, fmt.Sprint(sz.N, " ", sz.Date))
+	}
+	if want := "1000 new, 10000 old, 100000 new"; strings.Join(desc, ", ") != want {
+		t.Errorf("merged sizes: %s, want %s", strings.Join(desc, ", "), want)
+	}
+	if got.CatchUp != 10_000 {
+		t.Errorf("CatchUp = %d", got.CatchUp)
 	}
 }

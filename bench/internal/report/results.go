@@ -22,7 +22,9 @@ type Results struct {
 	Fsync   Fsync              `json:"fsync"`
 	Servers map[string]*Server `json:"servers"`
 	Targets []Target           `json:"targets"`
-	Notes   []string           `json:"notes,omitempty"`
+	// Objects is issue 20's "many objects" family, if it ran (objects.go).
+	Objects *Objects `json:"objects,omitempty"`
+	Notes   []string `json:"notes,omitempty"`
 }
 
 // Meta describes the run.
@@ -239,7 +241,7 @@ func (r *Results) CheckTargets() {
 		return s.DeleteCRD.Ms
 	}), le(0.2), "%.3f×")
 	add("peak RSS (reference: apiserver + etcd)", "≤ 0.25× reference", both(func(s *Server) float64 { return float64(s.PeakRSS) }), le(0.25), "%.3f×")
-	r.Targets = ts
+	r.Targets = append(ts, r.objectsTargets()...)
 }
 
 func watchOr(w *Watch, f func(*Watch) float64) float64 {
