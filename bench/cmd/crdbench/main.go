@@ -42,6 +42,7 @@ func main() {
 	flag.IntVar(&o.create16N, "create16-n", 0, "override: objects created by 16 clients")
 	flag.IntVar(&o.getN, "get-n", 0, "override: gets")
 	flag.IntVar(&o.watchUpdates, "watch-updates", 0, "override: updates in each watch fan-out")
+	flag.IntVar(&o.objectsListReps, "objects-list-reps", 0, "override: how many times each list of the many-objects family runs (default 3, 2 with -short)")
 	flag.StringVar(&o.objectsSizes, "objects-sizes", "", "override: the sizes of the many-objects family, comma-separated (default 10000,100000; 300 with -short)")
 	flag.Parse()
 

@@ -199,13 +199,16 @@ func (b *bench) objects(ctx context.Context, work string, bins map[string]string
 	if err != nil {
 		return nil, err
 	}
+	if b.o.objectsListReps > 0 {
+		op.listReps = b.o.objectsListReps
+	}
 	out := &report.Objects{CatchUp: op.catchUp, PageLimit: op.pageLimit}
 	for i, n := range op.sizes {
 		if ctx.Err() != nil {
 			return out, ctx.Err()
 		}
 		start := time.Now()
-		sz := &report.ObjectsSize{N: n, Servers: map[string]*report.ObjectsServer{},
+		sz := &report.ObjectsSize{N: n, Servers: map[string]*report.ObjectsServer{}, ListReps: op.listReps,
 			Date: start.UTC().Format("2006-01-02 15:04 UTC"), Commit: b.commit, LoadAvg: [2]float64{loadAvg(), 0}}
 		var sum int
 		for j := range n {

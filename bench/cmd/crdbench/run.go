@@ -34,7 +34,8 @@ type options struct {
 	// Size overrides, for profiling; 0 keeps the default.
 	create1N, create16N, getN, watchUpdates int
 	// objectsSizes overrides the sizes of the many-objects family (objects.go).
-	objectsSizes string
+	objectsSizes    string
+	objectsListReps int
 }
 
 // sizes are the workload's sizes for a full or a short run.
