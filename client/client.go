@@ -16,9 +16,10 @@ import (
 // Mirrors k8s.io/apimachinery/pkg/types.PatchType.
 type PatchType string
 
-// The patch types. crdlab's server applies JSON patch and merge patch; it
-// answers strategic merge (as upstream does for custom resources) and
-// server-side apply with 415 UnsupportedMediaType.
+// The patch types. crdlab's server applies JSON patch, merge patch and
+// server-side apply (dynamic's Apply and ApplyStatus send it); it answers
+// strategic merge with 415 UnsupportedMediaType, as upstream does for
+// custom resources.
 const (
 	JSONPatchType           PatchType = "application/json-patch+json"
 	MergePatchType          PatchType = "application/merge-patch+json"
