@@ -84,7 +84,11 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 			func(s *Server) Throughput { return s.ApplyList }},
 	} {
 		f := tp.f
-		row(tp.name, "throughput", func(s *Server) float64 { return f(s).PerSec }, "%.0f /s")
+		perSec := func(s *Server) float64 { return f(s).PerSec }
+		if val(ref, perSec) == 0 && val(cl, perSec) == 0 {
+			continue // a phase this run left out (-phases), or results older than it
+		}
+		row(tp.name, "throughput", perSec, "%.0f /s")
 		row("", "p50", func(s *Server) float64 { return f(s).Lat.P50 }, "%.2f ms")
 		row("", "p99", func(s *Server) float64 { return f(s).Lat.P99 }, "%.2f ms")
 		row("", "server CPU per request", func(s *Server) float64 { return f(s).CPUMsPerOp }, "%.2f ms")
