@@ -20,15 +20,18 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apiserver/authn"
 	"github.com/crdlab/crdlab/apiserver/authz"
 	"github.com/crdlab/crdlab/apiserver/limits"
@@ -88,6 +91,9 @@ type access struct {
 	authenticator *authn.Authenticator
 	authorizer    authz.Authorizer
 	limiter       *limits.Limiter
+	// hosts are the Host headers the server answers to (hostcheck.go);
+	// nil: all.
+	hosts *hostPolicy
 
 	// loopbackToken authenticates the server's own client.
 	loopbackToken string
@@ -113,7 +119,13 @@ func newAccess(c *completedConfig, log *slog.Logger) (*access, error) {
 		tokens = t
 	}
 	// (A listen address that does not parse is net.Listen's to report.)
-	if host, _, err := net.SplitHostPort(c.Listen); err == nil && !isLoopbackHost(host) {
+	listenHost, _, splitErr := net.SplitHostPort(c.Listen)
+	hosts, err := newHostPolicy(c.AcceptHosts, listenHost)
+	if err != nil {
+		return nil, err
+	}
+	a.hosts = hosts
+	if host := listenHost; splitErr == nil && !isLoopbackHost(host) {
 		if c.Authentication.TokenFile == "" {
 			return nil, fmt.Errorf("refusing to serve on %s without authentication: %w, so every client that can reach it "+
 				"could read and change every object; turn authentication on with --token-file (one \"token,user,uid[,groups]\" "+
@@ -349,9 +361,11 @@ func withPanicRecovery(h http.Handler, log *slog.Logger) http.Handler {
 
 // withRequestChecks refuses, with a 400 BadRequest, request paths that
 // could make a storage key other than the one they seem to name (see
-// CheckRequestPath), and bounds how long a request that is not a watch
-// may take to send its body and read its answer (timeout plus a margin),
-// so that a client that stalls cannot hold a goroutine forever.
+// CheckRequestPath), and with a 415 a body without a Content-Type
+// (hostcheck.go says why). A request that is not long-running gets its
+// timeout plus a margin to be answered (read and write deadlines), so
+// that a client that stalls cannot hold a goroutine forever, and its body
+// must arrive at a minimum pace (pacedBody).
 func withRequestChecks(h http.Handler, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info, _ := request.RequestInfoFrom(r.Context())
@@ -359,14 +373,98 @@ func withRequestChecks(h http.Handler, timeout time.Duration) http.Handler {
 			responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
 			return
 		}
-		if !info.LongRunning() && timeout > 0 {
+		if hasBody(r) && strings.TrimSpace(r.Header.Get("Content-Type")) == "" && !isKubernetesClient(r) {
+			e := apierrors.NewUnsupportedMediaType("", nil)
+			e.ErrStatus.Message = "the request has a body but no Content-Type: send it as application/json (or application/yaml, " +
+				"a patch type for PATCH); crdlab does not read an unlabelled body as JSON, as a web page's no-cors request is one (docs/access.md)"
+			responsewriters.WriteError(w, e)
+			return
+		}
+		if !isLongRunning(r, info) && timeout > 0 {
 			rc := http.NewResponseController(w)
 			deadline := time.Now().Add(timeout + 10*time.Second)
 			_ = rc.SetReadDeadline(deadline)
 			_ = rc.SetWriteDeadline(deadline)
+			if hasBody(r) {
+				r.Body = &pacedBody{ReadCloser: r.Body, rc: rc, start: time.Now(), final: deadline}
+			}
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// isKubernetesClient reports whether a request's User-Agent is client-go's
+// default (rest.DefaultKubernetesUserAgent: "kubectl/v1.37.2 (linux/amd64)
+// kubernetes/abcdef0"). Such a client may send a body without a
+// Content-Type — `kubectl create --raw -f` does — and gets it read as JSON,
+// as upstream. A web page cannot send it: User-Agent is not a header a
+// no-cors request may set, and a CORS request that sets it needs a
+// preflight crdlab never grants.
+func isKubernetesClient(r *http.Request) bool {
+	ua := r.Header.Get("User-Agent")
+	return strings.Contains(ua, ") kubernetes/") && !strings.HasPrefix(ua, "Mozilla/")
+}
+
+// hasBody reports whether a request comes with a body: a Content-Length
+// above 0, or a chunked (or HTTP/2) body of unknown length.
+func hasBody(r *http.Request) bool {
+	return r.ContentLength > 0 || r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody
+}
+
+// The pace a request body must keep: after BodyGracePeriod, at least
+// MinBodyRate bytes per second on average since the request began. A 3 MiB
+// body (the largest the handler takes) may so take up to 106 s, cut at the
+// request's own deadline; a client trickling a byte every few seconds
+// loses its request after BodyGracePeriod, and with it the in-flight slot
+// it held (apiserver/limits).
+const (
+	BodyGracePeriod = 10 * time.Second
+	MinBodyRate     = 32 << 10
+)
+
+// pacedBody is a request body read under a moving read deadline: before
+// each read, start + BodyGracePeriod + (bytes so far / MinBodyRate), never
+// later than final (the request's deadline). Once the body is read to its
+// end the deadline goes back to final: over HTTP/1.1 the server then keeps
+// a read pending on the connection (to notice a client that goes away),
+// and a deadline passing under it would cancel the request.
+//
+// Upstream has no such pace: its bodies are read within the request
+// timeout; API Priority and Fairness keeps a slow client to its own share
+// of the server.
+type pacedBody struct {
+	io.ReadCloser
+	rc           *http.ResponseController
+	start, final time.Time
+	// n counts the bytes read; done is set once a read failed or hit EOF.
+	n    int64
+	done bool
+}
+
+func (p *pacedBody) Read(b []byte) (int, error) {
+	if p.done {
+		return p.ReadCloser.Read(b)
+	}
+	d := p.start.Add(BodyGracePeriod + time.Duration(float64(p.n)/MinBodyRate*float64(time.Second)))
+	if d.After(p.final) {
+		d = p.final
+	}
+	_ = p.rc.SetReadDeadline(d)
+	n, err := p.ReadCloser.Read(b)
+	p.n += int64(n)
+	if err != nil {
+		p.done = true
+		_ = p.rc.SetReadDeadline(p.final)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			err = &apierrors.StatusError{ErrStatus: metav1.Status{
+				TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+				Status:   metav1.StatusFailure, Code: http.StatusRequestTimeout, Reason: metav1.StatusReasonTimeout,
+				Message: fmt.Sprintf("the request body came too slowly: %d bytes in %v; a body must arrive within %v plus a second per %d KiB",
+					p.n, time.Since(p.start).Round(time.Millisecond), BodyGracePeriod, MinBodyRate>>10),
+			}}
+		}
+	}
+	return n, err
 }
 
 // maxNameLength bounds object names in paths: upstream's longest valid

@@ -35,6 +35,13 @@ const (
 	DefaultDataDir         = "./crdlab-data"
 	DefaultListen          = "127.0.0.1:8080"
 	DefaultShutdownTimeout = 10 * time.Second
+	// DefaultIdleTimeout closes idle keep-alive connections, as
+	// upstream's secure serving does (90 s, http.DefaultTransport's
+	// keep-alive timeout).
+	DefaultIdleTimeout = 90 * time.Second
+	// DefaultReadHeaderTimeout bounds how long a client may take to send
+	// a request's headers (and the TLS handshake), as upstream's 32 s.
+	DefaultReadHeaderTimeout = 32 * time.Second
 	// DefaultWatchBufferSize is the server's bolt.Options.WatchBufferSize:
 	// how many events a watcher may fall behind before it is closed with a
 	// 410 (its client lists again). Storage's own default, 1024, costs
@@ -78,9 +85,24 @@ type Config struct {
 	// --etcd-prefix, for StorageBackend StorageEtcd.
 	EtcdServers []string
 	EtcdPrefix  string
+	// AcceptHosts are regular expressions the Host header of every
+	// request must match (its host name, without the port; an IPv6
+	// address in brackets), as kubectl proxy's --accept-hosts. Nil: on a
+	// loopback Listen, DefaultAcceptHosts; on any other, every host
+	// (authentication is on there). The host the server's own client
+	// dials is always accepted. A request with another Host, or whose
+	// Origin header names a site other than the server itself or a
+	// loopback host, is answered 403 (hostcheck.go).
+	AcceptHosts []string
 	// RequestTimeout bounds every request but watches; 0 is the
 	// handler's default (60 s).
 	RequestTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection that has carried no
+	// request for this long; 0 is DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// ReadHeaderTimeout bounds how long a client may take to send a
+	// request's headers; 0 is DefaultReadHeaderTimeout.
+	ReadHeaderTimeout time.Duration
 	// ShutdownTimeout bounds how long Run waits for requests to finish
 	// once its context is done.
 	ShutdownTimeout time.Duration
@@ -140,6 +162,12 @@ func (c *Config) Complete() (CompletedConfig, error) {
 	}
 	if cc.ShutdownTimeout <= 0 {
 		cc.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if cc.IdleTimeout <= 0 {
+		cc.IdleTimeout = DefaultIdleTimeout
+	}
+	if cc.ReadHeaderTimeout <= 0 {
+		cc.ReadHeaderTimeout = DefaultReadHeaderTimeout
 	}
 	if cc.Storage.WatchBufferSize <= 0 {
 		cc.Storage.WatchBufferSize = DefaultWatchBufferSize
@@ -319,13 +347,19 @@ func (c CompletedConfig) New() (*Server, error) {
 			return fail(fmt.Errorf("--self-signed-cert-dir: writing the kubeconfig: %w", err))
 		}
 	}
+	// As upstream's SecureServingInfo.Serve: headers within 32 s and up
+	// to 1 MiB (with tokens, selectors), idle connections closed after
+	// 90 s (HTTP/2 too). No ReadTimeout or WriteTimeout: over HTTP/1.1 a
+	// passed read deadline cancels the request's context, which would end
+	// every watch; withRequestChecks (access.go) sets the deadlines of
+	// each request that is not long-running instead, and paces its body.
 	s.http = &http.Server{
-		Handler:           withRequestInfo(s.metrics.instrument(withUI(s.frontChain(s.withWatchShutdown(mux))), isLongRunning)),
-		ReadHeaderTimeout: 30 * time.Second,
-		// As upstream: headers (with tokens, selectors) up to 1 MiB.
-		MaxHeaderBytes: 1 << 20,
-		TLSConfig:      acc.tls,
-		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		Handler:           withRequestInfo(s.metrics.instrument(withHostCheck(withUI(s.frontChain(s.withWatchShutdown(mux))), acc.hosts), isLongRunning)),
+		ReadHeaderTimeout: c.ReadHeaderTimeout,
+		IdleTimeout:       c.IdleTimeout,
+		MaxHeaderBytes:    1 << 20,
+		TLSConfig:         acc.tls,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return s, nil
 }

@@ -18,11 +18,13 @@
 // schema, API approval); discovery and OpenAPI of CRD groups are written by
 // their controllers alone.
 //
-// Access and overload (access.go): in front of everything sits upstream's
-// outer filter chain, small — the RequestInfo (the one parse of the URL:
+// Access and overload (access.go): in front of everything sits a Host
+// and Origin check against web pages (hostcheck.go, as kubectl proxy's
+// --accept-hosts), then upstream's outer filter chain, small — the RequestInfo (the one parse of the URL:
 // the authorizer and the handler read the same), request checks (paths that
 // could reach another object's storage key are a 400; requests that are
-// not watches get their timeout to send and read), authentication (package
+// not watches get their timeout to send and read, a body without a
+// Content-Type is a 415), authentication (package
 // authn: bearer tokens from --token-file, 401), max-in-flight and a watch
 // cap (package limits: 429 with Retry-After), authorization (package
 // authz: AlwaysAllow, ReadOnlyAnonymous or a Static policy, 403). HTTPS

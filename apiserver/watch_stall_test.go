@@ -67,7 +67,7 @@ func TestServer_WatchOfAStalledClientEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	fmt.Fprintf(conn, "GET /apis/stable.example.com/v1/namespaces/default/crontabs?watch=true HTTP/1.1\r\nHost: x\r\n\r\n")
+	fmt.Fprintf(conn, "GET /apis/stable.example.com/v1/namespaces/default/crontabs?watch=true HTTP/1.1\r\nHost: localhost\r\n\r\n")
 	eventually(t, "the watch is open", func() bool { return longRunning(t, ts.url) == base+1 })
 
 	// 60 updates of 200 KiB: far more than the socket buffers hold.

@@ -28,6 +28,7 @@ import (
 type serveOptions struct {
 	dataDir       string
 	listen        string
+	acceptHosts   string
 	runtimeConfig string
 	logLevel      string
 
@@ -107,6 +108,7 @@ on stderr and drawn on the page:
 	f := cmd.Flags()
 	f.StringVar(&o.dataDir, "data-dir", o.dataDir, "directory of the storage file (created if missing)")
 	f.StringVar(&o.listen, "listen", o.listen, "address to serve on (port 0 picks a free port); not a loopback address only with --token-file")
+	f.StringVar(&o.acceptHosts, "accept-hosts", "", `regular expressions, comma separated, that the Host header of every request must match (its host name, without the port), as kubectl proxy's --accept-hosts; unset: on a loopback --listen only localhost, 127.0.0.1 and [::1] (and the --listen host), elsewhere any`)
 	f.StringVar(&o.runtimeConfig, "runtime-config", "", `group versions to turn on or off, as kube-apiserver's: "apiextensions.k8s.io/v1beta1=true" (api/all, api/ga, api/beta, api/alpha also work)`)
 	f.StringVar(&o.logLevel, "log-level", o.logLevel, "log level: debug, info, warn or error")
 
@@ -164,9 +166,14 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 		}
 		return n
 	}
+	var acceptHosts []string
+	if o.acceptHosts != "" {
+		acceptHosts = strings.Split(o.acceptHosts, ",")
+	}
 	cfg := &apiserver.Config{
 		DataDir:        o.dataDir,
 		Listen:         o.listen,
+		AcceptHosts:    acceptHosts,
 		RuntimeConfig:  runtimeConfig,
 		Logger:         log,
 		Authentication: apiserver.AuthenticationConfig{TokenFile: o.tokenFile},

@@ -142,6 +142,19 @@ func badRequests() []badRequest {
 		{name: "PatchApply", method: "PATCH", target: crOne, header: []string{"Content-Type: application/apply-patch+yaml"}, body: "spec:\n  replicas: 2\n", code: 422, reason: "Invalid"}, // no fieldManager
 		{name: "PatchTextPlain", method: "PATCH", target: crOne, header: []string{"Content-Type: text/plain"}, body: `{"spec":{"replicas":2}}`, code: 415, reason: "UnsupportedMediaType"},
 		{name: "PatchNoContentType", method: "PATCH", target: crOne, body: `{"spec":{"replicas":2}}`, code: 415, reason: "UnsupportedMediaType"},
+		// Issue 21, finding 5: the requests a web page can make. A no-cors
+		// POST has no Content-Type (upstream would read it as JSON).
+		{name: "PostNoContentType", method: "POST", target: cr, body: obj(`"name":"c3"`, okSpec), code: 415, reason: "UnsupportedMediaType"},
+		{name: "PostNoContentTypeCRD", method: "POST", target: "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body: crd("bs.x.example.com", `"group":"x.example.com","scope":"Namespaced","names":{"plural":"bs","kind":"B"},`+okVersions), code: 415, reason: "UnsupportedMediaType"},
+		{name: "PutNoContentTypeChunked", method: "PUT", target: crOne, header: []string{"Transfer-Encoding: chunked"}, body: "2\r\n{}\r\n0\r\n\r\n", code: 415, reason: "UnsupportedMediaType"},
+		{name: "HostRebound", method: "GET", target: cr, header: []string{"Host: attacker.example"}, code: 403, reason: "Forbidden"},
+		{name: "HostReboundWithPortPost", method: "POST", target: cr, header: []string{"Host: attacker.example:8080", jsonCT}, body: obj(`"name":"c4"`, okSpec), code: 403, reason: "Forbidden"},
+		{name: "HostLoopbackLookalike", method: "GET", target: cr, header: []string{"Host: 127.0.0.1.attacker.example"}, code: 403, reason: "Forbidden"},
+		{name: "HostLocalhostSuffix", method: "GET", target: cr, header: []string{"Host: localhost.attacker.example"}, code: 403, reason: "Forbidden"},
+		{name: "OriginOtherSite", method: "POST", target: cr, header: []string{"Origin: https://attacker.example", jsonCT}, body: obj(`"name":"c5"`, okSpec), code: 403, reason: "Forbidden"},
+		{name: "OriginOtherSiteGet", method: "GET", target: cr, header: []string{"Origin: http://attacker.example"}, code: 403, reason: "Forbidden"},
+		{name: "OriginNull", method: "POST", target: cr, header: []string{"Origin: null", jsonCT}, body: obj(`"name":"c6"`, okSpec), code: 403, reason: "Forbidden"},
+		{name: "OriginLoopbackLookalike", method: "GET", target: cr, header: []string{"Origin: http://127.0.0.1.attacker.example"}, code: 403, reason: "Forbidden"},
 		{name: "AcceptProtobufOnly", method: "GET", target: crOne, header: []string{"Accept: application/vnd.kubernetes.protobuf"}, code: 406, reason: "NotAcceptable"},
 		{name: "AcceptHTML", method: "GET", target: cr, header: []string{"Accept: text/html"}, code: 406, reason: "NotAcceptable"},
 
@@ -321,13 +334,24 @@ func sendRaw(host string, c badRequest) (int, http.Header, []byte, error) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(60 * time.Second))
 	var head bytes.Buffer
-	fmt.Fprintf(&head, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nUser-Agent: crdlab-reliability\r\n", c.method, c.target, host)
-	hasLength := false
+	fmt.Fprintf(&head, "%s %s HTTP/1.1\r\nConnection: close\r\n", c.method, c.target)
+	hasLength, hasHost, hasUA := false, false, false
 	for _, h := range c.header {
-		if strings.HasPrefix(strings.ToLower(h), "content-length:") {
+		switch lh := strings.ToLower(h); {
+		case strings.HasPrefix(lh, "content-length:"), strings.HasPrefix(lh, "transfer-encoding:"):
 			hasLength = true
+		case strings.HasPrefix(lh, "host:"):
+			hasHost = true
+		case strings.HasPrefix(lh, "user-agent:"):
+			hasUA = true
 		}
 		head.WriteString(h + "\r\n")
+	}
+	if !hasHost {
+		fmt.Fprintf(&head, "Host: %s\r\n", host)
+	}
+	if !hasUA {
+		head.WriteString("User-Agent: crdlab-reliability\r\n")
 	}
 	if !hasLength {
 		fmt.Fprintf(&head, "Content-Length: %d\r\n", len(c.body)+c.bodyLen)

@@ -153,3 +153,86 @@ func TestHardening_MetricsLabelsBounded(t *testing.T) {
 	t.Logf("after 200 requests of 500 KB methods and paths and 4,000 random ones: /metrics %d → %d bytes, RSS %d → %d MiB; slowest /readyz during scrapes %v",
 		base, len(metrics), rss0, rss, slowest.Round(time.Millisecond))
 }
+
+// rawHost sends one raw HTTP/1.1 GET of path to addr with the given Host
+// and extra header lines, and returns the status code.
+func rawHost(t *testing.T, addr, method, path, host string, header ...string) int {
+	t.Helper()
+	code, _, _, err := sendRaw(addr, badRequest{method: method, target: path, header: append([]string{"Host: " + host}, header...)})
+	if err != nil {
+		t.Fatalf("%s %s Host %s: %v", method, path, host, err)
+	}
+	return code
+}
+
+// TestHardening_HostAndOrigin (finding 5): in the default mode (loopback,
+// no authentication) the server answers only requests whose Host is a
+// loopback name and whose Origin, if any, is itself or a loopback page —
+// so a web page reaching it by DNS rebinding or a cross-site request is
+// refused (TestBadInput has those cases) while kubectl, curl and the /ui
+// page keep working; --accept-hosts widens the list.
+func TestHardening_HostAndOrigin(t *testing.T) {
+	s := startServer(t, t.TempDir(), serverOptions{})
+	addr := strings.TrimPrefix(s.url, "http://")
+	_, port, _ := net.SplitHostPort(addr)
+	for _, c := range []struct {
+		method, path, host string
+		header             []string
+		want               int
+	}{
+		{"GET", "/apis", addr, nil, 200},
+		{"GET", "/apis", "localhost:" + port, nil, 200},
+		{"GET", "/apis", "localhost", nil, 200},
+		{"GET", "/apis", "[::1]:" + port, nil, 200},
+		{"GET", "/apis", "127.0.0.1", nil, 200},
+		{"GET", "/apis", addr, []string{"Origin: " + s.url}, 200},
+		{"GET", "/apis", addr, []string{"Origin: http://localhost:3000"}, 200},
+		{"GET", "/apis", addr, []string{"Origin: http://[::1]:3000"}, 200},
+		{"GET", "/ui/", addr, nil, 200},
+		// DNS rebinding: the attacker's name, re-pointed at 127.0.0.1.
+		{"GET", "/apis", "attacker.example:" + port, nil, 403},
+		{"GET", "/ui/", "attacker.example:" + port, nil, 403},
+		{"GET", "/livez", "attacker.example", nil, 403},
+		{"GET", "/apis", "", nil, 403},
+		{"GET", "/apis", addr, []string{"Origin: http://attacker.example:" + port}, 403},
+		{"GET", "/apis", addr, []string{"Origin: file://"}, 403},
+	} {
+		if got := rawHost(t, addr, c.method, c.path, c.host, c.header...); got != c.want {
+			t.Errorf("%s %s Host %q %v: %d, want %d", c.method, c.path, c.host, c.header, got, c.want)
+		}
+	}
+	// A page's no-cors POST: no Content-Type. Nothing is written.
+	setupCRD(s)
+	rev := s.revision()
+	code, _, body, err := sendRaw(addr, badRequest{method: "POST", target: crontabsPath, body: cronTab("default", "nocors", "page", 1)})
+	if err != nil || code != 415 || !strings.Contains(string(body), "no Content-Type") {
+		t.Errorf("POST without Content-Type: %d %s %v", code, body, err)
+	}
+	code, _, body, err = sendRaw(addr, badRequest{method: "POST", target: crontabsPath, body: cronTab("default", "nocors", "page", 1),
+		header: []string{"User-Agent: Mozilla/5.0 (X11; Linux x86_64) kubernetes/x"}})
+	if err != nil || code != 415 {
+		t.Errorf("POST without Content-Type from a browser: %d %s %v", code, body, err)
+	}
+	s.must(404, "GET", crontabsPath+"/nocors", "")
+	if r := s.revision(); r != rev {
+		t.Errorf("revision moved from %d to %d", rev, r)
+	}
+	// client-go's own User-Agent without a Content-Type, as `kubectl
+	// create --raw -f` sends it: read as JSON, as upstream.
+	code, _, body, err = sendRaw(addr, badRequest{method: "POST", target: crontabsPath, body: cronTab("default", "raw", "kubectl", 1),
+		header: []string{"User-Agent: kubectl/v1.37.2 (linux/amd64) kubernetes/0123abc"}})
+	if err != nil || code != 201 {
+		t.Errorf("kubectl create --raw: %d %s %v", code, body, err)
+	}
+
+	// --accept-hosts widens (replaces) the list; the server's own client
+	// (Host 127.0.0.1) keeps working, so the CRD still becomes served.
+	w := startServer(t, t.TempDir(), serverOptions{args: []string{"--accept-hosts", `^crdlab\.lan$,^10\.0\.0\.\d+$`}})
+	waddr := strings.TrimPrefix(w.url, "http://")
+	setupCRD(w)
+	for host, want := range map[string]int{"crdlab.lan": 200, "10.0.0.7:80": 200, "localhost": 403, "crdlab.lan.attacker.example": 403, waddr: 200} {
+		if got := rawHost(t, waddr, "GET", crontabsPath, host); got != want {
+			t.Errorf("--accept-hosts: Host %q: %d, want %d", host, got, want)
+		}
+	}
+}
