@@ -110,8 +110,19 @@ func replicasPaths(crd *apiextensionsv1.CustomResourceDefinition) managedfields.
 	return out
 }
 
+// servingSchemas shares the equal subtrees of every structural schema the
+// handler serves with: a provider's CRD repeats its parameters in
+// forProvider, initProvider and atProvider and in every version, and its
+// CRDs share conditions, references and selectors. Held weakly: a schema
+// goes when its CRD's serving info does.
+var servingSchemas = structural.NewInterner()
+
 // schemaFor compiles one version's openAPIV3Schema with package
-// structural: the handler's Config.SchemaFor.
+// structural: the handler's Config.SchemaFor. The schema keeps no
+// documentation (descriptions, titles, examples), which pruning,
+// defaulting and validation never read, and shares its equal subtrees
+// with every other served schema (servingSchemas): for a 265 KB provider
+// CRD of two versions, 0.05 MiB instead of 1.05 (docs/crd-memory.md).
 func schemaFor(props *apiextensionsv1.JSONSchemaProps) (handler.Schema, error) {
 	b, err := json.Marshal(props)
 	if err != nil {
@@ -121,7 +132,7 @@ func schemaFor(props *apiextensionsv1.JSONSchemaProps) (handler.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return structuralSchema{s}, nil
+	return structuralSchema{servingSchemas.Intern(structural.WithoutDocs(s))}, nil
 }
 
 // structuralSchema adapts a *structural.Structural to handler.Schema.
