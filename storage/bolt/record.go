@@ -16,7 +16,7 @@ import (
 // of every key is also kept in memory (keyIndex.latest).
 //
 // A record is immutable once committed, except for memo, a cache of its
-// decoded object that readers fill in.
+// decoded object that readers fill in (for values up to memoMaxValue).
 //
 // Mirrors etcd's mvccpb.KeyValue as kept in bbolt's "key" bucket
 // (server/storage/mvcc/kvstore.go, revision.go).

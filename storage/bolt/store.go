@@ -25,9 +25,22 @@ type store struct {
 
 var _ storage.Interface = (*store)(nil)
 
+// memoMaxValue is the largest value whose decoded object a record keeps
+// (its decodeMemo). A larger one — a real-size CRD is 100–300 KB of JSON,
+// and three to four times that decoded — is decoded on each read instead:
+// remembering it would keep every such key's object in memory for good
+// (0.84 MiB per 265 KB CRD, docs/crd-memory.md), while such objects are
+// rarely read (the CRD informer lists once, then watches, and a write's
+// watchers share one decode through their change).
+const memoMaxValue = 64 << 10
+
 // decode returns the object of r with its resourceVersion set: a shared,
-// read-only object, decoded at most once per store and record.
+// read-only object, decoded at most once per store and record — or, for a
+// value larger than memoMaxValue, a new object on each call.
 func (s *store) decode(r *record) (storage.Object, error) {
+	if len(r.value) > memoMaxValue {
+		return s.DecodeNew(r.key, r.value, r.rev)
+	}
 	if obj := r.memo.get(s); obj != nil {
 		return obj, nil
 	}
@@ -41,6 +54,9 @@ func (s *store) decode(r *record) (storage.Object, error) {
 // decodeInto fills out with a copy of the object of r: a deep copy of the
 // shared decoded object, cheaper than decoding again.
 func (s *store) decodeInto(r *record, out storage.Object) error {
+	if len(r.value) > memoMaxValue {
+		return s.Decode(r.key, r.value, r.rev, out)
+	}
 	obj, err := s.decode(r)
 	if err != nil {
 		return err
@@ -137,6 +153,10 @@ func (s *store) current(key string) (*record, storage.Object, error) {
 	r := s.db.latest(key)
 	if r == nil || r.deleted {
 		return nil, nil, nil
+	}
+	if len(r.value) > memoMaxValue { // decoded afresh: the caller's own
+		obj, err := s.DecodeNew(r.key, r.value, r.rev)
+		return r, obj, err
 	}
 	shared, err := s.decode(r)
 	if err != nil {
