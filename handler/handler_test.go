@@ -501,14 +501,17 @@ func TestHandler_Filters(t *testing.T) {
 		check.Contains(t, r.body["message"].(string), "request did not complete within requested timeout")
 	})
 	t.Run("WatchHasNoTimeout", func(t *testing.T) {
-		ts := newTestServer(t, func(c *handler.Config) { c.RequestTimeout = 100 * time.Millisecond })
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// The timeout is long enough for the create below on a loaded
+		// machine (with -race), and the watch outlives it.
+		const timeout = time.Second
+		ts := newTestServer(t, func(c *handler.Config) { c.RequestTimeout = timeout })
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+crdPath+"?watch=1", nil)
 		resp, err := http.DefaultClient.Do(req)
 		check.NoError(t, err)
 		defer resp.Body.Close()
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(timeout + timeout/2) // the watch must still be open after the request timeout
 		check.Equal(t, 201, ts.do(t, "POST", crdPath, crdJSON("crontabs.stable.example.com", "stable.example.com", "crontabs", "CronTab")).code)
 		evs := readEvents(t, resp.Body, 1)
 		check.Equal(t, "ADDED", evs[0]["type"])
