@@ -92,6 +92,11 @@ func TestHelm(t *testing.T) {
 		if m := managers(obj); m != "helm/Apply" {
 			t.Errorf("CronTab managedFields %s, want helm's Apply entry", m)
 		}
+		if driver == "secret" {
+			rel := s.getJSON(t, "secret", "sh.helm.release.v1.demo.v1")
+			wantValue(t, rel, "helm.sh/release.v1", "type")
+			wantValue(t, rel, "deployed", "metadata", "labels", "status")
+		}
 	}) {
 		t.Fatal("install failed; the rest depends on it")
 	}
@@ -130,6 +135,11 @@ func TestHelm(t *testing.T) {
 			}
 			return nil
 		})
+		if driver == "secret" {
+			if r := s.kubectl(t, "get", "secret", "-l", "owner=helm,name=demo", "-o", "name"); r.err != nil || strings.TrimSpace(r.stdout) != "" {
+				t.Errorf("release Secrets after uninstall: %v", r)
+			}
+		}
 		// Helm leaves the CRDs of crds/ in place.
 		s.getJSON(t, "crd", crdName)
 	})
