@@ -276,8 +276,11 @@ func (r *Results) objectsMarkdown(b *strings.Builder) {
 		}
 	}
 	for _, name := range []string{Reference, Crdlab} {
-		if s := o.largest().Servers[name]; s != nil && s.Compaction != nil && s.Compaction.How != "" {
-			p("- Compaction on %s: %s\n", name, s.Compaction.How)
+		for _, sz := range slices.Backward(o.Sizes) {
+			if s := sz.Servers[name]; s != nil && s.Compaction != nil && s.Compaction.How != "" {
+				p("- Compaction on %s: %s\n", name, s.Compaction.How)
+				break
+			}
 		}
 	}
 	p("\n")
