@@ -8,13 +8,15 @@ import (
 var apiextensionsV1 = scheme.GroupVersion{Group: "apiextensions.k8s.io", Version: "v1"}
 
 // Clientset holds one typed client per API group and version crdlab serves
-// with Go types; today that is apiextensions.k8s.io/v1. Each is a RESTClient
+// with Go types that its own controllers use: apiextensions.k8s.io/v1, and
+// the core group's v1 (namespaces). Each is a RESTClient
 // of its own, as in the articles' "Clientset" section: the server's
 // controllers build one over the loopback address.
 //
 // Mirrors k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset.Clientset.
 type Clientset struct {
 	apiextensionsV1 *ApiextensionsV1Client
+	coreV1          *CoreV1Client
 }
 
 // NewForConfig returns a Clientset for config (whose GroupVersion and
@@ -35,11 +37,18 @@ func NewForConfig(config *Config) (*Clientset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Clientset{apiextensionsV1: v1}, nil
+	core, err := NewCoreV1ForConfig(&c)
+	if err != nil {
+		return nil, err
+	}
+	return &Clientset{apiextensionsV1: v1, coreV1: core}, nil
 }
 
 // ApiextensionsV1 returns the client of apiextensions.k8s.io/v1.
 func (c *Clientset) ApiextensionsV1() ApiextensionsV1Interface { return c.apiextensionsV1 }
+
+// CoreV1 returns the client of the core group's v1 (/api/v1).
+func (c *Clientset) CoreV1() CoreV1Interface { return c.coreV1 }
 
 // ApiextensionsV1Interface gives the resources of apiextensions.k8s.io/v1.
 //

@@ -33,6 +33,9 @@ type StoreOptions struct {
 	// kube-apiserver's --event-ttl). Upstream's Store gets it from a
 	// TTLFunc, which for Events returns --event-ttl for every write.
 	TTL time.Duration
+	// EnableGarbageCollection is the Store's (upstream: the apiserver's
+	// --enable-garbage-collector, through RESTOptions).
+	EnableGarbageCollection bool
 }
 
 // CompleteWithOptions fills in what a built-in resource's Store leaves to
@@ -57,6 +60,7 @@ func (e *Store) CompleteWithOptions(opts StoreOptions) error {
 	if e.AttrFunc == nil {
 		e.AttrFunc = opts.AttrFunc
 	}
+	e.EnableGarbageCollection = opts.EnableGarbageCollection
 	e.Storage = opts.Backend.ForResource(storage.ResourceConfig{
 		Prefix:   opts.ResourcePrefix,
 		NewFunc:  e.NewFunc,

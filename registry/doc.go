@@ -19,7 +19,9 @@
 //   - a finalizer is a name in metadata.finalizers: while any is left, a
 //     delete only sets metadata.deletionTimestamp, and the update that
 //     removes the last one deletes the object;
-//   - dry run (dryRun=All) runs every step of a write except the write.
+//   - dry run (dryRun=All) runs every step of a write except the write;
+//   - the garbage collector's finalizers, orphan and foregroundDeletion,
+//     are what a delete's propagationPolicy leaves on the object (gc.go).
 //
 // Every error the REST methods return is an *apis/errors.StatusError:
 // storage errors become API errors here, in one table (errors.go:
@@ -32,7 +34,8 @@
 //
 // Upstream:
 //   - k8s.io/apiserver/pkg/registry/generic/registry/store.go (Store,
-//     NamespaceKeyFunc, ShouldDeleteDuringUpdate, markAsDeleting …)
+//     NamespaceKeyFunc, ShouldDeleteDuringUpdate, markAsDeleting,
+//     deletionFinalizersForGarbageCollection …)
 //   - k8s.io/apiserver/pkg/registry/rest: rest.go, create.go
 //     (BeforeCreate, FillObjectMetaSystemFields), update.go (BeforeUpdate,
 //     DefaultUpdatedObjectInfo), delete.go (BeforeDelete), meta.go
@@ -43,10 +46,12 @@
 //     (ValidateListOptions), meta/v1/validation (ValidateDeleteOptions)
 //
 // Differences from upstream:
-//   - No garbage collector: propagationPolicy (Orphan, Background,
-//     Foreground) and orphanDependents are validated, then ignored; no
-//     orphan/foregroundDeletion finalizer is ever added. Upstream's store
-//     does the same when garbage collection is disabled.
+//   - Every resource's default propagation policy is Background (no
+//     GarbageCollectionDeleteStrategy: upstream's apps/v1 resources
+//     default to Foreground, crdlab serves none). Without
+//     EnableGarbageCollection, propagationPolicy and orphanDependents are
+//     validated, then ignored, as upstream's store with garbage
+//     collection disabled.
 //   - No graceful deletion (only pods have it upstream). A TTL is one
 //     duration per resource (StoreOptions.TTL, given to every write) where
 //     upstream asks a TTLFunc per write. No Begin/After hooks, no

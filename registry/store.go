@@ -77,6 +77,13 @@ type Store struct {
 	// that name: whether an update ends a deletion (a Namespace also
 	// waits for its spec.finalizers).
 	ShouldDeleteDuringUpdate func(obj, existing storage.Object) bool
+
+	// EnableGarbageCollection makes Delete honour propagationPolicy (and
+	// orphanDependents) for the garbage collector: Foreground adds the
+	// foregroundDeletion finalizer, Orphan the orphan finalizer (see
+	// gc.go). False when no garbage collector runs, so that no finalizer
+	// is added that nobody would remove.
+	EnableGarbageCollection bool
 }
 
 var (
@@ -575,9 +582,13 @@ func (e *Store) deleteWithoutFinalizers(ctx context.Context, name, key string, o
 // deleted (deletionTimestamp, deletionGracePeriodSeconds 0) and returns it
 // with false: whoever removes the last finalizer deletes it (see Update).
 //
-// The propagationPolicy is validated and otherwise ignored: crdlab has no
-// garbage collector, so Orphan, Background and Foreground all delete just
-// this object (upstream's store without garbage collection does the same).
+// With EnableGarbageCollection, the propagationPolicy first sets the
+// garbage collector's finalizers (gc.go): Foreground adds
+// foregroundDeletion and Orphan adds orphan, so such a delete only marks
+// the object, and the garbage collector finishes it. Background (the
+// default of every crdlab resource) adds neither. Without it, the policy
+// is validated and otherwise ignored, as upstream's store without garbage
+// collection.
 //
 // Mirrors (*Store).Delete and updateForGracefulDeletionAndFinalizers.
 func (e *Store) Delete(ctx context.Context, name string, deleteValidation ValidateObjectFunc, opts *metav1.DeleteOptions) (scheme.Object, bool, error) {
@@ -602,7 +613,9 @@ func (e *Store) Delete(ctx context.Context, name string, deleteValidation Valida
 	}
 	dryRun := IsDryRun(opts.DryRun)
 
-	if len(obj.GetFinalizers()) != 0 {
+	// An object with finalizers, or one the options give a garbage
+	// collector finalizer, is only marked.
+	if updateFinalizers, _ := e.deletionFinalizersForGarbageCollection(obj, opts); len(obj.GetFinalizers()) != 0 || updateFinalizers {
 		out, deleteNow, err := e.markAsDeleting(ctx, name, key, opts, &preconditions, deleteValidation, dryRun)
 		if err != nil || !deleteNow {
 			return out, false, err
@@ -639,9 +652,10 @@ func (e *Store) Delete(ctx context.Context, name string, deleteValidation Valida
 }
 
 // markAsDeleting writes deletionTimestamp (now, unless an earlier one is
-// set) and deletionGracePeriodSeconds 0 on an object with finalizers, and
-// bumps its generation the first time. deleteNow is true if the object
-// turned out to have no finalizers left.
+// set) and deletionGracePeriodSeconds 0 on an object with finalizers (the
+// garbage collector's the options ask for included), and bumps its
+// generation the first time. deleteNow is true if the object turned out
+// to have no finalizers left.
 //
 // Mirrors updateForGracefulDeletionAndFinalizers and markAsDeleting.
 func (e *Store) markAsDeleting(ctx context.Context, name, key string, opts *metav1.DeleteOptions, preconditions *storage.Preconditions,
@@ -659,6 +673,12 @@ func (e *Store) markAsDeleting(ctx context.Context, name, key string, opts *meta
 		}
 		if err := BeforeDelete(ctx, e.DeleteStrategy, existing, opts); err != nil {
 			return nil, err
+		}
+		// Add or remove the orphan and foregroundDeletion finalizers as
+		// the options say (also on an object already being deleted: a
+		// second delete may switch it to foreground).
+		if update, finalizers := e.deletionFinalizersForGarbageCollection(existing, opts); update {
+			existing.SetFinalizers(finalizers)
 		}
 		if len(existing.GetFinalizers()) == 0 {
 			return nil, errDeleteNow

@@ -43,6 +43,9 @@ type Config struct {
 	// SelectableFields are the CRD's selectableFields JSON paths
 	// (".spec.color"), selectable as "spec.color" in field selectors.
 	SelectableFields []string
+	// EnableGarbageCollection is the Store's: deletes honour
+	// propagationPolicy with the garbage collector's finalizers.
+	EnableGarbageCollection bool
 }
 
 // ScaleConfig is the CRD's subresources.scale: where the replica counts
@@ -112,6 +115,7 @@ func NewStorage(cfg Config) CustomResourceStorage {
 		UpdateStrategy:           s,
 		DeleteStrategy:           s,
 		Storage:                  store,
+		EnableGarbageCollection:  cfg.EnableGarbageCollection,
 	}
 	out := CustomResourceStorage{CustomResource: main}
 	if cfg.HasStatus {
