@@ -1,7 +1,8 @@
 // Package client talks to a crdlab (or Kubernetes) API server over HTTP: a
 // RESTClient that builds requests fluently, decodes answers and watch
 // streams, and turns error answers into *apierrors.StatusError; and the
-// Clientset, whose typed client reads and writes CustomResourceDefinitions.
+// Clientset, whose typed clients read and write CustomResourceDefinitions
+// and Namespaces.
 // crdlab's controllers reach their own server through it over the loopback
 // address, as the articles' "Clientset" section describes.
 //
@@ -53,6 +54,8 @@
 //   - k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset
 //     (Clientset, NewForConfig) and .../typed/apiextensions/v1
 //     (ApiextensionsV1Client, CustomResourceDefinitionInterface)
+//   - k8s.io/client-go/kubernetes/typed/core/v1 (CoreV1Client,
+//     NamespaceInterface and its Finalize), narrowed to namespaces
 //
 // Differences from upstream (all of them in docs/client.md): JSON only, no
 // protobuf or content negotiation; Config has no TLS or kubeconfig fields

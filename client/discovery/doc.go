@@ -8,18 +8,22 @@
 // Vocabulary: the legacy core group is served under /api (an APIVersions
 // document) and has the name ""; every named group under /apis (an
 // APIGroupList), each version under /apis/<group>/<version> (an
-// APIResourceList). crdlab has no core group, so /api answers 404, which
+// APIResourceList). A server without the core group answers 404 on /api, which
 // ServerGroups accepts.
 //
 // Upstream:
 //   - k8s.io/client-go/discovery/discovery_client.go (DiscoveryClient,
 //     NewDiscoveryClientForConfig, ServerGroups,
-//     ServerResourcesForGroupVersion, ServerVersion)
+//     ServerResourcesForGroupVersion, ServerVersion,
+//     ServerPreferredResources, ServerPreferredNamespacedResources,
+//     ErrGroupDiscoveryFailed) and helper.go (FilteredBy,
+//     SupportsAllVerbs, GroupVersionResources): helper.go here
 //
 // Differences from upstream:
 //   - Legacy discovery only: no aggregated discovery (apidiscovery.k8s.io
 //     v2, chosen upstream by the answer's Content-Type), no OpenAPI, no
 //     cache (upstream's memory and disk caches), no
-//     ServerGroupsAndResources / ServerPreferredResources.
+//     ServerGroupsAndResources. ServerPreferredResources is a method (upstream:
+//     a function over the interface, with retries).
 //   - Methods take a context.
 package discovery

@@ -1,0 +1,68 @@
+// Package garbagecollector holds the garbage collector: it deletes the
+// objects whose owners are gone, and carries out the foreground and
+// orphan deletions a DELETE's propagationPolicy asked for, across
+// built-in and custom resources. Upstream it runs in
+// kube-controller-manager; crdlab runs it inside the server.
+//
+// Vocabulary:
+//   - An owner is named by a dependent's metadata.ownerReferences
+//     (apiVersion, kind, name, uid; blockOwnerDeletion). An owner is in
+//     the dependent's namespace, or cluster-scoped.
+//   - The graph (graph.go) has a node per object, by UID, with its owners
+//     and its dependents. A virtual node stands for an owner that some
+//     reference names but no informer has shown: the collector asks the
+//     server whether it exists.
+//   - The GraphBuilder (graph_builder.go) runs a monitor — an informer
+//     that keeps only metadata — per resource discovery lists with the
+//     delete, list and watch verbs, and applies their events to the graph
+//     from one goroutine (processGraphChanges). It queues what the
+//     collector must look at.
+//   - The GarbageCollector (garbagecollector.go) has two queues of nodes.
+//     attemptToDelete: a node whose owners all turn out to be gone
+//     (dangling) is deleted; one with a live (solid) owner stays. A node
+//     with the foregroundDeletion finalizer waits for its dependents with
+//     blockOwnerDeletion: true, which are deleted (in foreground too, if
+//     they own others), and then loses the finalizer. attemptToOrphan: a
+//     node with the orphan finalizer has its ownerReference removed from
+//     every dependent, then loses the finalizer.
+//   - The policies, as the registry turns a DELETE into finalizers
+//     (registry/gc.go): Background (the default) deletes the owner now,
+//     the dependents after; Foreground keeps the owner, with a
+//     deletionTimestamp, until its blocking dependents are gone; Orphan
+//     keeps the dependents, without the reference.
+//   - Sync reads discovery (every period, and whenever Resync is called:
+//     crdlab's discovery controller does so when a CRD is served or not)
+//     and starts or stops monitors.
+//
+// Tracing (controller.Options.Tracer, actor "garbagecollector"): the two
+// queues emit workqueue events; each item looked at is a "sync" event;
+// what the collector does to an object is a "delete", "orphan" or
+// "finalize" event saying why ("every owner is gone: deleting it with
+// propagationPolicy Background"). The monitors and the graph-changes queue
+// are not traced (every write of every object passes through them).
+//
+// Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector:
+// garbagecollector.go (GarbageCollector, Run, Sync, attemptToDeleteItem,
+// classifyReferences, isDangling, processDeletingDependentsItem,
+// orphanDependents, GetDeletableResources), graph_builder.go
+// (GraphBuilder, syncMonitors, processGraphChanges, processTransitions,
+// addDependentToOwners, referencesDiffs), graph.go (node, objectReference),
+// operations.go and patch.go (deleteObject, removeFinalizer, the
+// ownerReference patches), uid_cache.go (ReferenceCache).
+//
+// Differences from upstream:
+//   - Monitors are dynamic-client informers with a metadata-only
+//     transform, not metadata-client informers; the REST mapping comes
+//     from the last discovery Sync read, by group and kind (any version
+//     of a kind maps to the preferred one).
+//   - Patches are JSON merge patches conditional on resourceVersion
+//     (upstream tries a strategic merge patch first); each reads the
+//     object from the server, not from the monitor's cache.
+//   - A node has one lock, not one per field. Upstream's handling of
+//     ownerReferences whose coordinates disagree with the observed owner
+//     (alternate identities, partitionDependents) is reduced to: the
+//     observed identity replaces a virtual one, and an owner in another
+//     namespace is dangling. No OwnerRefInvalidNamespace events.
+//   - Sync also runs on Resync; no metrics, no /debug/controllers graph
+//     dump.
+package garbagecollector
