@@ -2,6 +2,8 @@ package controller
 
 import (
 	"reflect"
+	"sort"
+	"strings"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 )
@@ -17,7 +19,9 @@ import (
 // reader DeepCopies before changing a CRD, and DeepCopy unshares). The
 // schemas are compared where they sit at the same path (the same property
 // names, items, additionalProperties): a subtree equal to the earlier
-// version's is replaced by it, one that differs is searched below.
+// version's is replaced by it, one that differs is searched below. Then
+// equal property maps are shared wherever they sit: a provider's
+// forProvider, initProvider and atProvider repeat the same parameters.
 //
 // Upstream keeps one copy per version; client-go's TransformFunc is meant
 // for exactly this ("clean-up some parts of the object to reduce component
@@ -39,7 +43,56 @@ func ShareVersionSchemas(obj any) (any, error) {
 		}
 		shareSchema(first, v.Schema.OpenAPIV3Schema)
 	}
+	// Then equal property maps anywhere in the CRD: a provider's
+	// forProvider, initProvider and atProvider repeat the same parameters
+	// under different paths.
+	seen := map[string][]map[string]apiextensionsv1.JSONSchemaProps{}
+	for i := range crd.Spec.Versions {
+		if v := crd.Spec.Versions[i]; v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
+			shareProperties(v.Schema.OpenAPIV3Schema, seen)
+		}
+	}
 	return crd, nil
+}
+
+// shareProperties makes every property map below s that equals one seen
+// before (seen: by their keys, sorted and joined) that one, and records
+// the others. A map already shared is not walked again.
+func shareProperties(s *apiextensionsv1.JSONSchemaProps, seen map[string][]map[string]apiextensionsv1.JSONSchemaProps) {
+	if len(s.Properties) > 0 {
+		keys := make([]string, 0, len(s.Properties))
+		for k := range s.Properties {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		sig := strings.Join(keys, "\x00")
+		p := reflect.ValueOf(s.Properties).Pointer()
+		for _, m := range seen[sig] {
+			if reflect.ValueOf(m).Pointer() == p {
+				return // walked already, through another path
+			}
+			if reflect.DeepEqual(m, s.Properties) {
+				s.Properties = m
+				return
+			}
+		}
+		seen[sig] = append(seen[sig], s.Properties)
+		for _, k := range keys {
+			// Only c.Properties can change (Items and
+			// AdditionalProperties are pointers, changed in place).
+			c := s.Properties[k]
+			old := reflect.ValueOf(c.Properties).Pointer()
+			if shareProperties(&c, seen); reflect.ValueOf(c.Properties).Pointer() != old {
+				s.Properties[k] = c
+			}
+		}
+	}
+	if s.Items != nil && s.Items.Schema != nil {
+		shareProperties(s.Items.Schema, seen)
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		shareProperties(s.AdditionalProperties.Schema, seen)
+	}
 }
 
 // shareSchema makes b, and every subtree of b, that equals a (or a's

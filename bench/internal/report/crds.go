@@ -1,0 +1,176 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/crdlab/crdlab/bench/internal/stats"
+)
+
+// CRDs is the "many CRDs" family of issue 20: real-size CRDs (internal/crdgen) created in
+// bulk on fresh servers, one size after the other.
+type CRDs struct {
+	// KiB and Versions describe each CRD (JSON size, all versions together); PerGroup is
+	// how many CRDs share an API group.
+	KiB      int `json:"kib"`
+	Versions int `json:"versions"`
+	PerGroup int `json:"per_group"`
+	// BudgetSec and BudgetRSS bound the reference's run at one size.
+	BudgetSec float64     `json:"reference_budget_seconds"`
+	BudgetRSS int64       `json:"reference_budget_rss_bytes"`
+	Kubectl   string      `json:"kubectl,omitempty"` // why kubectl was not measured, if not
+	Sizes     []*CRDsSize `json:"sizes"`
+}
+
+// CRDsSize is one size of the family.
+type CRDsSize struct {
+	N       int                    `json:"crds"`
+	Servers map[string]*CRDsServer `json:"servers"`
+	Date    string                 `json:"date"`
+	Commit  string                 `json:"commit"`
+	WallSec float64                `json:"wall_seconds"`
+	LoadAvg [2]float64             `json:"load_average_start_end"`
+}
+
+// CRDsServer is what one server did at one size.
+type CRDsServer struct {
+	// BudgetStop says why the run of this size was stopped before every CRD was
+	// Established, if it was.
+	BudgetStop  string  `json:"budget_stop,omitempty"`
+	Established int     `json:"established"`
+	CreatesSec  float64 `json:"creates_answered_seconds"`
+	// EstablishedSec: the first bulk create to every CRD Established (listed by
+	// aggregated discovery) and served (a list of its custom resources answered 200).
+	EstablishedSec float64 `json:"established_and_served_seconds"`
+	// SettleSec: from the first create until the server's CPU use fell below 5% of a
+	// core over 10 s; CPUSec is the server's CPU (all processes) over the same span.
+	SettleSec float64 `json:"settled_seconds"`
+	CPUSec    float64 `json:"cpu_seconds"`
+	RSSBefore int64   `json:"rss_before_bytes"`
+	RSSAfter  int64   `json:"rss_settled_bytes"`
+	PeakRSS   int64   `json:"peak_rss_bytes"`
+	// Latencies with every CRD present.
+	Discovery    stats.Latencies `json:"discovery_apis"`
+	Aggregated   stats.Latencies `json:"discovery_aggregated"`
+	OpenAPI      stats.Latencies `json:"openapi_v3_group_version"`
+	OpenAPIBytes int             `json:"openapi_v3_group_version_bytes"`
+	KubectlMs    []float64       `json:"kubectl_api_resources_cold_ms,omitempty"`
+	// CR create latency (1 client) with one CRD, then with all of them.
+	CRCreate1 stats.Latencies `json:"cr_create_with_1_crd"`
+	CRCreateN stats.Latencies `json:"cr_create_with_n_crds"`
+	Errors    []string        `json:"errors,omitempty"`
+}
+
+// PerCRD is the resident memory each bulk-created CRD added.
+func (s *CRDsServer) PerCRD(n int) float64 {
+	if n <= 1 || s.RSSAfter == 0 {
+		return 0
+	}
+	return float64(s.RSSAfter-s.RSSBefore) / float64(n-1)
+}
+
+// Merge puts the sizes of c into into, replacing those of the same size.
+func (c *CRDs) Merge(into *CRDs) *CRDs {
+	if into == nil {
+		return c
+	}
+	sizes := into.Sizes
+	*into = *c
+	into.Sizes = sizes
+	for _, sz := range c.Sizes {
+		if i := slices.IndexFunc(into.Sizes, func(x *CRDsSize) bool { return x.N == sz.N }); i >= 0 {
+			into.Sizes[i] = sz
+		} else {
+			into.Sizes = append(into.Sizes, sz)
+		}
+	}
+	slices.SortFunc(into.Sizes, func(a, b *CRDsSize) int { return a.N - b.N })
+	return into
+}
+
+// crdsTargets are issue 20's targets for many CRDs, at the largest size measured.
+func (r *Results) crdsTargets() []Target {
+	c := r.CRDs
+	if c == nil || len(c.Sizes) == 0 {
+		return nil
+	}
+	var ts []Target
+	add := func(name, want string, got float64, measured, met bool, format string) {
+		t := Target{Name: name, Want: want, Measured: measured, Met: measured && met}
+		if measured {
+			t.Display = fmt.Sprintf(format, got)
+		}
+		ts = append(ts, t)
+	}
+	big := c.Sizes[len(c.Sizes)-1]
+	cl := big.Servers[Crdlab]
+	if cl == nil {
+		return nil
+	}
+	done := cl.BudgetStop == "" && cl.EstablishedSec > 0
+	add(fmt.Sprintf("%d real-size CRDs Established and served", big.N), "≤ 60 s", cl.EstablishedSec, done, cl.EstablishedSec <= 60, "%.1f s")
+	// Upstream's slope at the largest size where it completed.
+	var refPer, clPer float64
+	for _, sz := range slices.Backward(c.Sizes) {
+		if ref := sz.Servers[Reference]; ref != nil && ref.BudgetStop == "" && ref.RSSAfter > 0 && sz.Servers[Crdlab] != nil {
+			refPer, clPer = ref.PerCRD(sz.N), sz.Servers[Crdlab].PerCRD(sz.N)
+			break
+		}
+	}
+	add("RSS per CRD", "≤ 0.1× reference", clPer/refPer, refPer > 0, refPer > 0 && clPer <= 0.1*refPer, "%.3f×")
+	add(fmt.Sprintf("discovery / aggregated / OpenAPI p99 at %d CRDs", big.N), "≤ 20 ms",
+		max(cl.Discovery.P99, cl.Aggregated.P99, cl.OpenAPI.P99), done, max(cl.Discovery.P99, cl.Aggregated.P99, cl.OpenAPI.P99) <= 20, "%.1f ms")
+	if cl.CRCreate1.P50 > 0 {
+		add(fmt.Sprintf("CR create p50 with %d CRDs vs 1", big.N), "≤ 1.2×", cl.CRCreateN.P50/cl.CRCreate1.P50, done, cl.CRCreateN.P50 <= 1.2*cl.CRCreate1.P50, "%.2f×")
+	}
+	return ts
+}
+
+// crdsMarkdown writes the family's section of perf.md.
+func (r *Results) crdsMarkdown(b *strings.Builder) {
+	c := r.CRDs
+	if c == nil || len(c.Sizes) == 0 {
+		return
+	}
+	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
+	p("## Many CRDs (issue 20)\n\n")
+	p("Real-size CRDs from internal/crdgen (provider-shaped, %d KiB of JSON each, %d versions, %d per API group), "+
+		"created by 4 clients on fresh servers, one size after the other (the order alternates between sizes). "+
+		"The reference runs within a budget of %.0f s and %.1f GiB per size; a budget stop is reported as such. "+
+		"Reproduce: `go -C bench run ./cmd/crdbench -phases crds [-crds-sizes 100,500,2000]`.\n\n",
+		c.KiB, c.Versions, c.PerGroup, c.BudgetSec, float64(c.BudgetRSS)/(1<<30))
+	p("| CRDs | server | Established + served | creates answered | settled | CPU | RSS settled | RSS per CRD | /apis p99 | aggregated p99 | OpenAPI G/V p99 | kubectl api-resources (cold) | CR create p50, 1 CRD → N | load |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, sz := range c.Sizes {
+		for _, name := range []string{Reference, Crdlab} {
+			s := sz.Servers[name]
+			if s == nil {
+				continue
+			}
+			est := fmt.Sprintf("%.1f s", s.EstablishedSec)
+			if s.BudgetStop != "" {
+				est = "budget stop: " + s.BudgetStop
+			}
+			kc := "-"
+			if len(s.KubectlMs) > 0 {
+				kc = fmt.Sprintf("%.0f ms", s.KubectlMs[len(s.KubectlMs)/2])
+			}
+			p("| %d | %s | %s | %.1f s | %.1f s | %.0f s | %.2f GiB | %.2f MiB | %.1f ms | %.1f ms | %.1f ms (%.0f KB) | %s | %.1f → %.1f ms | %.1f–%.1f |\n",
+				sz.N, name, est, s.CreatesSec, s.SettleSec, s.CPUSec, float64(s.RSSAfter)/(1<<30), s.PerCRD(sz.N)/(1<<20),
+				s.Discovery.P99, s.Aggregated.P99, s.OpenAPI.P99, float64(s.OpenAPIBytes)/1e3, kc,
+				s.CRCreate1.P50, s.CRCreateN.P50, sz.LoadAvg[0], sz.LoadAvg[1])
+		}
+	}
+	if c.Kubectl != "" {
+		p("\nkubectl api-resources was not measured: %s\n", c.Kubectl)
+	}
+	for _, sz := range c.Sizes {
+		for _, name := range []string{Reference, Crdlab} {
+			if s := sz.Servers[name]; s != nil && len(s.Errors) > 0 {
+				p("\n%s at %d CRDs: %s\n", name, sz.N, strings.Join(s.Errors, "; "))
+			}
+		}
+	}
+	p("\n")
+}

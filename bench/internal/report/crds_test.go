@@ -1,0 +1,52 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/crdlab/crdlab/bench/internal/stats"
+)
+
+// TestCRDs checks the many-CRDs family's report: the slope per CRD, the targets against the
+// reference at the largest size it completed, merging a run of the family alone, and a
+// budget stop shown as such.
+func TestCRDs(t *testing.T) {
+	srv := func(rssBefore, rssAfter int64, estSec float64, stop string) *CRDsServer {
+		return &CRDsServer{RSSBefore: rssBefore, RSSAfter: rssAfter, EstablishedSec: estSec, BudgetStop: stop,
+			Discovery: stats.Latencies{P99: 5}, Aggregated: stats.Latencies{P99: 8}, OpenAPI: stats.Latencies{P99: 3},
+			CRCreate1: stats.Latencies{P50: 2}, CRCreateN: stats.Latencies{P50: 2.2}}
+	}
+	r := sample()
+	r.CRDs = &CRDs{KiB: 265, Versions: 2, PerGroup: 8, Sizes: []*CRDsSize{
+		{N: 101, Servers: map[string]*CRDsServer{Reference: srv(1<<30, 1<<30+2000<<20, 50, ""), Crdlab: srv(50<<20, 150<<20, 20, "")}},
+		{N: 501, Servers: map[string]*CRDsServer{Reference: srv(1<<30, 0, 0, "time budget of 15m0s reached after 900 s, 300 of 501 Established"), Crdlab: srv(50<<20, 550<<20, 50, "")}},
+	}}
+	if got := r.CRDs.Sizes[0].Servers[Crdlab].PerCRD(101); got != 1<<20 {
+		t.Errorf("PerCRD = %v, want 1 MiB", got)
+	}
+	r.CheckTargets()
+	want := map[string]bool{"501 real-size CRDs Established and served": true, "RSS per CRD": true, // 1 vs 20 MiB at 101
+		"discovery / aggregated / OpenAPI p99 at 501 CRDs": true, "CR create p50 with 501 CRDs vs 1": true}
+	found := 0
+	for _, tg := range r.Targets {
+		if met, ok := want[tg.Name]; ok {
+			found++
+			if tg.Met != met {
+				t.Errorf("target %q: met = %v (%s), want %v", tg.Name, tg.Met, tg.Display, met)
+			}
+		}
+	}
+	if found != len(want) {
+		t.Errorf("found %d of the %d many-CRDs targets", found, len(want))
+	}
+	var b strings.Builder
+	r.crdsMarkdown(&b)
+	if !strings.Contains(b.String(), "budget stop: time budget of 15m0s reached after 900 s, 300 of 501 Established") {
+		t.Errorf("the budget stop is not in the report:\n%s", b.String())
+	}
+	alone := &CRDs{KiB: 265, Sizes: []*CRDsSize{{N: 2001, Servers: map[string]*CRDsServer{Crdlab: srv(0, 1, 1, "")}}, {N: 101}}}
+	merged := alone.Merge(r.CRDs)
+	if len(merged.Sizes) != 3 || merged.Sizes[0].N != 101 || merged.Sizes[0].Servers != nil || merged.Sizes[2].N != 2001 {
+		t.Errorf("merged sizes: %+v", merged.Sizes)
+	}
+}
