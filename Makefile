@@ -33,7 +33,9 @@ serve:
 # installed from Debian if missing, both servers built and started here) and
 # rewrites docs/perf.md, docs/perf.json and docs/perf/*.png. About 10 minutes, and as
 # much again for the many-objects family (10,000 and 100,000 objects; `go -C bench run
-# ./cmd/crdbench -phases objects` runs it alone and merges it into docs/perf.json);
+# ./cmd/crdbench -phases objects` runs it alone and merges it into docs/perf.json), and
+# the many-CRDs family (100, 500 and 2,000 real-size CRDs; hours on two cores: `-phases crds
+# -crds-sizes 100,500` runs it alone and merges it likewise);
 # run it on a quiet machine and commit its output.
 bench:
 	nice $(GO) -C bench run ./cmd/crdbench

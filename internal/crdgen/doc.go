@@ -6,7 +6,9 @@
 // several levels deep, a description on every field, CEL rules for the
 // required parameters, and several served versions, each with its own full
 // copy of the schema. Scale tests and measurements load many of them into
-// a server (see apiserver's BenchmarkMemoryPerCRD).
+// a server (see apiserver's BenchmarkMemoryPerCRD); the command gencrds
+// writes them to files for modules that do not require this one (bench's
+// many-CRDs family).
 //
 // Vocabulary:
 //

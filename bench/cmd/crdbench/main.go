@@ -31,7 +31,7 @@ func main() {
 	flag.StringVar(&o.work, "work", "", "directory for binaries, data and logs (default: a new temporary directory)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory (logs, data) after the run")
 	flag.StringVar(&o.servers, "servers", "reference,crdlab", "which servers to run: reference, crdlab or both")
-	flag.StringVar(&o.phases, "phases", "all", "comma-separated phases to run: established,firstcr,create,get,list,watch,watchbig,apply,delete,objects (all: every one)")
+	flag.StringVar(&o.phases, "phases", "all", "comma-separated phases to run: established,firstcr,create,get,list,watch,watchbig,apply,delete,objects,crds (all: every one)")
 	flag.StringVar(&o.crdlabBin, "crdlab-bin", "", "use this crdlab binary instead of building one")
 	flag.StringVar(&o.refBin, "refserver-bin", "", "use this refserver binary instead of building one")
 	flag.StringVar(&o.crdlabArgs, "crdlab-args", "", "extra arguments for `crdlab serve`, space-separated")
@@ -43,6 +43,7 @@ func main() {
 	flag.IntVar(&o.getN, "get-n", 0, "override: gets")
 	flag.IntVar(&o.watchUpdates, "watch-updates", 0, "override: updates in each watch fan-out")
 	flag.IntVar(&o.objectsListReps, "objects-list-reps", 0, "override: how many times each list of the many-objects family runs (default 3, 2 with -short)")
+	flag.StringVar(&o.crdsSizes, "crds-sizes", "", "override: the sizes of the many-CRDs family, comma-separated (default 100,500,2000; 3 with -short)")
 	flag.StringVar(&o.objectsSizes, "objects-sizes", "", "override: the sizes of the many-objects family, comma-separated (default 10000,100000; 300 with -short)")
 	flag.Parse()
 

@@ -36,6 +36,8 @@ type options struct {
 	// objectsSizes overrides the sizes of the many-objects family (objects.go).
 	objectsSizes    string
 	objectsListReps int
+	// crdsSizes overrides the sizes of the many-CRDs family (crds.go).
+	crdsSizes string
 }
 
 // sizes are the workload's sizes for a full or a short run.
@@ -314,8 +316,32 @@ func run(ctx context.Context, o options) error {
 			return err
 		}
 	}
+	if b.on("crds") {
+		// The many-CRDs family, likewise on servers of its own (crds.go).
+		for _, s := range b.servers {
+			for _, p := range slices.Backward(s.procs) {
+				p.Stop(10 * time.Second)
+			}
+		}
+		if res.CRDs, err = b.crds(ctx, work, root, map[string]string{"etcd": etcdBin, "refserver": o.refBin, "crdlab": o.crdlabBin}); err != nil {
+			keep = true
+			return err
+		}
+	}
 	res.Meta.WallSec = time.Since(start).Seconds()
 	res.Meta.LoadAvg[1] = loadAvg()
+	if len(b.phases) == 1 && b.phases["crds"] && !o.short {
+		// The family alone: its sizes go into the results of the last full run.
+		if prev, err := os.ReadFile(filepath.Join(out, "perf.json")); err == nil {
+			var full report.Results
+			if err := json.Unmarshal(prev, &full); err != nil {
+				return fmt.Errorf("%s: %w", filepath.Join(out, "perf.json"), err)
+			}
+			full.CRDs = res.CRDs.Merge(full.CRDs)
+			res = &full
+			logf("the many-CRDs figures go into the results of the run of %s", full.Meta.Date)
+		}
+	}
 	if len(b.phases) == 1 && b.phases["objects"] && !o.short {
 		// The family alone: its sizes go into the results of the last full run.
 		if prev, err := os.ReadFile(filepath.Join(out, "perf.json")); err == nil {

@@ -165,6 +165,7 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 	}
 
 	r.objectsMarkdown(&b)
+	r.crdsMarkdown(&b)
 
 	p("## Charts\n\n")
 	rel, err := filepath.Rel(filepath.Dir(path), chartDir)

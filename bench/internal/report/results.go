@@ -24,7 +24,9 @@ type Results struct {
 	Targets []Target           `json:"targets"`
 	// Objects is issue 20's "many objects" family, if it ran (objects.go).
 	Objects *Objects `json:"objects,omitempty"`
-	Notes   []string `json:"notes,omitempty"`
+	// CRDs is issue 20's "many CRDs" family, if it ran (crds.go).
+	CRDs  *CRDs    `json:"crds,omitempty"`
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Meta describes the run.
@@ -241,7 +243,7 @@ func (r *Results) CheckTargets() {
 		return s.DeleteCRD.Ms
 	}), le(0.2), "%.3f×")
 	add("peak RSS (reference: apiserver + etcd)", "≤ 0.25× reference", both(func(s *Server) float64 { return float64(s.PeakRSS) }), le(0.25), "%.3f×")
-	r.Targets = append(ts, r.objectsTargets()...)
+	r.Targets = append(append(ts, r.objectsTargets()...), r.crdsTargets()...)
 }
 
 func watchOr(w *Watch, f func(*Watch) float64) float64 {
