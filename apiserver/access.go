@@ -173,7 +173,9 @@ func newAccess(c *completedConfig, log *slog.Logger) (*access, error) {
 	} else {
 		a.authenticator.Anonymous = authn.AnonymousConfig{Enabled: true}
 	}
-	a.limiter = limits.New(c.Limits, log.With("component", "limits"))
+	lc := c.Limits
+	lc.LongRunning = func(r *http.Request) bool { return r.URL.Path == TraceEventsPath }
+	a.limiter = limits.New(lc, log.With("component", "limits"))
 
 	if err := a.setupTLS(c); err != nil {
 		return nil, err

@@ -158,7 +158,11 @@ func (alwaysAllow) Authorize(context.Context, Attributes) (Decision, string, err
 }
 
 // readOnlyAnonymous allows authenticated users everything and the
-// anonymous user reads only.
+// anonymous user reads only: resources, and of the paths only discovery
+// and OpenAPI (what kubectl needs to read) besides publicInfo's — never
+// /metrics, /debug/pprof or /debug/crdlab (issue 21, finding 4: an
+// anonymous profile locked the admin's out, anonymous event streams took
+// every request slot).
 type readOnlyAnonymous struct{}
 
 func (readOnlyAnonymous) Authorize(_ context.Context, a Attributes) (Decision, string, error) {
@@ -175,7 +179,7 @@ func isReadOnly(a Attributes) bool {
 	if a.IsResourceRequest {
 		return a.Verb == "get" || a.Verb == "list" || a.Verb == "watch"
 	}
-	return a.Verb == "get" || a.Verb == "head"
+	return (a.Verb == "get" || a.Verb == "head") && urlMatches(discoveryPaths, a.Path)
 }
 
 // privilegedGroup allows system:masters everything.

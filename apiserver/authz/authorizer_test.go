@@ -33,6 +33,15 @@ func TestNew(t *testing.T) {
 		{authz.ModeReadOnlyAnonymous, resource(anonymous, "create", "ns", "crontabs", "", ""), authz.NoOpinion},
 		{authz.ModeReadOnlyAnonymous, path(anonymous, "get", "/apis"), authz.Allow},
 		{authz.ModeReadOnlyAnonymous, path(anonymous, "post", "/apis"), authz.NoOpinion},
+		{authz.ModeReadOnlyAnonymous, path(anonymous, "get", "/openapi/v3/apis/stable.example.com/v1"), authz.Allow},
+		{authz.ModeReadOnlyAnonymous, path(anonymous, "get", "/version"), authz.Allow},
+		// Issue 21, finding 4: nothing else of the paths.
+		{authz.ModeReadOnlyAnonymous, path(anonymous, "get", "/metrics"), authz.NoOpinion},
+		{authz.ModeReadOnlyAnonymous, path(anonymous, "get", "/debug/pprof/profile"), authz.NoOpinion},
+		{authz.ModeReadOnlyAnonymous, path(anonymous, "get", "/debug/pprof/cmdline"), authz.NoOpinion},
+		{authz.ModeReadOnlyAnonymous, path(anonymous, "get", "/debug/crdlab/events"), authz.NoOpinion},
+		{authz.ModeReadOnlyAnonymous, path(anonymous, "get", "/debug/crdlab/state"), authz.NoOpinion},
+		{authz.ModeReadOnlyAnonymous, path(carol, "get", "/debug/pprof/profile"), authz.Allow},
 		{authz.ModeReadOnlyAnonymous, resource(carol, "create", "ns", "crontabs", "", ""), authz.Allow},
 
 		{authz.ModeStatic, resource(master, "delete", "ns", "crontabs", "", "x"), authz.Allow},

@@ -20,8 +20,9 @@
 //     this mode for the same reason.
 //   - ReadOnlyAnonymous: authenticated users may do everything; the
 //     anonymous user may only read (get, list, watch, and GET of
-//     non-resource paths). A teaching mode with no upstream twin: a demo
-//     server anyone can look at, and only token holders change.
+//     discovery and OpenAPI paths — not /metrics nor /debug/*). A
+//     teaching mode with no upstream twin: a demo server anyone can look
+//     at, and only token holders change.
 //   - Static: a policy file of rules (below), a simplified RBAC.
 //
 // In every mode, members of system:masters (the server's own loopback

@@ -94,7 +94,7 @@ func (readOnlyAnonymous) RulesFor(_ context.Context, u *authn.User, _ string) (a
 	}
 	return authorization.SubjectRulesReviewStatus{
 		ResourceRules:    []authorization.ResourceRule{{Verbs: []string{"get", "list", "watch"}, APIGroups: []string{"*"}, Resources: []string{"*"}}},
-		NonResourceRules: []authorization.NonResourceRule{{Verbs: []string{"get", "head"}, NonResourceURLs: []string{"*"}}},
+		NonResourceRules: []authorization.NonResourceRule{{Verbs: []string{"get", "head"}, NonResourceURLs: append([]string(nil), discoveryPaths...)}},
 	}, nil
 }
 

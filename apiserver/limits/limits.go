@@ -34,8 +34,14 @@ type Config struct {
 	// MaxMutatingRequestsInFlight caps mutating requests being served at
 	// once (--max-mutating-requests-inflight).
 	MaxMutatingRequestsInFlight int
-	// MaxWatches caps open watches (--max-watches).
+	// MaxWatches caps open watches (--max-watches), and other long-running
+	// requests.
 	MaxWatches int
+	// LongRunning, if set, names further requests that are long-running
+	// besides watches (the server's /ui event stream): they take a slot
+	// of MaxWatches, never an in-flight request slot, as upstream's
+	// long-running check keeps streams out of max-in-flight.
+	LongRunning func(*http.Request) bool
 }
 
 // Limiter counts the requests in flight and the open watches.
@@ -45,6 +51,7 @@ type Config struct {
 // limit.
 type Limiter struct {
 	readOnly, mutating, watches chan struct{}
+	longRunning                 func(*http.Request) bool
 	log                         *slog.Logger
 
 	// rejected counts the 429s given, by kind.
@@ -67,10 +74,11 @@ func New(cfg Config, log *slog.Logger) *Limiter {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Limiter{
-		readOnly: semaphore(cfg.MaxRequestsInFlight, DefaultMaxRequestsInFlight),
-		mutating: semaphore(cfg.MaxMutatingRequestsInFlight, DefaultMaxMutatingRequestsInFlight),
-		watches:  semaphore(cfg.MaxWatches, DefaultMaxWatches),
-		log:      log,
+		readOnly:    semaphore(cfg.MaxRequestsInFlight, DefaultMaxRequestsInFlight),
+		mutating:    semaphore(cfg.MaxMutatingRequestsInFlight, DefaultMaxMutatingRequestsInFlight),
+		watches:     semaphore(cfg.MaxWatches, DefaultMaxWatches),
+		longRunning: cfg.LongRunning,
+		log:         log,
 	}
 }
 
@@ -136,7 +144,7 @@ func (l *Limiter) Handler(h http.Handler) http.Handler {
 		}
 		kind, c := KindMutating, l.mutating
 		switch {
-		case info.LongRunning():
+		case info.LongRunning() || l.longRunning != nil && l.longRunning(r):
 			kind, c = KindWatch, l.watches
 			l.openWatches.Add(1)
 			defer l.openWatches.Add(-1)

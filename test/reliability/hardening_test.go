@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -235,4 +236,77 @@ func TestHardening_HostAndOrigin(t *testing.T) {
 			t.Errorf("--accept-hosts: Host %q: %d, want %d", host, got, want)
 		}
 	}
+}
+
+// TestHardening_AnonymousAndStreams (finding 4): under ReadOnlyAnonymous
+// the anonymous user reads resources, discovery and OpenAPI, but not
+// profiling, /metrics or the /ui event stream; and event streams are
+// long-running requests with a budget of their own (--max-watches), so
+// that holding many open leaves the read-only request slots to others.
+func TestHardening_AnonymousAndStreams(t *testing.T) {
+	dir := t.TempDir()
+	tokens := writeFile(t, dir, "tokens.csv", "admin-token,admin,1\n")
+	s := startServer(t, filepath.Join(dir, "data"), serverOptions{token: "admin-token", args: []string{
+		"--token-file", tokens, "--authorization-mode", "ReadOnlyAnonymous", "--trace", "--max-requests-inflight", "4"}})
+	setupCRD(s)
+	anon := &server{t: t, url: s.url, client: newClient(nil, "")}
+	for path, want := range map[string]int{
+		"/readyz": 200, "/livez": 200, "/healthz": 200, "/version": 200,
+		"/apis": 200, "/openapi/v3": 200, crontabsPath: 200,
+		"/metrics": 403, "/debug/pprof/": 403, "/debug/pprof/cmdline": 403, "/debug/pprof/goroutine?debug=2": 403,
+		"/debug/pprof/profile?seconds=1": 403, "/debug/pprof/trace?seconds=1": 403,
+		"/debug/crdlab/events": 403, "/debug/crdlab/state": 403,
+	} {
+		// The status only: an event stream let through would never end.
+		req, _ := http.NewRequestWithContext(t.Context(), "GET", s.url+path, nil)
+		resp, err := anon.client.Do(req)
+		if err != nil {
+			t.Fatalf("anonymous GET %s: %v", path, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("anonymous GET %s: %d, want %d", path, resp.StatusCode, want)
+		}
+	}
+	// The admin may still profile.
+	s.must(200, "GET", "/debug/pprof/cmdline", "")
+
+	// Twice as many event streams as read-only slots, held open.
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	for i := range 8 {
+		req, _ := http.NewRequestWithContext(ctx, "GET", s.url+"/debug/crdlab/events", nil)
+		req.Header.Set("Authorization", "Bearer admin-token")
+		resp, err := s.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("event stream %d: %d", i, resp.StatusCode)
+		}
+	}
+	s.poll("8 long-running requests counted", func() bool {
+		return countLongRunning(string(s.must(200, "GET", "/metrics", ""))) >= 8
+	})
+	for _, path := range []string{crontabsPath, "/apis", "/openapi/v3"} {
+		for range 3 {
+			if code, body, err := s.do(t.Context(), "GET", path, ""); err != nil || code != 200 {
+				t.Fatalf("GET %s with 8 event streams open and 4 read-only slots: %d %v %s", path, code, err, abbreviate(string(body)))
+			}
+		}
+	}
+}
+
+// countLongRunning sums apiserver_longrunning_requests over its verbs.
+func countLongRunning(metrics string) int {
+	n := 0
+	for _, line := range strings.Split(metrics, "\n") {
+		if strings.HasPrefix(line, "apiserver_longrunning_requests{") {
+			var v int
+			fmt.Sscanf(line[strings.LastIndexByte(line, ' ')+1:], "%d", &v)
+			n += v
+		}
+	}
+	return n
 }
