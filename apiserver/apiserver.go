@@ -107,7 +107,7 @@ type Config struct {
 	// once its context is done.
 	ShutdownTimeout time.Duration
 	// WatchWriteTimeout ends a watch whose client stops reading; 0 is
-	// the handler's default (handler.DefaultWatchWriteTimeout, a minute).
+	// the handler's default (endpoints.DefaultWatchWriteTimeout, a minute).
 	WatchWriteTimeout time.Duration
 
 	// Authentication, Authorization and SecureServing control access

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -411,5 +412,35 @@ func TestServer_ConcurrentRequests(t *testing.T) {
 	want := `apiserver_request_total{code="404",group="apiextensions.k8s.io",resource="customresourcedefinitions",subresource="",verb="GET",version="v1"} 200`
 	if !strings.Contains(body, want+"\n") {
 		t.Errorf("metrics lack %q:\n%s", want, body)
+	}
+}
+
+// TestServer_UpdateUIDPrecondition: a PUT whose body names a uid updates
+// only the object of that uid, as upstream's DefaultUpdatedObjectInfo
+// makes it a precondition: another uid is a 409 Conflict.
+func TestServer_UpdateUIDPrecondition(t *testing.T) {
+	ts := startServer(t, Config{})
+	if code := post(t, ts.url+crdsPath, crdJSON); code != 201 {
+		t.Fatalf("create the CRD: %d", code)
+	}
+	waitEstablished(t, nil, ts.url, "")
+	obj := func(uid, rv string) string {
+		return `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a","uid":"` + uid + `","resourceVersion":"` + rv + `"},"spec":{"n":1}}`
+	}
+	code, body := call(t, nil, "POST", ts.url+crontabsPath, "", `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a"}}`)
+	if code != 201 {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	var created struct {
+		Metadata struct{ UID, ResourceVersion string } `json:"metadata"`
+	}
+	if err := json.Unmarshal([]byte(body), &created); err != nil || created.Metadata.UID == "" {
+		t.Fatalf("no uid in %s: %v", body, err)
+	}
+	if code, body := call(t, nil, "PUT", ts.url+crontabsPath+"/a", "", obj("0e3f1c3c-0000-4000-8000-000000000000", created.Metadata.ResourceVersion)); code != 409 || !strings.Contains(body, "Precondition failed: UID in precondition") {
+		t.Errorf("PUT with another uid: %d %s, want 409", code, body)
+	}
+	if code, body := call(t, nil, "PUT", ts.url+crontabsPath+"/a", "", obj(created.Metadata.UID, created.Metadata.ResourceVersion)); code != 200 {
+		t.Errorf("PUT with its uid: %d %s, want 200", code, body)
 	}
 }

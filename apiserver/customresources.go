@@ -20,6 +20,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/machinery/managedfields"
+	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/registry/customresource"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
@@ -140,12 +141,7 @@ type structuralSchema struct{ s *structural.Structural }
 
 // Validate returns one Status cause per violation.
 func (x structuralSchema) Validate(obj map[string]any) []metav1.StatusCause {
-	errs := structural.Validate(x.s, obj)
-	causes := make([]metav1.StatusCause, 0, len(errs))
-	for _, e := range errs {
-		causes = append(causes, metav1.StatusCause{Type: metav1.CauseType(e.Type), Message: e.ErrorBody(), Field: e.Field})
-	}
-	return causes
+	return registry.StatusCauses(structural.Validate(x.s, obj))
 }
 
 // Default sets the schema's defaults in obj.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
+	"github.com/crdlab/crdlab/handler/endpoints"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/scheme"
@@ -38,9 +39,10 @@ func crdDiscoveryResource() apiresource.Resource {
 	}
 }
 
-// newCRDScope builds the requestScope of customresourcedefinitions (or its
-// status, with subresource "status") in gv.
-func (h *Handler) newCRDScope(gv scheme.GroupVersion, subresource string) *requestScope {
+// newCRDScope builds the endpoints.RequestScope of
+// customresourcedefinitions (or its status, with subresource "status")
+// in gv.
+func (h *Handler) newCRDScope(gv scheme.GroupVersion, subresource string) *endpoints.RequestScope {
 	kind := gv.WithKind("CustomResourceDefinition")
 	storage := h.cfg.CRDREST
 	if subresource == "status" {
@@ -51,15 +53,15 @@ func (h *Handler) newCRDScope(gv scheme.GroupVersion, subresource string) *reque
 	if codecs.Scheme() == nil {
 		codecs = scheme.NewCodecFactory(s)
 	}
-	return &requestScope{
-		resource:    gv.WithResource("customresourcedefinitions"),
-		subresource: subresource,
-		kind:        kind,
-		listKind:    "CustomResourceDefinitionList",
-		namespaced:  false,
-		storage:     storage,
-		decode: func(_ context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
-			if err := checkTypeMeta(body, kind); err != nil {
+	return h.serverScope(&endpoints.RequestScope{
+		Resource:    gv.WithResource("customresourcedefinitions"),
+		Subresource: subresource,
+		Kind:        kind,
+		ListKind:    "CustomResourceDefinitionList",
+		Namespaced:  false,
+		Storage:     storage,
+		Decode: func(_ context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
+			if err := endpoints.CheckTypeMeta(body, kind); err != nil {
 				return nil, nil, err
 			}
 			obj, _, err := codecs.Decode(body, scheme.DecodeOptions{Strict: strict})
@@ -76,10 +78,10 @@ func (h *Handler) newCRDScope(gv scheme.GroupVersion, subresource string) *reque
 			}
 			return internal, strictErr, nil
 		},
-		encode: func(obj scheme.Object) (scheme.Object, error) {
+		Encode: func(obj scheme.Object) (scheme.Object, error) {
 			return s.ConvertToVersion(obj, gv)
 		},
-	}
+	})
 }
 
 // serveCRDs serves /apis/apiextensions.k8s.io/<version>/customresourcedefinitions[/<name>[/status]],
@@ -99,5 +101,5 @@ func (h *Handler) serveCRDs(w http.ResponseWriter, r *http.Request, info *reques
 		h.cfg.Delegate.ServeHTTP(w, r)
 		return
 	}
-	h.serveResource(w, r, s, info)
+	endpoints.Serve(w, r, s, info)
 }

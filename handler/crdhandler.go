@@ -15,6 +15,7 @@ import (
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/admission"
+	"github.com/crdlab/crdlab/handler/endpoints"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/scheme"
@@ -298,7 +299,7 @@ func (c *CRDHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.h.cfg.Delegate.ServeHTTP(w, r)
 		return
 	}
-	var s *requestScope
+	var s *endpoints.RequestScope
 	switch info.Subresource {
 	case "":
 		s = v.main
@@ -316,10 +317,10 @@ func (c *CRDHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// admission step that refuses them (403), as upstream's.
 	if crd.DeletionTimestamp != nil || helpers.IsCRDConditionTrue(crd, apiextensionsv1.Terminating) {
 		cp := *s
-		cp.admit = forbidCreateAdmission{}
+		cp.Admit = forbidCreateAdmission{}
 		s = &cp
 	}
-	c.h.serveResource(w, r, s, info)
+	endpoints.Serve(w, r, s, info)
 }
 
 // forbidCreateAdmission refuses every create, with a 403 Forbidden: the
@@ -395,7 +396,7 @@ type crdInfo struct {
 // versionScopes are the scopes of one version: status and scale are nil
 // when the version has no such subresource.
 type versionScopes struct {
-	main, status, scale *requestScope
+	main, status, scale *endpoints.RequestScope
 }
 
 // releaseTimeout bounds how long a dropped crdInfo waits for its requests

@@ -15,6 +15,9 @@ import (
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/apis/validation"
 	"github.com/crdlab/crdlab/apis/validation/field"
+	"github.com/crdlab/crdlab/handler/endpoints"
+	"github.com/crdlab/crdlab/registry"
+	"github.com/crdlab/crdlab/registry/customresource/tableconvertor"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -91,11 +94,11 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 		}
 		gv := scheme.GroupVersion{Group: crd.Spec.Group, Version: v.Name}
 		sch := schemas[v.Name]
-		cols := make([]PrinterColumn, 0, len(v.AdditionalPrinterColumns))
+		cols := make([]tableconvertor.PrinterColumn, 0, len(v.AdditionalPrinterColumns))
 		for _, c := range v.AdditionalPrinterColumns {
-			cols = append(cols, PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, JSONPath: c.JSONPath, Priority: c.Priority})
+			cols = append(cols, tableconvertor.PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, JSONPath: c.JSONPath, Priority: c.Priority})
 		}
-		table, err := newCustomResourceTableConvertor(cols, h.cfg.Now)
+		table, err := tableconvertor.New(cols, h.cfg.Now)
 		if err != nil {
 			return nil, err
 		}
@@ -114,20 +117,20 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 		if w, _ := helpers.GetDeprecationWarning(crd, v.Name); w != nil {
 			warnings = append(warnings, *w)
 		}
-		mk := func(sub string) *requestScope {
-			return &requestScope{
-				resource:     gv.WithResource(names.Plural),
-				subresource:  sub,
-				kind:         conv.kind,
-				listKind:     listKind,
-				namespaced:   conv.namespaced,
-				decode:       conv.decode,
-				encode:       conv.encode,
-				encodeOwned:  conv.encodeOwned,
-				encodeShared: conv.encodeShared,
-				table:        table,
-				warnings:     warnings,
-			}
+		mk := func(sub string) *endpoints.RequestScope {
+			return h.serverScope(&endpoints.RequestScope{
+				Resource:     gv.WithResource(names.Plural),
+				Subresource:  sub,
+				Kind:         conv.kind,
+				ListKind:     listKind,
+				Namespaced:   conv.namespaced,
+				Decode:       conv.decode,
+				Encode:       conv.encode,
+				EncodeOwned:  conv.encodeOwned,
+				EncodeShared: conv.encodeShared,
+				Table:        table,
+				Warnings:     warnings,
+			})
 		}
 		hasStatus := v.Subresources != nil && v.Subresources.Status != nil
 		// The main endpoint resets status when there is /status: nobody
@@ -140,20 +143,20 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 			mainReset = map[fieldpath.APIVersion]*fieldpath.Set{fieldpath.APIVersion(gv.String()): fieldpath.NewSet(fieldpath.MakePathOrDie("status"))}
 		}
 		vs := &versionScopes{main: mk("")}
-		vs.main.storage = st.Main
-		if vs.main.fieldManager, err = newCRFieldManager(tc, conv, "", mainReset); err != nil {
+		vs.main.Storage = st.Main
+		if vs.main.FieldManager, err = newCRFieldManager(tc, conv, "", mainReset); err != nil {
 			return nil, err
 		}
 		if hasStatus && st.Status != nil {
 			vs.status = mk("status")
-			vs.status.storage = st.Status
-			if vs.status.fieldManager, err = newCRFieldManager(tc, conv, "status", statusReset); err != nil {
+			vs.status.Storage = st.Status
+			if vs.status.FieldManager, err = newCRFieldManager(tc, conv, "status", statusReset); err != nil {
 				return nil, err
 			}
 		}
 		if v.Subresources != nil && v.Subresources.Scale != nil && st.Scale != nil {
 			vs.scale = newScaleScope(mk("scale"), st.Scale)
-			if vs.scale.fieldManager, err = newScaleFieldManager(tc); err != nil {
+			if vs.scale.FieldManager, err = newScaleFieldManager(tc); err != nil {
 				return nil, err
 			}
 		}
@@ -221,7 +224,7 @@ func (c *crCodec) decode(_ context.Context, body []byte, strict bool) (scheme.Ob
 	if err != nil {
 		return nil, nil, apierrors.NewBadRequest(err.Error())
 	}
-	if err := checkTypeMeta(body, c.kind.GroupVersion().WithKind(gvk.Kind)); err != nil {
+	if err := endpoints.CheckTypeMeta(body, c.kind.GroupVersion().WithKind(gvk.Kind)); err != nil {
 		return nil, nil, err
 	}
 	m, err := unstructured.DecodeJSONObject(body)
@@ -356,34 +359,24 @@ func validateCustomResourceMetadata(u *unstructured.Unstructured) []metav1.Statu
 	}
 	errs = append(errs, validation.ValidateLabels(u.GetLabels(), fp.Child("labels"))...)
 	errs = append(errs, validation.ValidateAnnotations(u.GetAnnotations(), fp.Child("annotations"))...)
-	return fieldErrorsToCauses(errs)
-}
-
-// fieldErrorsToCauses turns field errors into Status causes, as upstream's
-// NewInvalid does.
-func fieldErrorsToCauses(errs field.ErrorList) []metav1.StatusCause {
-	var out []metav1.StatusCause
-	for _, e := range errs {
-		out = append(out, metav1.StatusCause{Type: metav1.CauseType(e.Type), Message: e.ErrorBody(), Field: e.Field})
-	}
-	return out
+	return registry.StatusCauses(errs)
 }
 
 // newScaleScope serves /scale: bodies are autoscaling/v1 Scale objects,
 // decoded into whatever the scale storage's New returns.
 //
 // Mirrors serveScale in customresource_handler.go.
-func newScaleScope(s *requestScope, storage interface {
+func newScaleScope(s *endpoints.RequestScope, storage interface {
 	New() scheme.Object
 	Destroy()
-}) *requestScope {
+}) *endpoints.RequestScope {
 	scaleKind := scheme.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
-	s.kind = scaleKind
-	s.listKind = ""
-	s.table = nil
-	s.storage = storage
-	s.decode = func(_ context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
-		if err := checkTypeMeta(body, scaleKind); err != nil {
+	s.Kind = scaleKind
+	s.ListKind = ""
+	s.Table = nil
+	s.Storage = storage
+	s.Decode = func(_ context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
+		if err := endpoints.CheckTypeMeta(body, scaleKind); err != nil {
 			return nil, nil, err
 		}
 		obj := storage.New()
@@ -395,7 +388,7 @@ func newScaleScope(s *requestScope, storage interface {
 		}
 		return obj, nil, nil
 	}
-	s.encode = func(obj scheme.Object) (scheme.Object, error) {
+	s.Encode = func(obj scheme.Object) (scheme.Object, error) {
 		out := obj.DeepCopyObject()
 		if out.GetObjectKind().GroupVersionKind().Kind == "" {
 			out.GetObjectKind().SetGroupVersionKind(scaleKind)
@@ -404,6 +397,6 @@ func newScaleScope(s *requestScope, storage interface {
 	}
 	// The main scope's in-place encoder is for custom resources; a Scale
 	// goes through encode.
-	s.encodeOwned = nil
+	s.EncodeOwned = nil
 	return s
 }

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	autoscalingv1 "github.com/crdlab/crdlab/apis/autoscaling/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/handler/endpoints"
 	"github.com/crdlab/crdlab/handler/internal/check"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -20,13 +23,67 @@ func (fakeScaleStorage) Destroy()           {}
 func TestNewScaleScope_EncodeResult(t *testing.T) {
 	cr := &crCodec{kind: scheme.GroupVersionKind{Group: "stable.example.com", Version: "v1", Kind: "CronTab"},
 		storageGV: scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}}
-	s := newScaleScope(&requestScope{encode: cr.encode, encodeOwned: cr.encodeOwned}, fakeScaleStorage{})
+	s := newScaleScope(&endpoints.RequestScope{Encode: cr.encode, EncodeOwned: cr.encodeOwned}, fakeScaleStorage{})
+	check.True(t, s.EncodeOwned == nil, "the custom resources' in-place encoder is left on /scale")
 	in := &autoscalingv1.Scale{Spec: autoscalingv1.ScaleSpec{Replicas: 3}}
-	out, err := s.encodeResult(in)
+	out, err := s.Encode(in)
 	check.NoError(t, err)
 	scale, ok := out.(*autoscalingv1.Scale)
 	check.True(t, ok, out)
 	check.Equal(t, int32(3), scale.Spec.Replicas)
 	check.Equal(t, "Scale", scale.Kind)
 	check.Equal(t, "autoscaling/v1", scale.APIVersion)
+}
+
+// fakeDefaults is a Schema that reports whether it has defaults.
+type fakeDefaults struct{ has bool }
+
+func (fakeDefaults) Validate(map[string]any) []metav1.StatusCause { return nil }
+func (fakeDefaults) Default(map[string]any)                       {}
+func (fakeDefaults) Prune(map[string]any) []string                { return nil }
+func (f fakeDefaults) HasDefaults() bool                          { return f.has }
+
+// TestCrCodec_EncodeShared checks that a shared object is served as is
+// only when reading would not change it, and is never changed.
+func TestCrCodec_EncodeShared(t *testing.T) {
+	gv := scheme.GroupVersion{Group: "bench.crdlab.dev", Version: "v1"}
+	obj := func(apiVersion string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": apiVersion, "kind": "Widget", "metadata": map[string]any{"name": "a"},
+		}}
+	}
+	for _, tc := range []struct {
+		name       string
+		noDefaults bool
+		apiVersion string
+		reused     bool
+	}{
+		{"OK", true, "bench.crdlab.dev/v1", true},
+		{"OtherVersion", true, "bench.crdlab.dev/v2", false},
+		{"Defaults", false, "bench.crdlab.dev/v1", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &crCodec{kind: gv.WithKind("Widget"), storageGV: gv, noDefaults: tc.noDefaults}
+			in := obj(tc.apiVersion)
+			out, reused, err := c.encodeShared(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reused != tc.reused || (out == scheme.Object(in)) != tc.reused {
+				t.Errorf("reused = %v (same object: %v), want %v", reused, out == scheme.Object(in), tc.reused)
+			}
+			if in.GetAPIVersion() != tc.apiVersion {
+				t.Errorf("the shared object was changed: apiVersion %s", in.GetAPIVersion())
+			}
+			if got := out.(*unstructured.Unstructured).GetAPIVersion(); got != "bench.crdlab.dev/v1" {
+				t.Errorf("encoded apiVersion %s", got)
+			}
+		})
+	}
+	t.Run("SchemaReportsDefaults", func(t *testing.T) {
+		var s Schema = fakeDefaults{has: true}
+		if d, ok := s.(defaultsReporter); !ok || !d.HasDefaults() {
+			t.Error("a schema with defaults is not seen as one")
+		}
+	})
 }

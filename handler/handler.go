@@ -14,6 +14,7 @@ import (
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/discovery"
+	"github.com/crdlab/crdlab/handler/endpoints"
 	"github.com/crdlab/crdlab/handler/filters"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
@@ -110,9 +111,9 @@ type Handler struct {
 	openapi   *openAPIService
 	// crdScopes serves apiextensions.k8s.io per enabled version: main and
 	// status scope.
-	crdScopes map[string][2]*requestScope
+	crdScopes map[string][2]*endpoints.RequestScope
 	// watchLines shares encoded watch events between watchers.
-	watchLines watchLines
+	watchLines endpoints.WatchLines
 }
 
 // New builds the handler. It returns an error if cfg lacks a required
@@ -134,7 +135,7 @@ func New(cfg Config) (*Handler, error) {
 		cfg.RequestTimeout = 60 * time.Second
 	}
 	if cfg.WatchWriteTimeout == 0 {
-		cfg.WatchWriteTimeout = DefaultWatchWriteTimeout
+		cfg.WatchWriteTimeout = endpoints.DefaultWatchWriteTimeout
 	}
 	if cfg.MaxRequestBodyBytes == 0 {
 		cfg.MaxRequestBodyBytes = responsewriters.MaxRequestBodyBytes
@@ -149,7 +150,7 @@ func New(cfg Config) (*Handler, error) {
 		cfg:       cfg,
 		logger:    cfg.Logger,
 		discovery: discovery.NewManager(),
-		crdScopes: map[string][2]*requestScope{},
+		crdScopes: map[string][2]*endpoints.RequestScope{},
 	}
 	h.openapi = newOpenAPIService(cfg.Logger)
 	h.crds = newCRDHandler(h)
@@ -174,13 +175,13 @@ func New(cfg Config) (*Handler, error) {
 		main, status := h.newCRDScope(gv, ""), h.newCRDScope(gv, "status")
 		var err error
 		kind := gv.WithKind("CustomResourceDefinition")
-		if main.fieldManager, err = h.newTypedFieldManager(crdResources, kind, "", cfg.CRDREST); err != nil {
+		if main.FieldManager, err = h.newTypedFieldManager(crdResources, kind, "", cfg.CRDREST); err != nil {
 			return nil, fmt.Errorf("handler: field manager of %s: %w", gv, err)
 		}
-		if status.fieldManager, err = h.newTypedFieldManager(crdResources, kind, "status", cfg.CRDStatusREST); err != nil {
+		if status.FieldManager, err = h.newTypedFieldManager(crdResources, kind, "status", cfg.CRDStatusREST); err != nil {
 			return nil, fmt.Errorf("handler: field manager of %s/status: %w", gv, err)
 		}
-		h.crdScopes[v] = [2]*requestScope{main, status}
+		h.crdScopes[v] = [2]*endpoints.RequestScope{main, status}
 		// The built-in group's discovery and OpenAPI are the server's
 		// own, set once; those of CRD groups are the controllers'
 		// (DiscoveryController, the OpenAPI controller).
@@ -268,6 +269,13 @@ func (h *Handler) serveResourceRequest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.crds.ServeHTTP(w, r)
+}
+
+// serverScope fills in what every scope of h shares: the tracer, the
+// watch write timeout and the cache of encoded watch events.
+func (h *Handler) serverScope(s *endpoints.RequestScope) *endpoints.RequestScope {
+	s.Tracer, s.WatchWriteTimeout, s.WatchLines = h.cfg.Tracer, h.cfg.WatchWriteTimeout, &h.watchLines
+	return s
 }
 
 // notFoundHandler is the end of the delegation chain: a 404 Status, as

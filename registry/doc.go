@@ -4,8 +4,8 @@
 // resource's strategies only what differs between resources.
 //
 // Vocabulary:
-//   - a Store is the generic REST storage of one resource (CRDs, or the
-//     custom resources of one CRD);
+//   - a Store is the generic REST storage of one resource (CRDs, the
+//     custom resources of one CRD, a built-in kind);
 //   - a strategy (CreateStrategy, UpdateStrategy, DeleteStrategy) is what a
 //     resource does in a verb: PrepareForCreate clears status and sets
 //     generation, Validate checks, PrepareForUpdate keeps what an endpoint may
@@ -22,15 +22,14 @@
 //   - dry run (dryRun=All) runs every step of a write except the write;
 //   - the garbage collector's finalizers, orphan and foregroundDeletion,
 //     are what a delete's propagationPolicy leaves on the object (gc.go).
+//   - a TableConvertor prints objects as a Table's rows (table.go: the
+//     interface, and DefaultTableConvertor's Name and Created At).
 //
-// Every error the REST methods return is an *apis/errors.StatusError:
-// storage errors become API errors here, in one table (errors.go:
-// interpretStorageError, upstream's storage/errors), so the handler never
-// sees a storage error. Objects returned by
-// Get, List, Create, Update and Delete belong to the caller (List copies
-// what storage shares); objects in watch events are shared with every
-// watcher and must be copied before they are changed (the storage
-// contract).
+// Every REST method returns API errors only (*apis/errors.StatusError):
+// storage's become API errors in one table (errors.go, upstream's
+// storage/errors). Objects returned by Get, List, Create, Update and Delete
+// belong to the caller; objects in watch events are shared with every
+// watcher and must be copied before they are changed.
 //
 // Upstream:
 //   - k8s.io/apiserver/pkg/registry/generic/registry/store.go (Store,
@@ -38,7 +37,8 @@
 //     deletionFinalizersForGarbageCollection …)
 //   - k8s.io/apiserver/pkg/registry/rest: rest.go, create.go
 //     (BeforeCreate, FillObjectMetaSystemFields), update.go (BeforeUpdate,
-//     DefaultUpdatedObjectInfo), delete.go (BeforeDelete), meta.go
+//     DefaultUpdatedObjectInfo), delete.go (BeforeDelete), meta.go,
+//     table.go (TableConvertor, defaultTableConvertor)
 //   - k8s.io/apiserver/pkg/storage/errors/storage.go (Interpret*Error)
 //   - k8s.io/apiserver/pkg/storage/names/generate.go (SimpleNameGenerator)
 //   - k8s.io/apiserver/pkg/warning (AddWarning)
@@ -47,31 +47,19 @@
 //
 // Differences from upstream:
 //   - Every resource's default propagation policy is Background (no
-//     GarbageCollectionDeleteStrategy: upstream's apps/v1 resources
-//     default to Foreground, crdlab serves none). Without
-//     EnableGarbageCollection, propagationPolicy and orphanDependents are
-//     validated, then ignored, as upstream's store with garbage
-//     collection disabled.
-//   - No graceful deletion (only pods have it upstream). A TTL is one
-//     duration per resource (StoreOptions.TTL, given to every write) where
-//     upstream asks a TTLFunc per write. No Begin/After hooks, no
-//     Decorator, no table convertor (the handler builds Tables).
-//     managedFields are the handler's (its field manager runs in the
-//     UpdatedObjectInfo, as upstream's in the handler's transformers);
-//     strategies only declare their reset fields and list markers
-//     (fieldmanagement.go).
-//   - The qualified resource in errors is always DefaultQualifiedResource
-//     (upstream prefers the request's RequestInfo; the two agree here).
-//   - DeleteCollection deletes 16 objects at a time, each in its own
-//     namespace (upstream: --delete-collection-workers, default 1).
-//   - Dry run is done in the Store (upstream wraps storage in
-//     DryRunnableStorage): writes end just before storage is changed.
-//   - A strategy may also answer in ready StatusCauses (CauseValidator),
-//     because the handler's schema validator produces causes.
-//   - A create whose object has a resourceVersion is a 400 BadRequest
-//     (upstream: a 500 with no reason); an object larger than storage's
-//     MaxObjectSize is a 413 RequestEntityTooLarge (upstream: etcd's
-//     "request is too large", also 413).
-//   - Strategies set metadata.generation on create (both of crdlab's set 1,
-//     as upstream's CRD and custom resource strategies do); Store does not.
+//     GarbageCollectionDeleteStrategy; upstream's apps/v1 default to
+//     Foreground, crdlab serves none). Without EnableGarbageCollection,
+//     propagationPolicy and orphanDependents are validated, then ignored,
+//     as upstream's store with garbage collection disabled.
+//   - No graceful deletion, no Begin/After hooks, no Decorator; the
+//     handler calls the table convertor and the field manager (in the
+//     UpdatedObjectInfo, as upstream's transformers); strategies only
+//     declare reset fields and list markers (fieldmanagement.go). A TTL is
+//     one duration per resource (StoreOptions.TTL; upstream: a TTLFunc).
+//   - Dry run is done in the Store (upstream: DryRunnableStorage);
+//     DeleteCollection deletes 16 objects at a time (upstream: 1 worker).
+//   - A strategy may answer in ready StatusCauses (CauseValidator), as the
+//     handler's schema validator does; Store does not set generation.
+//   - A create with a resourceVersion is a 400 (upstream: a 500); an
+//     object over storage's MaxObjectSize is a 413, as etcd's limit.
 package registry

@@ -1,4 +1,4 @@
-package handler
+package endpoints
 
 import (
 	"context"
@@ -18,18 +18,21 @@ import (
 	"github.com/crdlab/crdlab/scheme"
 )
 
-// This file holds the generic verb handlers: each takes a requestScope and
+// This file holds the generic verb handlers: each takes a RequestScope and
 // serves one verb on it, whatever the resource. They mirror the files of
 // k8s.io/apiserver/pkg/endpoints/handlers: get.go (GetResource,
 // ListResource), create.go, update.go, patch.go, delete.go, watch.go.
 
-// serveResource dispatches a resource request to its verb's handler, as
-// info (the request's RequestInfo) says: verb, namespace and name.
+// Serve dispatches a resource request to its verb's handler, as info (the
+// request's RequestInfo, which the authorizer read too) says: verb,
+// namespace and name. Verbs the scope's storage does not implement, and
+// any but get, update and patch on a subresource, are 405.
 //
 // Mirrors the verb switch of (*crdHandler).serveResource /
-// serveStatus / serveScale in customresource_handler.go.
-func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, s *requestScope, info *request.RequestInfo) {
-	for _, warn := range s.warnings {
+// serveStatus / serveScale in customresource_handler.go, and the routes
+// the endpoint installer registers per verb.
+func Serve(w http.ResponseWriter, r *http.Request, s *RequestScope, info *request.RequestInfo) {
+	for _, warn := range s.Warnings {
 		addWarning(w, warn)
 	}
 	namespace := info.Namespace
@@ -41,7 +44,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, s *reque
 	}
 	ctx := registry.WithNamespace(r.Context(), s.namespaceFor(namespace))
 	ctx = registry.WithWarningRecorder(ctx, &headerWarnings{w: w})
-	ctx = registry.WithRequestVersion(ctx, s.resource.GroupVersion())
+	ctx = registry.WithRequestVersion(ctx, s.Resource.GroupVersion())
 	r = r.WithContext(ctx)
 	verb := info.Verb
 	switch {
@@ -52,33 +55,33 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, s *reque
 	case verb == "":
 		verb = strings.ToLower(r.Method)
 	}
-	if s.subresource != "" && verb != "get" && verb != "update" && verb != "patch" {
-		h.methodNotSupported(w, s, verb)
+	if s.Subresource != "" && verb != "get" && verb != "update" && verb != "patch" {
+		methodNotSupported(w, s, verb)
 		return
 	}
 	switch verb {
 	case "get":
-		h.getResource(w, r, s, name)
+		getResource(w, r, s, name)
 	case "list":
-		h.listResource(w, r, s)
+		listResource(w, r, s)
 	case "watch":
-		h.watchResource(w, r, s, name)
+		watchResource(w, r, s, name)
 	case "create":
 		if name != "" {
-			h.methodNotSupported(w, s, verb)
+			methodNotSupported(w, s, verb)
 			return
 		}
-		h.createResource(w, r, s, namespace)
+		createResource(w, r, s, namespace)
 	case "update":
-		h.updateResource(w, r, s, namespace, name)
+		updateResource(w, r, s, namespace, name)
 	case "patch":
-		h.patchResource(w, r, s, namespace, name)
+		patchResource(w, r, s, namespace, name)
 	case "delete":
-		h.deleteResource(w, r, s, name)
+		deleteResource(w, r, s, name)
 	case "deletecollection":
-		h.deleteCollection(w, r, s)
+		deleteCollection(w, r, s)
 	default:
-		h.methodNotSupported(w, s, verb)
+		methodNotSupported(w, s, verb)
 	}
 }
 
@@ -106,10 +109,10 @@ func (h *headerWarnings) AddWarning(_, text string) {
 	addWarning(h.w, text)
 }
 
-func (h *Handler) methodNotSupported(w http.ResponseWriter, s *requestScope, verb string) {
+func methodNotSupported(w http.ResponseWriter, s *RequestScope, verb string) {
 	gr := s.groupResource()
-	if s.subresource != "" {
-		gr.Resource += "/" + s.subresource
+	if s.Subresource != "" {
+		gr.Resource += "/" + s.Subresource
 	}
 	responsewriters.WriteError(w, apierrors.NewMethodNotSupported(gr, verb))
 }
@@ -117,9 +120,9 @@ func (h *Handler) methodNotSupported(w http.ResponseWriter, s *requestScope, ver
 // negotiateObject picks the representation of an object answer: JSON or
 // YAML, or a Table / PartialObjectMetadata if asked for (only on the main
 // resource, as upstream).
-func negotiateObject(r *http.Request, s *requestScope, list bool) (negotiation.Options, error) {
+func negotiateObject(r *http.Request, s *RequestScope, list bool) (negotiation.Options, error) {
 	allowed := func(t negotiation.Target) bool {
-		if s.subresource != "" {
+		if s.Subresource != "" {
 			return false
 		}
 		switch t {
@@ -144,8 +147,8 @@ func negotiateObject(r *http.Request, s *requestScope, list bool) (negotiation.O
 
 // writeEncoded answers one object from storage: encoded for the wire, and
 // turned into a Table or PartialObjectMetadata if negotiated.
-func (h *Handler) writeEncoded(w http.ResponseWriter, r *http.Request, s *requestScope, opts negotiation.Options, code int, obj scheme.Object) {
-	if h.cfg.Tracer.Enabled() {
+func writeEncoded(w http.ResponseWriter, r *http.Request, s *RequestScope, opts negotiation.Options, code int, obj scheme.Object) {
+	if s.Tracer.Enabled() {
 		noteTraceObject(r, obj)
 	}
 	out, err := s.encodeResult(obj)
@@ -153,7 +156,7 @@ func (h *Handler) writeEncoded(w http.ResponseWriter, r *http.Request, s *reques
 		responsewriters.WriteError(w, err)
 		return
 	}
-	body, err := h.transform(r, s, opts, out, nil)
+	body, err := transform(r, s, opts, out, nil)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -165,7 +168,7 @@ func (h *Handler) writeEncoded(w http.ResponseWriter, r *http.Request, s *reques
 // what opts.Convert asks for.
 //
 // Mirrors transformObject in k8s.io/apiserver/pkg/endpoints/handlers/response.go.
-func (h *Handler) transform(r *http.Request, s *requestScope, opts negotiation.Options, obj any, items []scheme.Object) (any, error) {
+func transform(r *http.Request, s *RequestScope, opts negotiation.Options, obj any, items []scheme.Object) (any, error) {
 	if opts.Convert == nil {
 		return obj, nil
 	}
@@ -214,10 +217,10 @@ func (h *Handler) transform(r *http.Request, s *requestScope, opts negotiation.O
 // getResource serves GET on one object.
 //
 // Mirrors GetResource in handlers/get.go.
-func (h *Handler) getResource(w http.ResponseWriter, r *http.Request, s *requestScope, name string) {
-	getter, ok := s.storage.(registry.Getter)
+func getResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name string) {
+	getter, ok := s.Storage.(registry.Getter)
 	if !ok {
-		h.methodNotSupported(w, s, "get")
+		methodNotSupported(w, s, "get")
 		return
 	}
 	opts, err := negotiateObject(r, s, false)
@@ -235,7 +238,7 @@ func (h *Handler) getResource(w http.ResponseWriter, r *http.Request, s *request
 		responsewriters.WriteError(w, err)
 		return
 	}
-	h.writeEncoded(w, r, s, opts, http.StatusOK, obj)
+	writeEncoded(w, r, s, opts, http.StatusOK, obj)
 }
 
 // decodeListOptions reads and validates the query of a list or watch.
@@ -291,28 +294,35 @@ func decodeListOptions(r *http.Request) (*metav1.ListOptions, error) {
 	return &opts, nil
 }
 
+// collectionRequest reads what list, watch and deletecollection share:
+// the representation of the answer (list: of a list) and the list
+// options of the query.
+func collectionRequest(r *http.Request, s *RequestScope, list bool) (negotiation.Options, *metav1.ListOptions, error) {
+	opts, err := negotiateObject(r, s, list)
+	if err != nil {
+		return opts, nil, err
+	}
+	listOpts, err := decodeListOptions(r)
+	return opts, listOpts, err
+}
+
 // listResource serves GET on a collection.
 //
 // Mirrors ListResource in handlers/get.go.
-func (h *Handler) listResource(w http.ResponseWriter, r *http.Request, s *requestScope) {
-	lister, ok := s.storage.(registry.Lister)
+func listResource(w http.ResponseWriter, r *http.Request, s *RequestScope) {
+	lister, ok := s.Storage.(registry.Lister)
 	if !ok {
-		h.methodNotSupported(w, s, "list")
+		methodNotSupported(w, s, "list")
 		return
 	}
-	opts, err := negotiateObject(r, s, true)
-	if err != nil {
-		responsewriters.WriteError(w, err)
-		return
-	}
-	listOpts, err := decodeListOptions(r)
+	opts, listOpts, err := collectionRequest(r, s, true)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
 	// Items are only encoded (and read by Table printing): when the scope
 	// can encode without changing them, storage's shared objects will do.
-	ctx, shared := r.Context(), s.encodeShared != nil
+	ctx, shared := r.Context(), s.EncodeShared != nil
 	if shared {
 		ctx = registry.WithReadOnlyItems(ctx)
 	}
@@ -321,18 +331,18 @@ func (h *Handler) listResource(w http.ResponseWriter, r *http.Request, s *reques
 		responsewriters.WriteError(w, err)
 		return
 	}
-	h.writeList(w, r, s, opts, http.StatusOK, list, shared)
+	writeList(w, r, s, opts, http.StatusOK, list, shared)
 }
 
 // writeList answers a list; shared says its items are shared with other
 // readers (registry.WithReadOnlyItems) and must not be changed.
-func (h *Handler) writeList(w http.ResponseWriter, r *http.Request, s *requestScope, opts negotiation.Options, code int, list scheme.Object, shared bool) {
+func writeList(w http.ResponseWriter, r *http.Request, s *RequestScope, opts negotiation.Options, code int, list scheme.Object, shared bool) {
 	out, items, err := s.encodeList(list, shared)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
-	body, err := h.transform(r, s, opts, out, items)
+	body, err := transform(r, s, opts, out, items)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -343,13 +353,13 @@ func (h *Handler) writeList(w http.ResponseWriter, r *http.Request, s *requestSc
 // createResource serves POST on a collection.
 //
 // Mirrors createHandler in handlers/create.go.
-func (h *Handler) createResource(w http.ResponseWriter, r *http.Request, s *requestScope, namespace string) {
-	creater, ok := s.storage.(registry.Creater)
+func createResource(w http.ResponseWriter, r *http.Request, s *RequestScope, namespace string) {
+	creater, ok := s.Storage.(registry.Creater)
 	if !ok {
-		h.methodNotSupported(w, s, "create")
+		methodNotSupported(w, s, "create")
 		return
 	}
-	req, err := h.decodeWrite(w, r, s, namespace, "")
+	req, err := decodeWrite(w, r, s, namespace, "")
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -359,7 +369,7 @@ func (h *Handler) createResource(w http.ResponseWriter, r *http.Request, s *requ
 		responsewriters.WriteError(w, err)
 		return
 	}
-	if m, ok := metav1.Accessor(req.obj); ok && h.cfg.Tracer.Enabled() {
+	if m, ok := metav1.Accessor(req.obj); ok && s.Tracer.Enabled() {
 		key := m.GetName()
 		if key == "" {
 			key = m.GetGenerateName() + "…"
@@ -370,41 +380,42 @@ func (h *Handler) createResource(w http.ResponseWriter, r *http.Request, s *requ
 		filters.NoteRequestKey(r.Context(), key)
 	}
 	opts := metav1.CreateOptions(req.opts)
-	if s.fieldManager != nil {
-		req.obj = s.fieldManager.recordUpdate(nil, req.obj, managerOrUserAgent(opts.FieldManager, r.UserAgent()))
+	if s.FieldManager != nil {
+		req.obj = s.FieldManager.recordUpdate(nil, req.obj, managerOrUserAgent(opts.FieldManager, r.UserAgent()))
 	}
 	out, err := creater.Create(r.Context(), req.obj, nil, &opts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
-	h.writeEncoded(w, r, s, req.accept, http.StatusCreated, out)
+	writeEncoded(w, r, s, req.accept, http.StatusCreated, out)
 }
 
 // updateResource serves PUT on one object.
 //
 // Mirrors UpdateResource in handlers/update.go.
-func (h *Handler) updateResource(w http.ResponseWriter, r *http.Request, s *requestScope, namespace, name string) {
-	updater, ok := s.storage.(registry.Updater)
+func updateResource(w http.ResponseWriter, r *http.Request, s *RequestScope, namespace, name string) {
+	updater, ok := s.Storage.(registry.Updater)
 	if !ok {
-		h.methodNotSupported(w, s, "update")
+		methodNotSupported(w, s, "update")
 		return
 	}
-	req, err := h.decodeWrite(w, r, s, namespace, name)
+	req, err := decodeWrite(w, r, s, namespace, name)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
+	// The body, copied on each try of the storage's retry loop, with a uid
+	// precondition if it names one; the field manager records the write.
 	manager := managerOrUserAgent(req.opts.FieldManager, r.UserAgent())
-	objInfo := registry.UpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
-		obj := req.obj.DeepCopyObject()
-		if s.fieldManager != nil {
-			obj = s.fieldManager.recordUpdate(old, obj, manager)
+	objInfo := registry.DefaultUpdatedObjectInfo(req.obj, func(_ context.Context, obj, old scheme.Object) (scheme.Object, error) {
+		if s.FieldManager != nil {
+			obj = s.FieldManager.recordUpdate(old, obj, manager)
 		}
 		return obj, nil
 	})
 	opts := req.opts
-	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, s.allowCreateOnUpdate, &opts)
+	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, s.AllowCreateOnUpdate, &opts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -413,7 +424,7 @@ func (h *Handler) updateResource(w http.ResponseWriter, r *http.Request, s *requ
 	if created {
 		code = http.StatusCreated
 	}
-	h.writeEncoded(w, r, s, req.accept, code, out)
+	writeEncoded(w, r, s, req.accept, code, out)
 }
 
 // writeRequest is what a create or an update reads from its request before
@@ -434,7 +445,7 @@ type writeRequest struct {
 // default and validate with the schema; convert to the storage version),
 // answer what strict decoding found as fieldValidation says, and make the
 // object's namespace — and, on update, its name — agree with the URL.
-func (h *Handler) decodeWrite(w http.ResponseWriter, r *http.Request, s *requestScope, namespace, name string) (*writeRequest, error) {
+func decodeWrite(w http.ResponseWriter, r *http.Request, s *RequestScope, namespace, name string) (*writeRequest, error) {
 	accept, err := negotiateObject(r, s, false)
 	if err != nil {
 		return nil, err
@@ -463,12 +474,12 @@ func (h *Handler) decodeWrite(w http.ResponseWriter, r *http.Request, s *request
 		return nil, apierrors.NewBadRequest("the body of the request was empty")
 	}
 	directive := req.opts.FieldValidation
-	obj, strictErr, err := s.decode(r.Context(), body, directive != metav1.FieldValidationIgnore)
+	obj, strictErr, err := s.Decode(r.Context(), body, directive != metav1.FieldValidationIgnore)
 	if directive == metav1.FieldValidationStrict && strictErr != nil {
 		// Upstream decodes (and refuses strictly) before it validates,
 		// and says which kind the body could not be; mirrors
 		// transformDecodeError in handlers/rest.go.
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", s.kind.Kind, s.kind.Version, s.kind.Kind, strictErr))
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", s.Kind.Kind, s.Kind.Version, s.Kind.Kind, strictErr))
 	}
 	if err != nil {
 		return nil, decodeError(err)
@@ -532,10 +543,10 @@ func deleteOptionsOf(r *http.Request) (*metav1.DeleteOptions, error) {
 // last stored — gone, or with a deletionTimestamp while finalizers keep it.
 //
 // Mirrors DeleteResource in handlers/delete.go.
-func (h *Handler) deleteResource(w http.ResponseWriter, r *http.Request, s *requestScope, name string) {
-	deleter, ok := s.storage.(registry.GracefulDeleter)
+func deleteResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name string) {
+	deleter, ok := s.Storage.(registry.GracefulDeleter)
 	if !ok {
-		h.methodNotSupported(w, s, "delete")
+		methodNotSupported(w, s, "delete")
 		return
 	}
 	opts, err := negotiateObject(r, s, false)
@@ -560,29 +571,24 @@ func (h *Handler) deleteResource(w http.ResponseWriter, r *http.Request, s *requ
 	if obj == nil {
 		responsewriters.WriteObject(w, opts, code, &metav1.Status{
 			TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusSuccess,
-			Details: &metav1.StatusDetails{Name: name, Group: s.resource.Group, Kind: s.resource.Resource},
+			Details: &metav1.StatusDetails{Name: name, Group: s.Resource.Group, Kind: s.Resource.Resource},
 		})
 		return
 	}
-	h.writeEncoded(w, r, s, opts, code, obj)
+	writeEncoded(w, r, s, opts, code, obj)
 }
 
 // deleteCollection serves DELETE on a collection; the answer is the list
 // of deleted objects.
 //
 // Mirrors DeleteCollection in handlers/delete.go.
-func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, s *requestScope) {
-	deleter, ok := s.storage.(registry.CollectionDeleter)
+func deleteCollection(w http.ResponseWriter, r *http.Request, s *RequestScope) {
+	deleter, ok := s.Storage.(registry.CollectionDeleter)
 	if !ok {
-		h.methodNotSupported(w, s, "deletecollection")
+		methodNotSupported(w, s, "deletecollection")
 		return
 	}
-	opts, err := negotiateObject(r, s, true)
-	if err != nil {
-		responsewriters.WriteError(w, err)
-		return
-	}
-	listOpts, err := decodeListOptions(r)
+	opts, listOpts, err := collectionRequest(r, s, true)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -601,7 +607,7 @@ func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, s *re
 		responsewriters.WriteError(w, err)
 		return
 	}
-	h.writeList(w, r, s, opts, http.StatusOK, list, false)
+	writeList(w, r, s, opts, http.StatusOK, list, false)
 }
 
 func firstError(errs ...error) error {

@@ -1,4 +1,4 @@
-package handler
+package endpoints
 
 import (
 	"encoding/json"
@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
@@ -15,10 +14,22 @@ import (
 	"github.com/crdlab/crdlab/scheme"
 )
 
-func widgetScope() *requestScope {
+// widgetScope is a scope of custom resources that encodes them as the
+// handler's None conversion does: apiVersion set to the URL's, on a copy
+// (Encode) or in place (EncodeOwned).
+func widgetScope() *RequestScope {
 	gv := scheme.GroupVersion{Group: "bench.crdlab.dev", Version: "v1"}
-	c := &crCodec{kind: gv.WithKind("Widget"), storageGV: gv, namespaced: true}
-	return &requestScope{kind: c.kind, encode: c.encode, encodeOwned: c.encodeOwned}
+	owned := func(obj scheme.Object) (scheme.Object, error) {
+		u := obj.(*unstructured.Unstructured)
+		u.SetAPIVersion(gv.String())
+		return u, nil
+	}
+	return &RequestScope{
+		Kind:        gv.WithKind("Widget"),
+		Encode:      func(obj scheme.Object) (scheme.Object, error) { return owned(obj.DeepCopyObject()) },
+		EncodeOwned: owned,
+		WatchLines:  &WatchLines{},
+	}
 }
 
 func widgetEvent(i int) watch.Event {
@@ -33,11 +44,10 @@ func widgetEvent(i int) watch.Event {
 // for the same event, encoded once, and that the line is what
 // encodeWatchEvent writes.
 func TestWatchLines(t *testing.T) {
-	h := &Handler{}
 	s := widgetScope()
 	r := httptest.NewRequest("GET", "/apis/bench.crdlab.dev/v1/widgets?watch=1", nil)
 	ev := widgetEvent(1)
-	want, err := h.encodeWatchEvent(r, s, negotiation.Options{}, ev)
+	want, err := encodeWatchEvent(r, s, negotiation.Options{}, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +58,7 @@ func TestWatchLines(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lines[i], _ = h.watchLine(r, s, negotiation.Options{}, ev, false)
+			lines[i], _ = watchLine(r, s, negotiation.Options{}, ev, false)
 		}()
 	}
 	wg.Wait()
@@ -67,45 +77,44 @@ func TestWatchLines(t *testing.T) {
 	})
 	t.Run("Eviction", func(t *testing.T) {
 		for i := range watchLinesSize + 10 {
-			if _, err := h.watchLine(r, s, negotiation.Options{}, widgetEvent(i), false); err != nil {
+			if _, err := watchLine(r, s, negotiation.Options{}, widgetEvent(i), false); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if n := len(h.watchLines.entries); n > watchLinesSize {
+		if n := len(s.WatchLines.entries); n > watchLinesSize {
 			t.Errorf("%d entries, want at most %d", n, watchLinesSize)
 		}
 	})
 }
 
 // BenchmarkWatchFanoutEncode is the encoding work of one event sent to 100
-// watchers: once per watcher (before watchLines) and shared.
+// watchers: once per watcher (before WatchLines) and shared.
 func BenchmarkWatchFanoutEncode(b *testing.B) {
 	const watchers = 100
 	s := widgetScope()
 	r := httptest.NewRequest("GET", "/apis/bench.crdlab.dev/v1/widgets?watch=1", nil)
 	b.Run("per-watcher", func(b *testing.B) {
-		h := &Handler{}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
 			ev := widgetEvent(i)
 			i++
 			for range watchers {
-				if _, err := h.encodeWatchEvent(r, s, negotiation.Options{}, ev); err != nil {
+				if _, err := encodeWatchEvent(r, s, negotiation.Options{}, ev); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}
 	})
 	b.Run("shared", func(b *testing.B) {
-		h := &Handler{}
+		s.WatchLines = &WatchLines{}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
 			ev := widgetEvent(i)
 			i++
 			for range watchers {
-				if _, err := h.watchLine(r, s, negotiation.Options{}, ev, false); err != nil {
+				if _, err := watchLine(r, s, negotiation.Options{}, ev, false); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -138,7 +147,7 @@ func BenchmarkListEncode(b *testing.B) {
 			}
 			out := &wireList{Metadata: listMetaOf(l)}
 			for _, it := range items {
-				e, err := s.encode(it)
+				e, err := s.Encode(it)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -162,59 +171,6 @@ func BenchmarkListEncode(b *testing.B) {
 			if _, err := responsewriters.Marshal(negotiation.Options{MediaType: negotiation.MediaTypeJSON}, out); err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
-}
-
-// fakeDefaults is a Schema that reports whether it has defaults.
-type fakeDefaults struct{ has bool }
-
-func (fakeDefaults) Validate(map[string]any) []metav1.StatusCause { return nil }
-func (fakeDefaults) Default(map[string]any)                       {}
-func (fakeDefaults) Prune(map[string]any) []string                { return nil }
-func (f fakeDefaults) HasDefaults() bool                          { return f.has }
-
-// TestCrCodec_EncodeShared checks that a shared object is served as is
-// only when reading would not change it, and is never changed.
-func TestCrCodec_EncodeShared(t *testing.T) {
-	gv := scheme.GroupVersion{Group: "bench.crdlab.dev", Version: "v1"}
-	obj := func(apiVersion string) *unstructured.Unstructured {
-		return &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": apiVersion, "kind": "Widget", "metadata": map[string]any{"name": "a"},
-		}}
-	}
-	for _, tc := range []struct {
-		name       string
-		noDefaults bool
-		apiVersion string
-		reused     bool
-	}{
-		{"OK", true, "bench.crdlab.dev/v1", true},
-		{"OtherVersion", true, "bench.crdlab.dev/v2", false},
-		{"Defaults", false, "bench.crdlab.dev/v1", false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c := &crCodec{kind: gv.WithKind("Widget"), storageGV: gv, noDefaults: tc.noDefaults}
-			in := obj(tc.apiVersion)
-			out, reused, err := c.encodeShared(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if reused != tc.reused || (out == scheme.Object(in)) != tc.reused {
-				t.Errorf("reused = %v (same object: %v), want %v", reused, out == scheme.Object(in), tc.reused)
-			}
-			if in.GetAPIVersion() != tc.apiVersion {
-				t.Errorf("the shared object was changed: apiVersion %s", in.GetAPIVersion())
-			}
-			if got := out.(*unstructured.Unstructured).GetAPIVersion(); got != "bench.crdlab.dev/v1" {
-				t.Errorf("encoded apiVersion %s", got)
-			}
-		})
-	}
-	t.Run("SchemaReportsDefaults", func(t *testing.T) {
-		var s Schema = fakeDefaults{has: true}
-		if d, ok := s.(defaultsReporter); !ok || !d.HasDefaults() {
-			t.Error("a schema with defaults is not seen as one")
 		}
 	})
 }

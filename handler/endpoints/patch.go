@@ -1,4 +1,4 @@
-package handler
+package endpoints
 
 import (
 	"context"
@@ -38,17 +38,17 @@ var supportedPatchTypes = []string{patchTypeJSON, patchTypeMerge, patchTypeApply
 // object.
 //
 // Mirrors PatchResource and (*patcher).patchResource in handlers/patch.go.
-func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *requestScope, namespace, name string) {
-	updater, ok := s.storage.(registry.Updater)
+func patchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, namespace, name string) {
+	updater, ok := s.Storage.(registry.Updater)
 	if !ok {
-		h.methodNotSupported(w, s, "patch")
+		methodNotSupported(w, s, "patch")
 		return
 	}
 	patchType := negotiation.ContentTypeOf(r.Header.Get("Content-Type"))
 	apply := patchType == patchTypeApply
 	switch {
 	case patchType == patchTypeJSON, patchType == patchTypeMerge:
-	case apply && s.fieldManager != nil:
+	case apply && s.FieldManager != nil:
 	case apply:
 		e := apierrors.NewUnsupportedMediaType(patchType, supportedPatchTypes)
 		e.ErrStatus.Message = fmt.Sprintf("not supported: server-side apply of %s (upstream applies it to every resource)", s.groupResource())
@@ -86,7 +86,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		return
 	}
 	if apply {
-		h.applyPatch(w, r, s, updater, opts, &patchOpts, body, namespace, name)
+		applyPatch(w, r, s, updater, opts, &patchOpts, body, namespace, name)
 		return
 	}
 	manager := managerOrUserAgent(patchOpts.FieldManager, r.UserAgent())
@@ -99,7 +99,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		if m, ok := metav1.Accessor(old); ok && m.GetName() == "" && m.GetResourceVersion() == "" {
 			return nil, apierrors.NewNotFound(s.groupResource(), name)
 		}
-		current, err := s.encode(old)
+		current, err := s.Encode(old)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +116,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		if err != nil {
 			return nil, patchError(err)
 		}
-		obj, se, err := s.decode(ctx, patched, patchOpts.FieldValidation != metav1.FieldValidationIgnore)
+		obj, se, err := s.Decode(ctx, patched, patchOpts.FieldValidation != metav1.FieldValidationIgnore)
 		if err != nil {
 			return nil, decodeError(err)
 		}
@@ -129,8 +129,8 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 		if err := s.matchURL(obj, namespace, name); err != nil {
 			return nil, err
 		}
-		if s.fieldManager != nil {
-			obj = s.fieldManager.recordUpdate(old, obj, manager)
+		if s.FieldManager != nil {
+			obj = s.FieldManager.recordUpdate(old, obj, manager)
 		}
 		return obj, nil
 	})
@@ -143,7 +143,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 	if patchOpts.FieldValidation != metav1.FieldValidationStrict {
 		_ = applyFieldValidation(w, patchOpts.FieldValidation, strictErr)
 	}
-	h.writeEncoded(w, r, s, opts, http.StatusOK, out)
+	writeEncoded(w, r, s, opts, http.StatusOK, out)
 }
 
 // applyPatch serves a server-side apply (application/apply-patch+yaml, a
@@ -154,7 +154,7 @@ func (h *Handler) patchResource(w http.ResponseWriter, r *http.Request, s *reque
 // field and its manager; ?force=true takes the fields over.
 //
 // Mirrors the applyPatcher of handlers/patch.go.
-func (h *Handler) applyPatch(w http.ResponseWriter, r *http.Request, s *requestScope, updater registry.Updater, accept negotiation.Options,
+func applyPatch(w http.ResponseWriter, r *http.Request, s *RequestScope, updater registry.Updater, accept negotiation.Options,
 	patchOpts *metav1.PatchOptions, body []byte, namespace, name string) {
 	applied, err := decodeApplyPatch(body)
 	if err != nil {
@@ -163,7 +163,7 @@ func (h *Handler) applyPatch(w http.ResponseWriter, r *http.Request, s *requestS
 	}
 	force := patchOpts.Force != nil && *patchOpts.Force
 	objInfo := registry.UpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
-		merged, err := s.fieldManager.apply(old, applied.DeepCopy(), patchOpts.FieldManager, force)
+		merged, err := s.FieldManager.apply(old, applied.DeepCopy(), patchOpts.FieldManager, force)
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +177,7 @@ func (h *Handler) applyPatch(w http.ResponseWriter, r *http.Request, s *requestS
 		}
 		// What the schema does not know was refused when the field
 		// manager typed the configuration: nothing is left to report.
-		obj, _, err := s.decode(ctx, j, false)
+		obj, _, err := s.Decode(ctx, j, false)
 		if err != nil {
 			return nil, decodeError(err)
 		}
@@ -193,7 +193,7 @@ func (h *Handler) applyPatch(w http.ResponseWriter, r *http.Request, s *requestS
 	})
 	updateOpts := &metav1.UpdateOptions{DryRun: patchOpts.DryRun, FieldManager: patchOpts.FieldManager, FieldValidation: patchOpts.FieldValidation}
 	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, true, updateOpts)
-	h.traceApply(r, s, namespace, name, patchOpts.FieldManager, force, out, err)
+	traceApply(r, s, namespace, name, patchOpts.FieldManager, force, out, err)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -213,7 +213,7 @@ func (h *Handler) applyPatch(w http.ResponseWriter, r *http.Request, s *requestS
 	if created {
 		code = http.StatusCreated
 	}
-	h.writeEncoded(w, r, s, accept, code, out)
+	writeEncoded(w, r, s, accept, code, out)
 }
 
 // patchError answers a failed patch as upstream does: a malformed patch is

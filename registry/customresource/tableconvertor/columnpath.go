@@ -1,4 +1,4 @@
-package handler
+package tableconvertor
 
 import (
 	"github.com/crdlab/crdlab/machinery/jsonpath"

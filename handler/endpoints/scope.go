@@ -1,4 +1,4 @@
-package handler
+package endpoints
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"time"
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
@@ -19,74 +20,86 @@ import (
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/trace"
 )
 
-// requestScope is everything the generic verb handlers (rest.go) need to
-// serve one resource or subresource in one version: the REST storage to
-// call, how to turn a request body into the object that storage wants and
-// a stored object into what goes on the wire, and how to print a Table.
+// RequestScope is everything the generic verb handlers need to serve one
+// resource or subresource in one version: the REST storage to call, how to
+// turn a request body into the object that storage wants and a stored
+// object into what goes on the wire, how to print a Table, and the
+// server's settings the handlers read. A scope is built once per resource
+// and version and shared by its requests; nothing changes it after.
 //
 // Mirrors k8s.io/apiserver/pkg/endpoints/handlers.RequestScope.
-type requestScope struct {
-	// resource is the URL's group, version and plural.
-	resource scheme.GroupVersionResource
-	// subresource is "", "status" or "scale".
-	subresource string
-	// kind is the kind of the objects on the wire in this version (for
+type RequestScope struct {
+	// Resource is the URL's group, version and plural.
+	Resource scheme.GroupVersionResource
+	// Subresource is "", "status" or "scale".
+	Subresource string
+	// Kind is the kind of the objects on the wire in this version (for
 	// /scale, autoscaling/v1 Scale).
-	kind scheme.GroupVersionKind
-	// listKind is the kind of lists on the wire ("CronTabList").
-	listKind string
-	// namespaced says whether objects live in namespaces.
-	namespaced bool
-	// storage is the REST storage; a verb is served iff it implements the
+	Kind scheme.GroupVersionKind
+	// ListKind is the kind of lists on the wire ("CronTabList").
+	ListKind string
+	// Namespaced says whether objects live in namespaces.
+	Namespaced bool
+	// Storage is the REST storage; a verb is served iff it implements the
 	// verb's interface of package registry.
-	storage registry.Storage
+	Storage registry.Storage
 
-	// decode turns a request body (JSON) into the object storage wants.
+	// Decode turns a request body (JSON) into the object storage wants.
 	// It checks apiVersion and kind against the URL's and applies what the
 	// version's schema says (pruning, defaulting, validation). With strict
 	// (fieldValidation Warn or Strict) it also reports what strict
 	// decoding finds — unknown fields, repeated keys — or nil.
-	decode func(ctx context.Context, body []byte, strict bool) (obj scheme.Object, strictErr *scheme.StrictDecodingError, err error)
-	// encode turns an object from storage into the object on the wire
+	Decode func(ctx context.Context, body []byte, strict bool) (obj scheme.Object, strictErr *scheme.StrictDecodingError, err error)
+	// Encode turns an object from storage into the object on the wire
 	// (apiVersion/kind of this version, read-time defaulting).
-	encode func(obj scheme.Object) (scheme.Object, error)
-	// encodeOwned, if set, is encode for an object the caller owns and
+	Encode func(obj scheme.Object) (scheme.Object, error)
+	// EncodeOwned, if set, is Encode for an object the caller owns and
 	// lets it be changed: what a registry call returned. Watch events are
-	// shared between watchers and always go through encode.
-	encodeOwned func(obj scheme.Object) (scheme.Object, error)
-	// encodeShared, if set, encodes an object others share without
+	// shared between watchers and always go through Encode.
+	EncodeOwned func(obj scheme.Object) (scheme.Object, error)
+	// EncodeShared, if set, encodes an object others share without
 	// changing it, and says whether it could (reused): then a list may
 	// ask the registry for storage's shared objects instead of copies
 	// (registry.WithReadOnlyItems).
-	encodeShared func(obj scheme.Object) (out scheme.Object, reused bool, err error)
-	// table prints objects already encoded for the wire; nil uses the
+	EncodeShared func(obj scheme.Object) (out scheme.Object, reused bool, err error)
+	// Table prints objects already encoded for the wire; nil uses the
 	// default Name / Created At table.
-	table tableConvertor
-	// allowCreateOnUpdate lets PUT create a missing object (false for
+	Table registry.TableConvertor
+	// AllowCreateOnUpdate lets PUT create a missing object (false for
 	// custom resources and CRDs, as upstream's strategies say).
-	allowCreateOnUpdate bool
-	// admit, if set, may refuse a create (or an apply that creates) once
+	AllowCreateOnUpdate bool
+	// Admit, if set, may refuse a create (or an apply that creates) once
 	// its body is decoded: the crdHandler's forbidCreateAdmission for a
 	// terminating CRD.
-	admit admission.Interface
-	// warnings are sent with every answer (deprecated versions).
-	warnings []string
-	// fieldManager keeps the objects' metadata.managedFields and serves
+	Admit admission.Interface
+	// Warnings are sent with every answer (deprecated versions).
+	Warnings []string
+	// FieldManager keeps the objects' metadata.managedFields and serves
 	// server-side apply (fieldmanager.go); nil for a scope without them
 	// (an apply is then a 415).
-	fieldManager *scopeFieldManager
+	FieldManager *FieldManager
+
+	// The server's: Tracer (nil: tracing off) gets the apply events and
+	// rides in the request context; WatchWriteTimeout bounds each write
+	// of a watch (DefaultWatchWriteTimeout; negative: no bound);
+	// WatchLines, shared by every scope of a server, encodes a watch
+	// event once for all its watchers (nil: each encodes its own).
+	Tracer            *trace.Tracer
+	WatchWriteTimeout time.Duration
+	WatchLines        *WatchLines
 }
 
-func (s *requestScope) groupResource() scheme.GroupResource {
-	return s.resource.GroupResource()
+func (s *RequestScope) groupResource() scheme.GroupResource {
+	return s.Resource.GroupResource()
 }
 
 // namespaceFor returns the namespace the request works in: the URL's for
 // namespaced resources, "" for cluster-scoped ones.
-func (s *requestScope) namespaceFor(urlNamespace string) string {
-	if !s.namespaced {
+func (s *RequestScope) namespaceFor(urlNamespace string) string {
+	if !s.Namespaced {
 		return ""
 	}
 	return urlNamespace
@@ -137,7 +150,7 @@ func bodyAsJSON(r *http.Request, body []byte) ([]byte, error) {
 
 // checkTypeMeta checks the apiVersion and kind a body names against what
 // the URL serves. Missing values are errors, as upstream's decoders say.
-func checkTypeMeta(body []byte, want scheme.GroupVersionKind) error {
+func CheckTypeMeta(body []byte, want scheme.GroupVersionKind) error {
 	gvk, err := scheme.Kind(body)
 	if err != nil {
 		return apierrors.NewBadRequest(err.Error())
@@ -162,22 +175,22 @@ func decodeError(err error) error {
 
 // admitCreate asks the scope's admit, if any, about creating obj: a
 // create, or an apply of an object that does not exist yet.
-func (s *requestScope) admitCreate(ctx context.Context, namespace string, obj scheme.Object, dryRun bool) error {
-	if s.admit == nil {
+func (s *RequestScope) admitCreate(ctx context.Context, namespace string, obj scheme.Object, dryRun bool) error {
+	if s.Admit == nil {
 		return nil
 	}
-	a := admission.Attributes{Operation: admission.Create, Kind: s.kind, Resource: s.resource, Subresource: s.subresource,
+	a := admission.Attributes{Operation: admission.Create, Kind: s.Kind, Resource: s.Resource, Subresource: s.Subresource,
 		Namespace: s.namespaceFor(namespace), Object: obj, DryRun: dryRun}
 	if m, ok := metav1.Accessor(obj); ok {
 		a.Name = m.GetName()
 	}
-	return s.admit.Admit(ctx, a)
+	return s.Admit.Admit(ctx, a)
 }
 
 // matchURL makes a decoded body's namespace agree with the URL's (an empty
 // one is filled in, a cluster-scoped object's is dropped) and, with name
 // set (update, patch), checks that it names the URL's object.
-func (s *requestScope) matchURL(obj scheme.Object, namespace, name string) error {
+func (s *RequestScope) matchURL(obj scheme.Object, namespace, name string) error {
 	m, ok := metav1.Accessor(obj)
 	if !ok {
 		return nil
@@ -296,30 +309,30 @@ func (l *wireList) AppendJSON(dst []byte) ([]byte, error) {
 
 // encodeResult encodes an object a registry call returned, which the
 // handler owns: in place when the scope can, else through a copy.
-func (s *requestScope) encodeResult(obj scheme.Object) (scheme.Object, error) {
-	if s.encodeOwned != nil {
-		return s.encodeOwned(obj)
+func (s *RequestScope) encodeResult(obj scheme.Object) (scheme.Object, error) {
+	if s.EncodeOwned != nil {
+		return s.EncodeOwned(obj)
 	}
-	return s.encode(obj)
+	return s.Encode(obj)
 }
 
 // encodeList turns a list from storage into the list on the wire. With
 // shared, its items are storage's shared objects (registry.WithReadOnlyItems)
 // and are encoded without being changed.
-func (s *requestScope) encodeList(list scheme.Object, shared bool) (*wireList, []scheme.Object, error) {
+func (s *RequestScope) encodeList(list scheme.Object, shared bool) (*wireList, []scheme.Object, error) {
 	items, err := listItems(list)
 	if err != nil {
 		return nil, nil, err
 	}
 	out := &wireList{
-		TypeMeta: metav1.TypeMeta{APIVersion: s.kind.GroupVersion().String(), Kind: s.listKind},
+		TypeMeta: metav1.TypeMeta{APIVersion: s.Kind.GroupVersion().String(), Kind: s.ListKind},
 		Metadata: listMetaOf(list),
 		Items:    make([]scheme.Object, 0, len(items)),
 	}
 	encode := s.encodeResult
 	if shared {
 		encode = func(obj scheme.Object) (scheme.Object, error) {
-			out, _, err := s.encodeShared(obj)
+			out, _, err := s.EncodeShared(obj)
 			return out, err
 		}
 	}

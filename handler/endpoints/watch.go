@@ -1,4 +1,4 @@
-package handler
+package endpoints
 
 import (
 	"encoding/json"
@@ -27,13 +27,13 @@ const minWatchTimeout = 30 * time.Minute
 // metadata.name field selector.
 //
 // Mirrors ListResource's watch branch in handlers/get.go.
-func (h *Handler) watchResource(w http.ResponseWriter, r *http.Request, s *requestScope, name string) {
-	watcher, ok := s.storage.(registry.Watcher)
+func watchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name string) {
+	watcher, ok := s.Storage.(registry.Watcher)
 	if !ok {
-		h.methodNotSupported(w, s, "watch")
+		methodNotSupported(w, s, "watch")
 		return
 	}
-	opts, err := negotiateObject(r, s, false)
+	opts, listOpts, err := collectionRequest(r, s, false)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -41,11 +41,6 @@ func (h *Handler) watchResource(w http.ResponseWriter, r *http.Request, s *reque
 	if opts.Convert != nil && !opts.Convert.IsTable() {
 		// A watch carries objects or Tables, nothing else.
 		opts.Convert = nil
-	}
-	listOpts, err := decodeListOptions(r)
-	if err != nil {
-		responsewriters.WriteError(w, err)
-		return
 	}
 	listOpts.Watch = true
 	if name != "" {
@@ -63,7 +58,7 @@ func (h *Handler) watchResource(w http.ResponseWriter, r *http.Request, s *reque
 		responsewriters.WriteError(w, err)
 		return
 	}
-	h.serveWatch(w, r, s, opts, wi, timeout)
+	serveWatch(w, r, s, opts, wi, timeout)
 }
 
 // selectName narrows a watch to the object name names: a field selector
@@ -91,7 +86,7 @@ func selectName(opts *metav1.ListOptions, name string) error {
 // server, shutting down) cancels the request's context.
 //
 // Mirrors serveWatch and (*WatchServer).HandleHTTP in handlers/watch.go.
-func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestScope, opts negotiation.Options, wi watch.Interface, timeout time.Duration) {
+func serveWatch(w http.ResponseWriter, r *http.Request, s *RequestScope, opts negotiation.Options, wi watch.Interface, timeout time.Duration) {
 	defer wi.Stop()
 	flusher, ok := w.(http.Flusher)
 	if !ok {
@@ -112,7 +107,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 	// in progress: an idle watch is not cut (over HTTP/2 a passed deadline
 	// resets the stream even without a write).
 	rc := http.NewResponseController(w)
-	writeTimeout := h.cfg.WatchWriteTimeout
+	writeTimeout := s.WatchWriteTimeout
 	flush := func() {
 		flusher.Flush()
 		if writeTimeout > 0 {
@@ -148,7 +143,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, s *requestS
 			// write per batch instead of one per event.
 			setDeadline()
 			for n := 0; ; n++ {
-				line, err := h.watchLine(r, s, opts, ev, table)
+				line, err := watchLine(r, s, opts, ev, table)
 				if err != nil {
 					// The stream is open: report the failure as an ERROR event.
 					st := responsewriters.ErrorToStatus(err).ErrStatus
@@ -198,17 +193,17 @@ const maxUnflushedEvents = 64
 
 // watchLine is the line (JSON and a newline) of one event. A custom
 // resource event in plain JSON is encoded once for every watcher of the
-// same scope (watchLines); the line is shared and must not be changed.
-func (h *Handler) watchLine(r *http.Request, s *requestScope, opts negotiation.Options, ev watch.Event, table bool) ([]byte, error) {
+// same scope (WatchLines); the line is shared and must not be changed.
+func watchLine(r *http.Request, s *RequestScope, opts negotiation.Options, ev watch.Event, table bool) ([]byte, error) {
 	encode := func() ([]byte, error) {
-		b, err := h.encodeWatchEvent(r, s, opts, ev)
+		b, err := encodeWatchEvent(r, s, opts, ev)
 		if err != nil {
 			return nil, err
 		}
 		return append(b, '\n'), nil
 	}
-	if key, ok := cacheable(ev, s, table); ok {
-		return h.watchLines.get(key, encode)
+	if key, ok := cacheable(ev, s, table); ok && s.WatchLines != nil {
+		return s.WatchLines.get(key, encode)
 	}
 	return encode()
 }
@@ -224,7 +219,7 @@ const errNoFlusher = watchError("the response writer cannot stream (no http.Flus
 // Table when the client asked for Tables.
 //
 // Mirrors (*watchEncoder).Encode in handlers/watch.go.
-func (h *Handler) encodeWatchEvent(r *http.Request, s *requestScope, opts negotiation.Options, ev watch.Event) ([]byte, error) {
+func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options, ev watch.Event) ([]byte, error) {
 	var obj any
 	if ev.Type == watch.Error {
 		if st, ok := ev.Object.(*metav1.Status); ok {
@@ -235,13 +230,13 @@ func (h *Handler) encodeWatchEvent(r *http.Request, s *requestScope, opts negoti
 			obj = ev.Object
 		}
 	} else {
-		out, err := s.encode(ev.Object)
+		out, err := s.Encode(ev.Object)
 		if err != nil {
 			return nil, err
 		}
 		obj = out
 		if opts.Convert != nil && opts.Convert.IsTable() {
-			t, err := h.watchTable(r, s, opts, ev, out)
+			t, err := watchTable(r, s, opts, ev, out)
 			if err != nil {
 				return nil, err
 			}
@@ -274,7 +269,7 @@ func (h *Handler) encodeWatchEvent(r *http.Request, s *requestScope, opts negoti
 
 // watchTable turns one watch event's object into a Table: one row, or none
 // for a bookmark (which keeps only the resourceVersion).
-func (h *Handler) watchTable(r *http.Request, s *requestScope, opts negotiation.Options, ev watch.Event, out scheme.Object) (*metav1.Table, error) {
+func watchTable(r *http.Request, s *RequestScope, opts negotiation.Options, ev watch.Event, out scheme.Object) (*metav1.Table, error) {
 	target := *opts.Convert
 	if ev.Type == watch.Bookmark {
 		t := &metav1.Table{

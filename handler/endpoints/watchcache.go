@@ -1,4 +1,4 @@
-package handler
+package endpoints
 
 import (
 	"sync"
@@ -7,7 +7,7 @@ import (
 	"github.com/crdlab/crdlab/machinery/watch"
 )
 
-// watchLines remembers the encoded line of recent watch events, so that an
+// WatchLines remembers the encoded line of recent watch events, so that an
 // event sent to a thousand watchers of the same resource is encoded once,
 // not a thousand times.
 //
@@ -23,7 +23,7 @@ import (
 // per encoder for the same reason.
 //
 // The zero value is ready to use.
-type watchLines struct {
+type WatchLines struct {
 	mu      sync.Mutex               // guards entries, ring and next
 	entries map[lineKey]*encodedLine // at most watchLinesSize entries
 	ring    [watchLinesSize]lineKey  // the keys in entries, oldest at next
@@ -38,7 +38,7 @@ const watchLinesSize = 4096
 type lineKey struct {
 	obj   *unstructured.Unstructured // holding it keeps its address from being reused
 	typ   watch.EventType
-	scope *requestScope
+	scope *RequestScope
 }
 
 // encodedLine is one event's line, encoded by the first watcher to ask.
@@ -49,7 +49,7 @@ type encodedLine struct {
 }
 
 // cacheable reports whether an event's line can be shared, and its key.
-func cacheable(ev watch.Event, s *requestScope, table bool) (lineKey, bool) {
+func cacheable(ev watch.Event, s *RequestScope, table bool) (lineKey, bool) {
 	if table || ev.Type == watch.Error || ev.Type == watch.Bookmark {
 		return lineKey{}, false
 	}
@@ -62,7 +62,7 @@ func cacheable(ev watch.Event, s *requestScope, table bool) (lineKey, bool) {
 
 // get returns the line of key, calling encode for the first caller only;
 // the others wait for it and share its result.
-func (c *watchLines) get(key lineKey, encode func() ([]byte, error)) ([]byte, error) {
+func (c *WatchLines) get(key lineKey, encode func() ([]byte, error)) ([]byte, error) {
 	c.mu.Lock()
 	e, ok := c.entries[key]
 	if !ok {

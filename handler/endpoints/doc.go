@@ -1,0 +1,50 @@
+// Package endpoints holds the generic verb handlers: given a RequestScope —
+// one resource or subresource in one version — and a request's
+// RequestInfo, they read the request, call the scope's REST storage
+// (package registry) and write the answer, whatever the resource: a
+// custom resource, a CRD, a built-in kind.
+//
+// Vocabulary and layout:
+//   - RequestScope (scope.go): the REST storage, Decode (body → the object
+//     storage wants, with what strict decoding found) and Encode (stored
+//     object → the URL's version), a registry.TableConvertor, an Admit
+//     step for creates, a FieldManager, and the server's settings.
+//   - Serve (rest.go): the dispatcher — RequestInfo's verb, namespace and
+//     name to one handler. rest.go has get, list, create, update, delete
+//     and deletecollection; decodeWrite is the step create and update
+//     share (options, body, Decode, field validation, the URL's namespace
+//     and name). patch.go has JSON and merge patches and server-side apply;
+//     watch.go watches, encoded once for every watcher (WatchLines,
+//     watchcache.go); table.go the Table and PartialObjectMetadata answers.
+//   - FieldManager (fieldmanager.go): server-side apply's bookkeeping
+//     (machinery/managedfields) on a scope: Update entries for create,
+//     update and patch; apply merges.
+//   - Field validation: Strict (400), Warn (a Warning header per field)
+//     or Ignore, for the unknown and repeated fields scheme.StrictErrors
+//     finds.
+//
+// Errors are API errors (apis/errors) written by responsewriters.WriteError;
+// the registry has turned storage's into them.
+//
+// Upstream:
+//   - k8s.io/apiserver/pkg/endpoints/handlers: rest.go (RequestScope,
+//     checkName), get.go (GetResource, ListResource), create.go,
+//     update.go, patch.go (patcher, applyPatcher), delete.go, watch.go
+//     (WatchServer), response.go (transformObject, asTable),
+//     fieldmanager usage; installer.go (the verbs a storage serves)
+//   - k8s.io/apiserver/pkg/storage/cacher/caching_object.go (WatchLines)
+//   - k8s.io/apiserver/pkg/registry/rest/meta.go
+//     (EnsureObjectNamespaceMatchesRequestNamespace, through registry)
+//
+// Differences from upstream:
+//   - Functions of a scope and a ResponseWriter, not http.HandlerFuncs
+//     built per route; the name and namespace come from RequestInfo.
+//   - Strategic merge patch is a 415 for every resource (upstream applies
+//     it to built-in types), and so is an apply in CBOR (upstream: behind
+//     a feature gate, off by default); a PUT or PATCH of a collection, or a POST
+//     naming an object, is a 405.
+//   - Watches of a Table send column definitions with every event;
+//     upstream sends them with the first only. Each write of a watch is
+//     bounded (WatchWriteTimeout), which upstream does not do.
+//   - Errors are always JSON.
+package endpoints
