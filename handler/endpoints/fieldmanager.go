@@ -2,7 +2,6 @@ package endpoints
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -200,7 +199,7 @@ func strictApplyPatch(body []byte) error {
 
 // traceApply tells /ui what an apply did: its manager, and the fields it
 // met in conflict or the managers that own the object's fields after it.
-func traceApply(r *http.Request, s *RequestScope, namespace, name, manager string, force bool, out scheme.Object, err error) {
+func traceApply(s *RequestScope, namespace, name, manager string, force bool, out scheme.Object, err error) {
 	if !s.Tracer.Enabled() {
 		return
 	}

@@ -193,7 +193,7 @@ func applyPatch(w http.ResponseWriter, r *http.Request, s *RequestScope, updater
 	})
 	updateOpts := &metav1.UpdateOptions{DryRun: patchOpts.DryRun, FieldManager: patchOpts.FieldManager, FieldValidation: patchOpts.FieldValidation}
 	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, true, updateOpts)
-	traceApply(r, s, namespace, name, patchOpts.FieldManager, force, out, err)
+	traceApply(s, namespace, name, patchOpts.FieldManager, force, out, err)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
