@@ -55,11 +55,34 @@ func watchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name
 	}
 	wi, err := watcher.Watch(r.Context(), listOpts)
 	if err != nil {
-		responsewriters.WriteError(w, err)
-		return
+		st := responsewriters.ErrorToStatus(err)
+		if st.ErrStatus.Code != http.StatusGone {
+			responsewriters.WriteError(w, err)
+			return
+		}
+		// A resourceVersion already compacted: as upstream, the watch
+		// starts (200) and its one event is an ERROR with the 410 Status,
+		// which tells the client to list again.
+		wi = newErrWatcher(&st.ErrStatus)
 	}
 	serveWatch(w, r, s, opts, wi, timeout)
 }
+
+// errWatcher is a watch whose only event is an ERROR carrying a Status.
+//
+// Mirrors newErrWatcher in k8s.io/apiserver/pkg/storage/cacher/cacher.go,
+// which the cacher returns when the resourceVersion asked for is too old.
+type errWatcher struct{ result chan watch.Event }
+
+func newErrWatcher(st *metav1.Status) errWatcher {
+	w := errWatcher{result: make(chan watch.Event, 1)}
+	w.result <- watch.Event{Type: watch.Error, Object: st}
+	close(w.result)
+	return w
+}
+
+func (w errWatcher) ResultChan() <-chan watch.Event { return w.result }
+func (errWatcher) Stop()                            {}
 
 // selectName narrows a watch to the object name names: a field selector
 // metadata.name=<name>, unless the one given already requires it.

@@ -310,3 +310,35 @@ func countLongRunning(metrics string) int {
 	}
 	return n
 }
+
+// TestHardening_WatchFromCompacted (finding 10): a watch from a
+// resourceVersion older than the compacted history answers 200 and then
+// one ERROR event carrying the 410 Expired Status, and ends — as upstream's
+// cacher (newErrWatcher) does — instead of an HTTP 410.
+func TestHardening_WatchFromCompacted(t *testing.T) {
+	s := startServer(t, t.TempDir(), serverOptions{args: []string{"--compaction-interval", "500ms"}})
+	setupCRD(s)
+	first := s.must(201, "POST", crontabsPath, cronTab("default", "c0", "w", 0))
+	o, err := parseObject(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := o.Metadata.ResourceVersion
+	var status int
+	var body []byte
+	n := 0
+	s.poll("the first write's resourceVersion is compacted", func() bool {
+		n++
+		s.must(200, "PATCH", crontabsPath+"/c0", fmt.Sprintf(`{"spec":{"counter":%d}}`, n))
+		status, body, err = s.do(t.Context(), "GET", crontabsPath+"?watch=1&timeoutSeconds=1&resourceVersion="+old, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return status != 200 || strings.Contains(string(body), `"type":"ERROR"`)
+	})
+	lines := strings.Split(strings.TrimSpace(string(body)), "\n")
+	if status != 200 || len(lines) != 1 || !strings.HasPrefix(lines[0], `{"type":"ERROR","object":{`) ||
+		!strings.Contains(lines[0], `"kind":"Status"`) || !strings.Contains(lines[0], `"reason":"Expired"`) || !strings.Contains(lines[0], `"code":410`) {
+		t.Errorf("watch from the compacted resourceVersion %s: HTTP %d\n%s\nwant 200 and one ERROR event with the 410 Expired Status", old, status, body)
+	}
+}
