@@ -264,6 +264,8 @@ func (b *bench) crdsOne(ctx context.Context, cp crdsParams, crds []workload.GenC
 	res.OpenAPI = stats.Summarize(t.Latencies)
 	if body, err := s.target.GetBody(ctx, gvs[0], "application/json"); err == nil {
 		res.OpenAPIBytes = len(body)
+	} else {
+		res.Errors = append(res.Errors, "the OpenAPI document's size: "+err.Error())
 	}
 	logf("crds %d: %s: p99 /apis %.1f ms, aggregated %.1f ms, OpenAPI G/V %.1f ms", n, s.name, res.Discovery.P99, res.Aggregated.P99, res.OpenAPI.P99)
 

@@ -152,13 +152,17 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 			if s.BudgetStop != "" {
 				est = "budget stop: " + s.BudgetStop
 			}
+			oa := fmt.Sprintf("%.1f ms (%.0f KB)", s.OpenAPI.P99, float64(s.OpenAPIBytes)/1e3)
+			if s.OpenAPIBytes == 0 {
+				oa = fmt.Sprintf("%.1f ms (size not recorded: the sized GET failed)", s.OpenAPI.P99)
+			}
 			kc := "-"
 			if len(s.KubectlMs) > 0 {
 				kc = fmt.Sprintf("%.0f ms", s.KubectlMs[len(s.KubectlMs)/2])
 			}
-			p("| %d | %s | %s | %.1f s | %.1f s | %.0f s | %.2f GiB | %.2f MiB | %.1f ms | %.1f ms | %.1f ms (%.0f KB) | %s | %.1f → %.1f ms | %.1f–%.1f |\n",
+			p("| %d | %s | %s | %.1f s | %.1f s | %.0f s | %.2f GiB | %.2f MiB | %.1f ms | %.1f ms | %s | %s | %.1f → %.1f ms | %.1f–%.1f |\n",
 				sz.N, name, est, s.CreatesSec, s.SettleSec, s.CPUSec, float64(s.RSSAfter)/(1<<30), s.PerCRD(sz.N)/(1<<20),
-				s.Discovery.P99, s.Aggregated.P99, s.OpenAPI.P99, float64(s.OpenAPIBytes)/1e3, kc,
+				s.Discovery.P99, s.Aggregated.P99, oa, kc,
 				s.CRCreate1.P50, s.CRCreateN.P50, sz.LoadAvg[0], sz.LoadAvg[1])
 		}
 	}
