@@ -4,7 +4,7 @@ GO ?= go
 # Two cores: run test binaries two at a time.
 GOTEST_FLAGS ?= -race -p 2 -timeout 20m
 
-.PHONY: test check unit e2e serve bench bench-short bench-test bench-storage notebooks-setup notebooks notebooks-update diagrams grade warmup lab
+.PHONY: test check unit e2e serve bench bench-short bench-test bench-storage differential notebooks-setup notebooks notebooks-update diagrams grade warmup lab
 
 # test runs everything: formatting and vet checks, the main module's tests
 # (with -race, fuzz seed corpora included) and the end-to-end module that
@@ -47,7 +47,14 @@ bench-short: bench-test
 	$(GO) -C bench run ./cmd/crdbench -short
 
 bench-test:
-	cd bench && $(GO) vet ./... && $(GO) test ./...
+	cd bench && $(GO) vet ./... && $(GO) test -timeout 20m ./...
+
+# differential runs the whole differential corpus (bench/internal/differential,
+# every tier) against crdlab and the upstream apiextensions-apiserver, prints
+# every difference and rewrites the figures in docs/compatibility.md. The ci
+# tier already runs in bench-test (make test).
+differential:
+	$(GO) -C bench run ./cmd/crddiff -tier all -report ../docs/compatibility.md
 
 bench-storage:
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./storage/bolt/

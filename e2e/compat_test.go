@@ -194,5 +194,21 @@ func moduleVersion(path string) string {
 
 // writeCompat writes the document to path.
 func writeCompat(path string) error {
-	return os.WriteFile(path, compat.markdown(), 0o644)
+	return os.WriteFile(path, append(compat.markdown(), keptSection(path)...), 0o644)
+}
+
+// keptSection is the part of the existing file that another tool writes
+// (bench/cmd/crddiff's differential figures, from "## Differential test"
+// to its end marker), carried over so that each writer keeps the other's.
+func keptSection(path string) []byte {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	i := bytes.Index(old, []byte("\n## Differential test against upstream"))
+	j := bytes.Index(old, []byte("<!-- crddiff:end -->"))
+	if i < 0 || j < i {
+		return nil
+	}
+	return append(old[i:j+len("<!-- crddiff:end -->")], '\n')
 }
