@@ -19,7 +19,7 @@ func TestStructuralSchema_HasDefaults(t *testing.T) {
 		"Nil":                  {nil, false},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if got := (structuralSchema{tc.s}).HasDefaults(); got != tc.want {
+			if got := (structuralSchema{s: tc.s}).HasDefaults(); got != tc.want {
 				t.Errorf("HasDefaults = %v, want %v", got, tc.want)
 			}
 		})

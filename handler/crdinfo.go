@@ -46,7 +46,21 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 	if listKind == "" {
 		listKind = names.Kind + "List"
 	}
-	st, err := h.cfg.CustomResourceStorage(crd)
+	// The schemas of the served versions and of the storage version
+	// (served or not): reads are defaulted with the latter. Each is
+	// compiled (its CEL rules too) once, here, for as long as this
+	// serving info lives.
+	schemas := map[string]Schema{}
+	for i := range crd.Spec.Versions {
+		v := &crd.Spec.Versions[i]
+		if (!v.Served && v.Name != storageVersion) || v.Schema == nil || v.Schema.OpenAPIV3Schema == nil || h.cfg.SchemaFor == nil {
+			continue
+		}
+		if schemas[v.Name], err = h.cfg.SchemaFor(crd, v.Name); err != nil {
+			return nil, fmt.Errorf("the schema of version %s of %s: %w", v.Name, crd.Name, err)
+		}
+	}
+	st, err := h.cfg.CustomResourceStorage(crd, schemaValidator(crd.Spec.Group, storageVersion, schemas))
 	if err != nil {
 		return nil, err
 	}
@@ -72,18 +86,6 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 		if v.Subresources != nil && v.Subresources.Status != nil {
 			statusReset[fieldpath.APIVersion(crd.Spec.Group+"/"+v.Name)] = fieldpath.NewSet(
 				fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec"))
-		}
-	}
-	// The schemas of the served versions and of the storage version
-	// (served or not): reads are defaulted with the latter.
-	schemas := map[string]Schema{}
-	for i := range crd.Spec.Versions {
-		v := &crd.Spec.Versions[i]
-		if (!v.Served && v.Name != storageVersion) || v.Schema == nil || v.Schema.OpenAPIV3Schema == nil || h.cfg.SchemaFor == nil {
-			continue
-		}
-		if schemas[v.Name], err = h.cfg.SchemaFor(v.Schema.OpenAPIV3Schema); err != nil {
-			return nil, fmt.Errorf("the schema of version %s of %s: %w", v.Name, crd.Name, err)
 		}
 	}
 	storageSchema := schemas[storageVersion]
@@ -214,12 +216,13 @@ func (c *crCodec) encodeShared(obj scheme.Object) (out scheme.Object, reused boo
 // decode checks a body's apiVersion (400 for another group or version),
 // prunes (unless unknown fields are preserved) and defaults it with the
 // version's schema, validates kind (422 for another kind, as upstream's
-// ValidateTypeMeta), metadata and schema — every violation a cause of one
-// 422 — and converts it to the storage version, pruned with that
+// ValidateTypeMeta) and metadata — every violation a cause of one 422; the
+// schema's own checks are the storage strategy's (schemaValidator) — and
+// converts it to the storage version, pruned with that
 // version's schema. With strict, it also reports the keys the body
 // repeats and the fields the schema pruned, also beside a 422: upstream
 // refuses strictly before it validates.
-func (c *crCodec) decode(_ context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
+func (c *crCodec) decode(ctx context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
 	gvk, err := scheme.Kind(body)
 	if err != nil {
 		return nil, nil, apierrors.NewBadRequest(err.Error())
@@ -256,9 +259,14 @@ func (c *crCodec) decode(_ context.Context, body []byte, strict bool) (scheme.Ob
 		return nil, strictErr, apierrors.NewInvalid(c.kind.GroupKind(), u.GetName(), []metav1.StatusCause{{
 			Type: metav1.CauseTypeFieldValueInvalid, Field: "kind", Message: fmt.Sprintf("Invalid value: %q: must be %s", gvk.Kind, c.kind.Kind)}})
 	}
+	// The schema's own checks (OpenAPI, then CEL rules) run in the
+	// storage's strategy (schemaValidator), where the stored object is at
+	// hand for updates; but when the metadata is already wrong, the object
+	// goes no further, and the schema's causes join the metadata's in one
+	// 422, as in upstream's strategy.Validate.
 	causes := validateCustomResourceMetadata(u)
-	if c.schema != nil {
-		causes = append(causes, c.schema.Validate(m)...)
+	if len(causes) > 0 && c.schema != nil {
+		causes = append(causes, c.schema.Validate(ctx, m, nil)...)
 	}
 	if len(causes) > 0 {
 		return nil, strictErr, apierrors.NewInvalid(c.kind.GroupKind(), u.GetName(), causes)
@@ -270,6 +278,46 @@ func (c *crCodec) decode(_ context.Context, body []byte, strict bool) (scheme.Ob
 		c.storageSchema.Prune(m)
 	}
 	return u, strictErr, nil
+}
+
+// schemaValidator is what the storage's strategy calls to check a custom
+// resource against the schema of the version the request was written in
+// (registry.RequestVersionFrom; the storage version if none). The objects
+// it gets are in the storage version; the schema sees them with the
+// request's apiVersion, as upstream's per-version storages do.
+//
+// Mirrors the schema part of customResourceStrategy.Validate and
+// ValidateUpdate in pkg/registry/customresource/strategy.go.
+func schemaValidator(group, storageVersion string, schemas map[string]Schema) CustomResourceValidator {
+	return func(ctx context.Context, obj, old *unstructured.Unstructured) []metav1.StatusCause {
+		version := registry.RequestVersionFrom(ctx).Version
+		if version == "" {
+			version = storageVersion
+		}
+		sch := schemas[version]
+		if sch == nil {
+			return nil
+		}
+		apiVersion := group + "/" + version
+		var oldObj map[string]any
+		if old != nil {
+			oldObj = withAPIVersion(old.Object, apiVersion)
+		}
+		return sch.Validate(ctx, withAPIVersion(obj.Object, apiVersion), oldObj)
+	}
+}
+
+// withAPIVersion is obj with apiVersion set, a shallow copy if it differs.
+func withAPIVersion(obj map[string]any, apiVersion string) map[string]any {
+	if obj["apiVersion"] == apiVersion {
+		return obj
+	}
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	out["apiVersion"] = apiVersion
+	return out
 }
 
 // encode writes a stored custom resource in the URL's version, as

@@ -1,6 +1,7 @@
 package handler
 
 import (
+	"context"
 	"testing"
 
 	autoscalingv1 "github.com/crdlab/crdlab/apis/autoscaling/v1"
@@ -38,10 +39,12 @@ func TestNewScaleScope_EncodeResult(t *testing.T) {
 // fakeDefaults is a Schema that reports whether it has defaults.
 type fakeDefaults struct{ has bool }
 
-func (fakeDefaults) Validate(map[string]any) []metav1.StatusCause { return nil }
-func (fakeDefaults) Default(map[string]any)                       {}
-func (fakeDefaults) Prune(map[string]any) []string                { return nil }
-func (f fakeDefaults) HasDefaults() bool                          { return f.has }
+func (fakeDefaults) Validate(context.Context, map[string]any, map[string]any) []metav1.StatusCause {
+	return nil
+}
+func (fakeDefaults) Default(map[string]any)        {}
+func (fakeDefaults) Prune(map[string]any) []string { return nil }
+func (f fakeDefaults) HasDefaults() bool           { return f.has }
 
 // TestCrCodec_EncodeShared checks that a shared object is served as is
 // only when reading would not change it, and is never changed.

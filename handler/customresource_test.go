@@ -55,12 +55,14 @@ func newCRTestServer(t *testing.T) (*testServer, **memCRDB) {
 	t.Helper()
 	db := new(*memCRDB)
 	ts := newTestServer(t, func(c *handler.Config) {
-		c.CustomResourceStorage = func(crd *apiextensionsv1.CustomResourceDefinition) (*handler.CustomResourceStorage, error) {
-			st, d := newMemCRStorage(crd)
+		c.CustomResourceStorage = func(crd *apiextensionsv1.CustomResourceDefinition, validate handler.CustomResourceValidator) (*handler.CustomResourceStorage, error) {
+			st, d := newMemCRStorage(crd, validate)
 			*db = d
 			return st, nil
 		}
-		c.SchemaFor = func(*apiextensionsv1.JSONSchemaProps) (handler.Schema, error) { return testSchema{}, nil }
+		c.SchemaFor = func(*apiextensionsv1.CustomResourceDefinition, string) (handler.Schema, error) {
+			return testSchema{}, nil
+		}
 	})
 	return ts, db
 }

@@ -43,8 +43,9 @@
 //   - One storage per CRD, in its storage version; scopes convert bodies
 //     to it and answers back (upstream: one storage per served version).
 //     Only the None conversion strategy: not supported: webhooks.
-//   - Schema validation, defaulting and pruning run in the scope's decode
-//     (Config.SchemaFor), not in the registry strategy.
+//   - Pruning and defaulting run in the scope's decode (Config.SchemaFor);
+//     schema validation (OpenAPI, then CEL rules) in the storage's strategy
+//     (Config.CustomResourceStorage's validate), as upstream.
 //   - A CRD whose schemas do not convert to a typed schema is merged by
 //     server-side apply with deduced types (upstream answers its requests
 //     with an error).

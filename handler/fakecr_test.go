@@ -22,6 +22,9 @@ type memCR struct {
 	gr     scheme.GroupResource
 	status bool
 	db     *memCRDB
+	// validate is the handler's schema check, which the real storage's
+	// strategy runs on create and update.
+	validate handler.CustomResourceValidator
 }
 
 type memCRDB struct {
@@ -32,10 +35,21 @@ type memCRDB struct {
 	destroys int
 }
 
-func newMemCRStorage(crd *apiextensionsv1.CustomResourceDefinition) (*handler.CustomResourceStorage, *memCRDB) {
+func newMemCRStorage(crd *apiextensionsv1.CustomResourceDefinition, validate handler.CustomResourceValidator) (*handler.CustomResourceStorage, *memCRDB) {
 	db := &memCRDB{objs: map[string]*unstructured.Unstructured{}}
 	gr := scheme.GroupResource{Group: crd.Spec.Group, Resource: crd.Spec.Names.Plural}
-	return &handler.CustomResourceStorage{Main: &memCR{gr: gr, db: db}, Status: &memCR{gr: gr, db: db, status: true}}, db
+	return &handler.CustomResourceStorage{Main: &memCR{gr: gr, db: db, validate: validate}, Status: &memCR{gr: gr, db: db, status: true, validate: validate}}, db
+}
+
+// invalid runs the schema check, as the real strategy's ValidateCauses.
+func (m *memCR) invalid(ctx context.Context, obj, old *unstructured.Unstructured) error {
+	if m.validate == nil {
+		return nil
+	}
+	if causes := m.validate(ctx, obj, old); len(causes) > 0 {
+		return apierrors.NewInvalid(scheme.GroupKind{Group: m.gr.Group, Kind: obj.GetKind()}, obj.GetName(), causes)
+	}
+	return nil
 }
 
 func (m *memCR) New() scheme.Object     { return &unstructured.Unstructured{} }
@@ -115,6 +129,9 @@ func (m *memCR) Create(ctx context.Context, obj scheme.Object, _ registry.Valida
 	if _, ok := m.db.objs[k]; ok {
 		return nil, apierrors.NewAlreadyExists(m.gr, o.GetName())
 	}
+	if err := m.invalid(ctx, o, nil); err != nil {
+		return nil, err
+	}
 	m.db.rv++
 	o.SetResourceVersion(strconv.Itoa(m.db.rv))
 	o.SetUID(metav1.UID("uid-" + o.GetName()))
@@ -144,6 +161,9 @@ func (m *memCR) Update(ctx context.Context, name string, objInfo registry.Update
 		u = o
 	} else if s, ok := old.Object["status"]; ok {
 		u.Object["status"] = s
+	}
+	if err := m.invalid(ctx, u, old); err != nil {
+		return nil, false, err
 	}
 	m.db.rv++
 	u.SetResourceVersion(strconv.Itoa(m.db.rv))
@@ -202,7 +222,7 @@ func (testSchema) Default(obj map[string]any) {
 	}
 }
 
-func (testSchema) Validate(obj map[string]any) []metav1.StatusCause {
+func (testSchema) Validate(_ context.Context, obj, _ map[string]any) []metav1.StatusCause {
 	var out []metav1.StatusCause
 	spec, _ := obj["spec"].(map[string]any)
 	if r, ok := spec["replicas"]; ok {

@@ -1,6 +1,7 @@
 package handler
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/discovery"
 	"github.com/crdlab/crdlab/handler/endpoints"
 	"github.com/crdlab/crdlab/handler/filters"
@@ -66,12 +68,24 @@ type Config struct {
 	// resources, in the CRD's storage version (the handler converts to and
 	// from the other served versions). Required to serve custom resources;
 	// package apiserver wires registry/customresource.NewStorage.
-	CustomResourceStorage func(crd *apiextensionsv1.CustomResourceDefinition) (*CustomResourceStorage, error)
-	// SchemaFor compiles one version's openAPIV3Schema for validation,
-	// defaulting and pruning; nil means no schema checks. Package
-	// apiserver wires package structural.
-	SchemaFor func(schema *apiextensionsv1.JSONSchemaProps) (Schema, error)
+	//
+	// validate is what the storage's strategy calls on every create and
+	// update: the schema checks of the version the request was written in
+	// (the OpenAPI schema, then the CEL rules), as upstream's
+	// customResourceStrategy.Validate and ValidateUpdate do.
+	CustomResourceStorage func(crd *apiextensionsv1.CustomResourceDefinition, validate CustomResourceValidator) (*CustomResourceStorage, error)
+	// SchemaFor compiles one version's openAPIV3Schema for validation
+	// (with its x-kubernetes-validations rules), defaulting and pruning;
+	// nil means no schema checks. It runs once per CRD version each time
+	// the CRD's serving info is built, never per request. Package
+	// apiserver wires packages structural and cel.
+	SchemaFor func(crd *apiextensionsv1.CustomResourceDefinition, version string) (Schema, error)
 }
+
+// CustomResourceValidator checks a custom resource about to be written
+// (old is nil on create) and returns one cause per violation; warnings go
+// to the request's recorder (registry.AddWarning).
+type CustomResourceValidator func(ctx context.Context, obj, old *unstructured.Unstructured) []metav1.StatusCause
 
 // CustomResourceStorage is the REST storage of one CRD's custom
 // resources: Status and Scale are nil when the storage version has no such
@@ -86,8 +100,11 @@ type CustomResourceStorage struct {
 // the structural defaulter and the pruner.
 type Schema interface {
 	// Validate returns one cause per violation, each with its field path
-	// ("spec.replicas").
-	Validate(obj map[string]any) []metav1.StatusCause
+	// ("spec.replicas"): the OpenAPI schema, then (when that leaves nothing
+	// that blocks them) the x-kubernetes-validations rules. old is the
+	// stored object on update, nil on create: transition rules and
+	// ratcheting need it.
+	Validate(ctx context.Context, obj, old map[string]any) []metav1.StatusCause
 	// Default sets the schema's defaults in obj.
 	Default(obj map[string]any)
 	// Prune drops the fields the schema does not know and returns their

@@ -26,9 +26,10 @@
 //   - One storage per CRD in its storage version, not one per served
 //     version: the handler converts. Selectable fields are therefore read
 //     from the storage-version object.
-//   - Schema validation is passed in as functions returning Status causes
-//     (Config.Validator); x-kubernetes-validations (CEL), list-type and
-//     embedded-resource checks are the handler's concern, if anywhere.
+//   - Schema validation (OpenAPI, list types, embedded resources, CEL
+//     rules) is passed in as functions returning Status causes
+//     (Config.Validator, Config.ValidateUpdate): the handler owns the
+//     compiled schemas of each version.
 //   - The status endpoint validates the whole object with Config's
 //     validator (upstream uses a status-only schema validator).
 //   - No table convertor, no categories or short names (the handler's

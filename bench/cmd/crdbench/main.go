@@ -31,7 +31,7 @@ func main() {
 	flag.StringVar(&o.work, "work", "", "directory for binaries, data and logs (default: a new temporary directory)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory (logs, data) after the run")
 	flag.StringVar(&o.servers, "servers", "reference,crdlab", "which servers to run: reference, crdlab or both")
-	flag.StringVar(&o.phases, "phases", "all", "comma-separated phases to run: established,firstcr,create,get,list,watch,watchbig,apply,delete,objects,crds (all: every one)")
+	flag.StringVar(&o.phases, "phases", "all", "comma-separated phases to run: established,firstcr,create,createcel,get,list,watch,watchbig,apply,delete,objects,crds (all: every one)")
 	flag.StringVar(&o.crdlabBin, "crdlab-bin", "", "use this crdlab binary instead of building one")
 	flag.StringVar(&o.refBin, "refserver-bin", "", "use this refserver binary instead of building one")
 	flag.StringVar(&o.crdlabArgs, "crdlab-args", "", "extra arguments for `crdlab serve`, space-separated")

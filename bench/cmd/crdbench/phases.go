@@ -38,9 +38,9 @@ func (b *bench) on(phase string) bool { return b.phases["all"] || b.phases[phase
 func (b *bench) workload(ctx context.Context) error {
 	p := b.p
 
-	// Setup: the two CRDs every later phase uses, each usable (a first object created).
+	// Setup: the CRDs every later phase uses, each usable (a first object created).
 	for _, s := range b.servers {
-		for _, crd := range []workload.CRD{mainCRD, fanoutCRD} {
+		for _, crd := range []workload.CRD{mainCRD, fanoutCRD, workload.CELRoutes} {
 			if _, _, err := s.target.FirstCRLatency(ctx, crd, nsWarmup); err != nil {
 				return fmt.Errorf("setup: %w", err)
 			}
@@ -93,6 +93,10 @@ func (b *bench) workload(ctx context.Context) error {
 		names = append(names, b.create(ctx, "create1", "c1", p.Create1N, 1, func(r *report.Server) *report.Throughput { return &r.Create1 })...)
 		names = append(names, b.create(ctx, "create16", "c16", p.Create16N, 16, func(r *report.Server) *report.Throughput { return &r.Create16 })...)
 		b.mem("create")
+	}
+	if b.on("createcel") {
+		b.createOf(ctx, workload.CELRoutes, "createcel", "cel", p.CreateCELN, 16, func(r *report.Server) *report.Throughput { return &r.CreateCEL })
+		b.mem("createcel")
 	}
 
 	if b.on("get") && len(names) > 0 {
@@ -223,7 +227,12 @@ func (b *bench) mem(phase string) {
 
 // create runs a create phase and returns the names it created.
 func (b *bench) create(ctx context.Context, phase, prefix string, n, clients int, dst func(*report.Server) *report.Throughput) []string {
-	logf("phase: create, %d client(s), N=%d", clients, n)
+	return b.createOf(ctx, mainCRD, phase, prefix, n, clients, dst)
+}
+
+// createOf creates n objects of crd in rounds, on each server in turn.
+func (b *bench) createOf(ctx context.Context, crd workload.CRD, phase, prefix string, n, clients int, dst func(*report.Server) *report.Throughput) []string {
+	logf("phase: %s, %d client(s), N=%d", phase, clients, n)
 	per := n / b.p.Rounds
 	acc := map[*server]*accum{}
 	for r := range b.p.Rounds {
@@ -233,7 +242,7 @@ func (b *bench) create(ctx context.Context, phase, prefix string, n, clients int
 		}
 		for _, s := range b.order(r) {
 			c0 := s.cpu()
-			t, err := s.target.Create(ctx, mainCRD, nsBench, prefix, r*per, count, clients)
+			t, err := s.target.Create(ctx, crd, nsBench, prefix, r*per, count, clients)
 			if err != nil {
 				s.fail(phase, err)
 				continue

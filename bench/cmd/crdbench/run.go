@@ -45,14 +45,14 @@ func sizes(short bool) report.Params {
 	if short {
 		return report.Params{
 			EstablishedReps: 2, FirstCRReps: 1,
-			Create1N: 100, Create16N: 160, GetN: 100, ListReps: 3,
+			Create1N: 100, Create16N: 160, CreateCELN: 160, GetN: 100, ListReps: 3,
 			WatchSmall: 10, WatchBig: 50, WatchUpdates: 50, Rounds: 2,
 			Apply1N: 50, Apply16N: 80, ApplyListObjects: 20, ApplyListEntries: 20,
 		}
 	}
 	return report.Params{
 		EstablishedReps: 6, FirstCRReps: 5,
-		Create1N: 2000, Create16N: 3000, GetN: 2000, ListReps: 10,
+		Create1N: 2000, Create16N: 3000, CreateCELN: 3000, GetN: 2000, ListReps: 10,
 		WatchSmall: 100, WatchBig: 1000, WatchUpdates: 1000, Rounds: 4,
 		Apply1N: 1000, Apply16N: 2000, ApplyListObjects: 100, ApplyListEntries: 20,
 	}

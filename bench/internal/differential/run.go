@@ -361,4 +361,3 @@ func jsonEqual(a, b json.RawMessage) bool {
 	yb, _ := json.Marshal(y)
 	return bytes.Equal(xb, yb)
 }
-

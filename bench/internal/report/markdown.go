@@ -77,6 +77,7 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 	}{
 		{fmt.Sprintf("create, 1 client (N=%d)", m.Params.Create1N), func(s *Server) Throughput { return s.Create1 }},
 		{fmt.Sprintf("create, 16 clients (N=%d)", m.Params.Create16N), func(s *Server) Throughput { return s.Create16 }},
+		{fmt.Sprintf("create with 10 CEL rules (HTTPRoute-shaped), 16 clients (N=%d)", m.Params.CreateCELN), func(s *Server) Throughput { return s.CreateCEL }},
 		{fmt.Sprintf("get, 1 client (N=%d)", m.Params.GetN), func(s *Server) Throughput { return s.Get }},
 		{fmt.Sprintf("server-side apply of one object, 1 client (N=%d)", m.Params.Apply1N), func(s *Server) Throughput { return s.Apply1 }},
 		{fmt.Sprintf("server-side apply of one object, 16 clients (N=%d)", m.Params.Apply16N), func(s *Server) Throughput { return s.Apply16 }},

@@ -53,6 +53,7 @@ type Params struct {
 	FirstCRReps     int `json:"first_cr_reps"`
 	Create1N        int `json:"create_1_client_n"`
 	Create16N       int `json:"create_16_clients_n"`
+	CreateCELN      int `json:"create_cel_16_clients_n"`
 	GetN            int `json:"get_n"`
 	ListObjects     int `json:"list_objects"`
 	ListReps        int `json:"list_reps"`
@@ -91,7 +92,10 @@ type Server struct {
 	FirstCRAttempts int             `json:"crd_first_cr_attempts"`
 	Create1         Throughput      `json:"create_1_client"`
 	Create16        Throughput      `json:"create_16_clients"`
-	Get             Throughput      `json:"get_1_client"`
+	// CreateCEL: create with 16 clients, 10 CEL rules on the object
+	// (workload.CELRoutes).
+	CreateCEL Throughput `json:"create_cel_16_clients"`
+	Get       Throughput `json:"get_1_client"`
 	// Server-side apply (application/apply-patch+yaml).
 	Apply1     Throughput `json:"apply_1_client"`
 	Apply16    Throughput `json:"apply_16_clients"`
@@ -215,6 +219,7 @@ func (r *Results) CheckTargets() {
 	add("server-side apply of one object, 1 client: throughput", "≥ 2× reference", both(func(s *Server) float64 { return s.Apply1.PerSec }), ge(2), "%.2f×")
 	add("server-side apply of one object, 16 clients: throughput", "≥ 2× reference", both(func(s *Server) float64 { return s.Apply16.PerSec }), ge(2), "%.2f×")
 	add("server-side apply of 100 objects with list-type map entries: throughput", "≥ 2× reference", both(func(s *Server) float64 { return s.ApplyList.PerSec }), ge(2), "%.2f×")
+	add("create with 10 CEL rules, 16 clients: throughput", "≥ 2× reference", both(func(s *Server) float64 { return s.CreateCEL.PerSec }), ge(2), "%.2f×")
 	add("get, 1 client: p50", "≤ 0.5× reference", both(func(s *Server) float64 { return s.Get.Lat.P50 }), le(0.5), "%.2f×")
 	refBest := get(ref, func(s *Server) float64 { return math.Min(s.ListLatest.Lat.P50, s.ListRV0.Lat.P50) })
 	clWorst := get(cl, func(s *Server) float64 { return math.Max(s.ListLatest.Lat.P50, s.ListRV0.Lat.P50) })

@@ -157,6 +157,8 @@ func CRDPath(name string) string {
 type CRD struct {
 	Plural string
 	Kind   string
+	// cel: the CRD is CELRoutes (its own schema and objects).
+	cel bool
 }
 
 // NewCRD names a CRD after plural ("widgets" → kind Widget).
@@ -175,6 +177,9 @@ func (c CRD) Path(ns string) string {
 
 // JSON is the CRD's manifest.
 func (c CRD) JSON() []byte {
+	if c.cel {
+		return celRouteJSON(c)
+	}
 	return fmt.Appendf(nil, `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
 "metadata":{"name":%q},
 "spec":{"group":%q,"scope":"Namespaced",
@@ -198,6 +203,9 @@ var payload = strings.Repeat("0123456789abcdef", 20)
 // Object is the manifest of custom resource name in ns; rv, if set, is the
 // resourceVersion an update is conditional on; counter is what updates change.
 func (c CRD) Object(ns, name string, counter int, rv string) []byte {
+	if c.cel {
+		return celRouteObject(c, ns, name, counter)
+	}
 	var rvField string
 	if rv != "" {
 		rvField = fmt.Sprintf(`,"resourceVersion":%q`, rv)
