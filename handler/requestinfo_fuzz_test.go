@@ -156,7 +156,7 @@ func newSpyServer(t testing.TB) (*handler.Handler, *spyLog) {
 		CRDREST:       &spy{gr: crdGR, log: log, newObj: newCRD, newList: newCRDList},
 		CRDStatusREST: &spy{gr: crdGR, subresource: "status", log: log, newObj: newCRD, newList: newCRDList},
 		Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
-		CustomResourceStorage: func(crd *apiextensionsv1.CustomResourceDefinition) (*handler.CustomResourceStorage, error) {
+		CustomResourceStorage: func(crd *apiextensionsv1.CustomResourceDefinition, _ handler.CustomResourceValidator) (*handler.CustomResourceStorage, error) {
 			gr := scheme.GroupResource{Group: crd.Spec.Group, Resource: crd.Spec.Names.Plural}
 			return &handler.CustomResourceStorage{
 				Main:   &spy{gr: gr, log: log, newObj: newCR, newList: newCRList},
