@@ -270,16 +270,7 @@ func TestBadInput(t *testing.T) {
 	s := startServer(t, t.TempDir(), serverOptions{})
 	setupCRD(s)
 	s.must(201, "POST", cr, obj(`"name":"existing"`, okSpec+`,"replicas":1`))
-	// The CRD controllers are done writing once the CRD is Established:
-	// wait for the revision to settle.
-	rev := s.revision()
-	s.poll("the revision settles", func() bool {
-		time.Sleep(200 * time.Millisecond)
-		r := s.revision()
-		settled := r == rev
-		rev = r
-		return settled
-	})
+	rev := s.settledRevision()
 
 	cases := badRequests()
 	if len(cases) < 100 {

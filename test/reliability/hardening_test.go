@@ -204,7 +204,7 @@ func TestHardening_HostAndOrigin(t *testing.T) {
 	}
 	// A page's no-cors POST: no Content-Type. Nothing is written.
 	setupCRD(s)
-	rev := s.revision()
+	rev := s.settledRevision()
 	code, _, body, err := sendRaw(addr, badRequest{method: "POST", target: crontabsPath, body: cronTab("default", "nocors", "page", 1)})
 	if err != nil || code != 415 || !strings.Contains(string(body), "no Content-Type") {
 		t.Errorf("POST without Content-Type: %d %s %v", code, body, err)

@@ -396,6 +396,22 @@ func (s *server) metric(name string) float64 {
 // revision is the storage's current revision (the newest resourceVersion).
 func (s *server) revision() int64 { return int64(s.metric("crdlab_storage_revision")) }
 
+// settledRevision waits until the CRD controllers are done writing (the
+// CRD's conditions keep coming for a moment after it is served) and
+// returns the revision then, for a test that checks nothing is written.
+func (s *server) settledRevision() int64 {
+	s.t.Helper()
+	rev := s.revision()
+	s.poll("the revision settles", func() bool {
+		time.Sleep(200 * time.Millisecond)
+		r := s.revision()
+		settled := r == rev
+		rev = r
+		return settled
+	})
+	return rev
+}
+
 // The CRD every test uses: namespaced crontabs with a structural schema,
 // a status subresource and a scale subresource.
 const (
