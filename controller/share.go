@@ -49,16 +49,32 @@ func ShareVersionSchemas(obj any) (any, error) {
 	seen := map[string][]map[string]apiextensionsv1.JSONSchemaProps{}
 	for i := range crd.Spec.Versions {
 		if v := crd.Spec.Versions[i]; v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
-			shareProperties(v.Schema.OpenAPIV3Schema, seen)
+			shareProperties(v.Schema.OpenAPIV3Schema, seen, 0)
 		}
 	}
 	return crd, nil
 }
 
+// The search for equal property maps anywhere is bounded, so that its
+// cost stays linear in the schema's size: it looks no deeper than
+// maxShareDepth levels (a provider's repeated parameter blocks sit a few
+// levels below spec) and compares a map with at most maxShareCandidates
+// earlier maps of the same keys. Without the bounds a schema nested 3,000
+// levels deep, whose maps all have the key "a", took minutes: every level
+// was compared with every level above it, all the way down.
+const (
+	maxShareDepth      = 16
+	maxShareCandidates = 8
+)
+
 // shareProperties makes every property map below s that equals one seen
 // before (seen: by their keys, sorted and joined) that one, and records
 // the others. A map already shared is not walked again.
-func shareProperties(s *apiextensionsv1.JSONSchemaProps, seen map[string][]map[string]apiextensionsv1.JSONSchemaProps) {
+func shareProperties(s *apiextensionsv1.JSONSchemaProps, seen map[string][]map[string]apiextensionsv1.JSONSchemaProps, depth int) {
+	if depth > maxShareDepth {
+		return
+	}
+	depth++
 	if len(s.Properties) > 0 {
 		keys := make([]string, 0, len(s.Properties))
 		for k := range s.Properties {
@@ -76,22 +92,24 @@ func shareProperties(s *apiextensionsv1.JSONSchemaProps, seen map[string][]map[s
 				return
 			}
 		}
-		seen[sig] = append(seen[sig], s.Properties)
+		if len(seen[sig]) < maxShareCandidates {
+			seen[sig] = append(seen[sig], s.Properties)
+		}
 		for _, k := range keys {
 			// Only c.Properties can change (Items and
 			// AdditionalProperties are pointers, changed in place).
 			c := s.Properties[k]
 			old := reflect.ValueOf(c.Properties).Pointer()
-			if shareProperties(&c, seen); reflect.ValueOf(c.Properties).Pointer() != old {
+			if shareProperties(&c, seen, depth); reflect.ValueOf(c.Properties).Pointer() != old {
 				s.Properties[k] = c
 			}
 		}
 	}
 	if s.Items != nil && s.Items.Schema != nil {
-		shareProperties(s.Items.Schema, seen)
+		shareProperties(s.Items.Schema, seen, depth)
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		shareProperties(s.AdditionalProperties.Schema, seen)
+		shareProperties(s.AdditionalProperties.Schema, seen, depth)
 	}
 }
 
