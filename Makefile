@@ -92,9 +92,11 @@ warmup:
 	bash scripts/warmup.sh
 
 # lab runs every command of the lab sheet (docs/lab/README.md) in an
-# isolated network namespace and compares its output with the sheet.
+# isolated network namespace and compares its output with the sheet. It
+# runs outside this make (no MAKELEVEL), so the sheet's `make warmup` prints
+# what a student sees, without make's "Entering directory" lines.
 lab:
-	$(GO) run ./internal/docmap/cmd/labcheck docs/lab/README.md
+	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS $(GO) run ./internal/docmap/cmd/labcheck docs/lab/README.md
 
 # notebooks-update is notebooks, then executes each notebook as committed
 # and writes it back with its outputs (which GitHub shows) for committing.
