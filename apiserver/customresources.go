@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -133,9 +135,10 @@ func replicasPaths(crd *apiextensionsv1.CustomResourceDefinition) managedfields.
 var servingSchemas = structural.NewInterner()
 
 // schemaFor compiles one version's openAPIV3Schema with package
-// structural, and its x-kubernetes-validations with package cel (once: the
-// programs are kept in the Schema, which the handler keeps in the CRD's
-// serving info): the handler's Config.SchemaFor. The schema keeps no
+// structural, and its x-kubernetes-validations with package cel (once, on
+// the first write: lazyRules; the programs are kept in the Schema, which
+// the handler keeps in the CRD's serving info): the handler's
+// Config.SchemaFor. The schema keeps no
 // documentation (descriptions, titles, examples), which pruning,
 // defaulting and validation never read, and shares its equal subtrees
 // with every other served schema (servingSchemas): for a 265 KB provider
@@ -168,7 +171,7 @@ func schemaFor(crd *apiextensionsv1.CustomResourceDefinition, version string) (h
 	s = servingSchemas.Intern(structural.WithoutDocs(s))
 	return structuralSchema{
 		s:        s,
-		cel:      cel.NewValidator(s, true, library.PerCallLimit),
+		cel:      newLazyRules(s),
 		resource: names.Plural + "." + crd.Spec.Group,
 	}, nil
 }
@@ -177,10 +180,43 @@ func schemaFor(crd *apiextensionsv1.CustomResourceDefinition, version string) (h
 // it) to handler.Schema.
 type structuralSchema struct {
 	s *structural.Structural
-	// cel holds the compiled rules; nil if the schema has none.
-	cel *cel.Validator
+	// cel holds the compiled rules, compiled on the first write.
+	cel *lazyRules
 	// resource names the custom resources, for tracing.
 	resource string
+}
+
+// lazyRules are a schema's CEL rules, compiled on first use — the first
+// create or update of one of the CRD's objects — not when the serving
+// info is built: a provider's CRDs are all served (listed and watched by
+// its controllers) but few get objects, and the compiled programs of a
+// 265 KB provider CRD cost about 0.2 MiB (docs/crd-memory.md). Whether
+// the rules compile was checked when the CRD was written (CRD validation
+// compiles them and estimates their cost), so compiling later changes no
+// answer.
+//
+// Upstream compiles them with the serving info (cel.NewValidator in
+// customresource.NewStrategy).
+type lazyRules struct {
+	s        *structural.Structural
+	once     sync.Once
+	v        *cel.Validator // nil if the schema has no rules
+	compiled atomic.Bool
+}
+
+func newLazyRules(s *structural.Structural) *lazyRules { return &lazyRules{s: s} }
+
+// validator returns the compiled rules (nil if there are none),
+// compiling them the first time.
+func (l *lazyRules) validator() *cel.Validator {
+	if l == nil {
+		return nil
+	}
+	l.once.Do(func() {
+		l.v = cel.NewValidator(l.s, true, library.PerCallLimit)
+		l.compiled.Store(true)
+	})
+	return l.v
 }
 
 // Validate checks obj against the OpenAPI schema, then runs the CEL rules
@@ -210,19 +246,20 @@ func (x structuralSchema) Validate(ctx context.Context, obj, old map[string]any)
 			blocked = true
 		}
 	}
-	if x.cel == nil {
+	rules := x.cel.validator()
+	if rules == nil {
 		return causes
 	}
 	if blocked {
 		e := field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")
 		return append(causes, metav1.StatusCause{Type: metav1.CauseType(e.Type), Message: e.ErrorBody(), Field: e.Field})
 	}
-	return append(causes, x.validateRules(ctx, obj, old)...)
+	return append(causes, x.validateRules(ctx, rules, obj, old)...)
 }
 
 // validateRules runs the CEL rules, within the runtime cost budget of one
 // request, and tells the tracer what they cost.
-func (x structuralSchema) validateRules(ctx context.Context, obj, old map[string]any) []metav1.StatusCause {
+func (x structuralSchema) validateRules(ctx context.Context, rules *cel.Validator, obj, old map[string]any) []metav1.StatusCause {
 	tr := trace.FromContext(ctx)
 	var start time.Time
 	if tr.Enabled() {
@@ -234,7 +271,7 @@ func (x structuralSchema) validateRules(ctx context.Context, obj, old map[string
 		oldObj = old
 		opts.Correlation = cel.NewCorrelatedObject(obj, old, x.s)
 	}
-	errs, left := x.cel.Validate(ctx, nil, obj, oldObj, library.RuntimeCELCostBudget, opts)
+	errs, left := rules.Validate(ctx, nil, obj, oldObj, library.RuntimeCELCostBudget, opts)
 	causes := make([]metav1.StatusCause, 0, len(errs))
 	for _, e := range errs {
 		causes = append(causes, metav1.StatusCause{Type: metav1.CauseType(e.Type), Message: e.ErrorBody(), Field: e.Field})

@@ -124,6 +124,9 @@ func (c *CRDHandler) OnUpdate(crd *apiextensionsv1.CustomResourceDefinition) {
 				// The same spec: the info now points at the new object's,
 				// so that the old object can go.
 				info.spec = &crd.Spec
+				if info.typeConverter != nil {
+					info.typeConverter.repoint(&crd.Spec)
+				}
 			}
 		}
 	}
@@ -379,6 +382,9 @@ type crdInfo struct {
 	acceptedNames apiextensionsv1.CustomResourceDefinitionNames
 	// storageVersion is the version objects are stored in.
 	storageVersion string
+	// typeConverter types the custom resources for server-side apply's
+	// bookkeeping, built on the first write (nil for a test's info).
+	typeConverter *lazyTypeConverter
 	// versions holds the scopes of every served version.
 	versions map[string]*versionScopes
 	// destroy releases the storages (may be nil).

@@ -48,8 +48,8 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 	}
 	// The schemas of the served versions and of the storage version
 	// (served or not): reads are defaulted with the latter. Each is
-	// compiled (its CEL rules too) once, here, for as long as this
-	// serving info lives.
+	// compiled once, here, for as long as this serving info lives (the
+	// apiserver's Schema compiles its CEL rules on the first write).
 	schemas := map[string]Schema{}
 	for i := range crd.Spec.Versions {
 		v := &crd.Spec.Versions[i]
@@ -79,8 +79,10 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 	}
 	storageGV := scheme.GroupVersion{Group: crd.Spec.Group, Version: storageVersion}
 	// One type converter knows the CRD's kind in all its versions, so that
-	// managedFields entries written in one are understood in another.
-	tc := h.crdTypeConverter(crd, names)
+	// managedFields entries written in one are understood in another. It
+	// is built on the first write.
+	tc := h.newLazyTypeConverter(&crd.Spec, names)
+	info.typeConverter = tc
 	statusReset := map[fieldpath.APIVersion]*fieldpath.Set{}
 	for _, v := range crd.Spec.Versions {
 		if v.Subresources != nil && v.Subresources.Status != nil {

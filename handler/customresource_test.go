@@ -1,6 +1,8 @@
 package handler_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -593,6 +595,38 @@ func TestHandler_OpenAPI(t *testing.T) {
 	check.Equal(t, "object", get(r.body, "components", "schemas", "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "properties", "labels", "type"))
 	check.Equal(t, "date-time", get(r.body, "components", "schemas", "io.k8s.apimachinery.pkg.apis.meta.v1.Time", "format"))
 
+	t.Run("Encodings", func(t *testing.T) {
+		// The document is kept compressed: gzip to a client that takes
+		// it, plain JSON to one that does not.
+		plain := ts.do(t, "GET", url, "", "Accept-Encoding", "identity")
+		check.Equal(t, 200, plain.code)
+		check.Equal(t, "", plain.header.Get("Content-Encoding"))
+		check.True(t, get(plain.body, "components", "schemas", "com.example.stable.v1.CronTab") != nil, string(plain.raw))
+		gz := ts.do(t, "GET", url, "", "Accept-Encoding", "br, gzip;q=0.5")
+		check.Equal(t, 200, gz.code)
+		check.Equal(t, "gzip", gz.header.Get("Content-Encoding"))
+		zr, err := gzip.NewReader(bytes.NewReader(gz.raw))
+		check.NoError(t, err)
+		unzipped, err := io.ReadAll(zr)
+		check.NoError(t, err)
+		check.Equal(t, string(plain.raw), string(unzipped))
+		check.Equal(t, "", ts.do(t, "GET", url, "", "Accept-Encoding", "gzip;q=0").header.Get("Content-Encoding"))
+	})
+	t.Run("StatusChangeKeepsDocument", func(t *testing.T) {
+		// The OpenAPI controller hands over a group's CRDs on every change
+		// of one; a condition changes nothing the document says.
+		builds := handler.OpenAPIBuilds(ts.h)
+		raw, err := json.Marshal(crd)
+		check.NoError(t, err)
+		changed := decodeCRD(t, raw) // a new object, as the informer's
+		changed.ResourceVersion += "1"
+		changed.Status.StoredVersions = append(changed.Status.StoredVersions, "v2")
+		ts.h.UpdateGroupVersion(v1, []*apiextensionsv1.CustomResourceDefinition{changed})
+		r := ts.do(t, "GET", "/openapi/v3", "")
+		check.Equal(t, url, get(r.body, "paths", "apis/stable.example.com/v1", "serverRelativeURL"))
+		check.Equal(t, 200, ts.do(t, "GET", url, "").code)
+		check.Equal(t, builds, handler.OpenAPIBuilds(ts.h))
+	})
 	t.Run("ChangeNewHash", func(t *testing.T) {
 		changed := crd.DeepCopy()
 		changed.Spec.Versions[0].Schema.OpenAPIV3Schema.Description = "changed"

@@ -49,7 +49,9 @@
 //   - A CRD whose schemas do not convert to a typed schema is merged by
 //     server-side apply with deduced types (upstream answers its requests
 //     with an error).
-//   - Protobuf is read, never written; not supported: CBOR, gzip,
+//   - Protobuf is read, never written; not supported: CBOR, gzip
+//     (except the /openapi/v3 group-version documents, kept compressed:
+//     upstream compresses every response a client takes gzip for),
 //     /openapi/v2; /api is 404 (no core group). OpenAPI documents only
 //     for CRD group versions and apiextensions.k8s.io.
 //   - Discovery of /apis/<g>/<v> is the router's, not the crdHandler's.

@@ -8,8 +8,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
@@ -118,14 +120,15 @@ func (h *Handler) newTypedFieldManager(resources []openapi.Resource, kind scheme
 // Mirrors buildOpenAPIModelsForApply and the TypeConverter of
 // getOrCreateServingInfoFor (customresource_handler.go), which answers
 // such a CRD's requests with an error instead.
-func (h *Handler) crdTypeConverter(crd *apiextensionsv1.CustomResourceDefinition, names apiextensionsv1.CustomResourceDefinitionNames) managedfields.TypeConverter {
+func (h *Handler) crdTypeConverter(spec *apiextensionsv1.CustomResourceDefinitionSpec, names apiextensionsv1.CustomResourceDefinitionNames) managedfields.TypeConverter {
+	crdName := spec.Names.Plural + "." + spec.Group
 	var resources []openapi.Resource
-	for _, v := range crd.Spec.Versions {
-		r := openapi.Resource{Group: crd.Spec.Group, Version: v.Name, Kind: names.Kind, Plural: names.Plural}
+	for _, v := range spec.Versions {
+		r := openapi.Resource{Group: spec.Group, Version: v.Name, Kind: names.Kind, Plural: names.Plural}
 		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
 			b, err := json.Marshal(v.Schema.OpenAPIV3Schema)
 			if err != nil {
-				h.logger.Warn("server-side apply: a CRD's schema cannot be encoded; merging by deduced types", "crd", crd.Name, "err", err)
+				h.logger.Warn("server-side apply: a CRD's schema cannot be encoded; merging by deduced types", "crd", crdName, "err", err)
 				return managedfields.NewDeducedTypeConverter()
 			}
 			r.SchemaJSON = b
@@ -135,12 +138,75 @@ func (h *Handler) crdTypeConverter(crd *apiextensionsv1.CustomResourceDefinition
 	models, err := openapi.Models(resources)
 	if err == nil {
 		var tc managedfields.TypeConverter
-		if tc, err = managedfields.NewTypeConverter(models, crd.Spec.PreserveUnknownFields); err == nil {
+		if tc, err = managedfields.NewTypeConverter(models, spec.PreserveUnknownFields); err == nil {
 			return tc
 		}
 	}
-	h.logger.Warn("server-side apply: a CRD's schemas do not convert to a typed schema; merging by deduced types", "crd", crd.Name, "err", err)
+	h.logger.Warn("server-side apply: a CRD's schemas do not convert to a typed schema; merging by deduced types", "crd", crdName, "err", err)
 	return managedfields.NewDeducedTypeConverter()
+}
+
+// lazyTypeConverter is a CRD's type converter, built on first use: on the
+// first write of one of its custom resources (every create, update, patch
+// and apply records managedFields), not with the serving info. A typed
+// schema of a 265 KB provider CRD costs about 0.2 MiB; most CRDs of a
+// provider are served (listed and watched by its controllers) but few
+// ever get an object (docs/crd-memory.md). Until it is built it points at
+// the spec of the CRD object the crdHandler holds (repoint follows the
+// crdHandler to a newer object with the same spec), and keeps no copy.
+//
+// Upstream builds the TypeConverter with the serving info
+// (getOrCreateServingInfoFor).
+type lazyTypeConverter struct {
+	build func(*apiextensionsv1.CustomResourceDefinitionSpec) managedfields.TypeConverter
+
+	mu sync.Mutex // guards spec and tc
+	// spec is what tc is built from; nil once tc is built.
+	spec *apiextensionsv1.CustomResourceDefinitionSpec
+	tc   managedfields.TypeConverter
+}
+
+// newLazyTypeConverter returns crdTypeConverter(spec, names), built on
+// first use.
+func (h *Handler) newLazyTypeConverter(spec *apiextensionsv1.CustomResourceDefinitionSpec, names apiextensionsv1.CustomResourceDefinitionNames) *lazyTypeConverter {
+	return &lazyTypeConverter{spec: spec, build: func(spec *apiextensionsv1.CustomResourceDefinitionSpec) managedfields.TypeConverter {
+		return h.crdTypeConverter(spec, names)
+	}}
+}
+
+// get returns the type converter, building it the first time.
+func (l *lazyTypeConverter) get() managedfields.TypeConverter {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.tc == nil {
+		l.tc, l.spec = l.build(l.spec), nil
+	}
+	return l.tc
+}
+
+// built reports whether the type converter has been built.
+func (l *lazyTypeConverter) built() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.tc != nil
+}
+
+// repoint makes a converter not built yet read spec, an equal spec of a
+// newer object, so that the older object can go.
+func (l *lazyTypeConverter) repoint(spec *apiextensionsv1.CustomResourceDefinitionSpec) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.tc == nil {
+		l.spec = spec
+	}
+}
+
+func (l *lazyTypeConverter) ObjectToTyped(obj *unstructured.Unstructured, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	return l.get().ObjectToTyped(obj, opts...)
+}
+
+func (l *lazyTypeConverter) TypedToObject(tv *typed.TypedValue) (*unstructured.Unstructured, error) {
+	return l.get().TypedToObject(tv)
 }
 
 // newCRFieldManager returns the field manager of a custom resource scope

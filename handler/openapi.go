@@ -1,9 +1,12 @@
 package handler
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"path"
@@ -47,14 +50,24 @@ type openAPIService struct {
 	// groups holds every documented group version: the document exists
 	// iff the group version is here.
 	groups map[scheme.GroupVersion]*openAPIGroup
+	// builds counts the documents built (tests read it).
+	builds int
 }
 
 // openAPIGroup is one group version's document.
 type openAPIGroup struct {
-	// resources are what the document describes (never empty).
+	// resources are what the document describes (never empty). A CRD's
+	// resource has no SchemaJSON: its schema is encoded when the document
+	// is built, from schemas[i] (the informer's object, read-only), so
+	// that nothing but the document holds a copy.
 	resources []openapi.Resource
-	// doc is the document built from resources, nil until first asked
-	// for; hash is openapi.Hash(doc).
+	schemas   []*apiextensionsv1.JSONSchemaProps
+	// crds are the CRDs described (nil for the server's own group).
+	crds []*apiextensionsv1.CustomResourceDefinition
+	// doc is the document built from resources, gzip-compressed (a
+	// provider's group version is megabytes of JSON, mostly repeated
+	// descriptions: a tenth of that compressed); nil until first asked
+	// for. hash is openapi.Hash of the uncompressed document.
 	doc  []byte
 	hash string
 }
@@ -66,21 +79,53 @@ func newOpenAPIService(log *slog.Logger) *openAPIService {
 // setGroupVersion makes gv's document describe resources (none removes
 // it); it is built on its next request.
 func (o *openAPIService) setGroupVersion(gv scheme.GroupVersion, resources []openapi.Resource) {
+	o.setGroup(gv, &openAPIGroup{resources: resources})
+}
+
+// setGroup makes g gv's document (g without resources removes it). A
+// document already built stays if g describes the same CRDs as it did
+// (sameCRDs): the OpenAPI controller hands over a group's CRDs on every
+// change of one of them, and most changes (a condition, storedVersions)
+// change nothing the document says.
+func (o *openAPIService) setGroup(gv scheme.GroupVersion, g *openAPIGroup) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if len(resources) == 0 {
+	if len(g.resources) == 0 {
 		delete(o.groups, gv)
 		return
 	}
-	o.groups[gv] = &openAPIGroup{resources: resources}
+	if old, ok := o.groups[gv]; ok && old.doc != nil && g.crds != nil && sameCRDs(old.crds, g.crds) {
+		g.doc, g.hash = old.doc, old.hash
+	}
+	o.groups[gv] = g
+}
+
+// sameCRDs reports whether a and b describe the same custom resources:
+// the same CRDs (by UID) with equal specs and accepted names, in the same
+// order. Objects the informer did not replace compare by pointer.
+func sameCRDs(a, b []*apiextensionsv1.CustomResourceDefinition) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] == b[i] {
+			continue
+		}
+		if a[i].UID != b[i].UID || !reflect.DeepEqual(a[i].Status.AcceptedNames, b[i].Status.AcceptedNames) ||
+			!reflect.DeepEqual(a[i].Spec, b[i].Spec) {
+			return false
+		}
+	}
+	return true
 }
 
 // errNoDocument is document's error for a group version with no document.
 var errNoDocument = errors.New("no OpenAPI document")
 
-// document returns gv's document and hash, building it if needed. It builds
-// under the lock: two requests never build one document twice.
-func (o *openAPIService) document(gv scheme.GroupVersion) (doc []byte, hash string, err error) {
+// document returns gv's document (gzip-compressed) and hash, building it
+// if needed. It builds under the lock: two requests never build one
+// document twice.
+func (o *openAPIService) document(gv scheme.GroupVersion) (gz []byte, hash string, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	g, ok := o.groups[gv]
@@ -88,13 +133,52 @@ func (o *openAPIService) document(gv scheme.GroupVersion) (doc []byte, hash stri
 		return nil, "", errNoDocument
 	}
 	if g.doc == nil {
-		doc, err := openapi.BuildGroupVersion(gv.Group, gv.Version, g.resources)
+		resources := g.resources
+		if g.schemas != nil {
+			resources = make([]openapi.Resource, len(g.resources))
+			for i, r := range g.resources {
+				if g.schemas[i] != nil {
+					if r.SchemaJSON, err = json.Marshal(g.schemas[i]); err != nil {
+						return nil, "", fmt.Errorf("OpenAPI document of %s: the schema of %s: %w", gv, r.Plural, err)
+					}
+				}
+				resources[i] = r
+			}
+		}
+		o.builds++
+		doc, err := openapi.BuildGroupVersion(gv.Group, gv.Version, resources)
 		if err != nil {
 			return nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
 		}
-		g.doc, g.hash = doc, openapi.Hash(doc)
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // the level is valid
+		_, _ = zw.Write(doc)                               // a bytes.Buffer does not fail
+		if err := zw.Close(); err != nil {
+			return nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
+		}
+		g.doc, g.hash = bytes.Clone(buf.Bytes()), openapi.Hash(doc)
 	}
 	return g.doc, g.hash, nil
+}
+
+// acceptsGzip reports whether r's Accept-Encoding allows gzip (Go's
+// client, and so kubectl and client-go, send "gzip").
+func acceptsGzip(r *http.Request) bool {
+	for _, v := range r.Header.Values("Accept-Encoding") {
+		for e := range strings.SplitSeq(v, ",") {
+			name, params, _ := strings.Cut(strings.TrimSpace(e), ";")
+			name = strings.ToLower(strings.TrimSpace(name))
+			if name != "gzip" && name != "*" {
+				continue
+			}
+			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+			if q == "q=0" || q == "q=0.0" || q == "q=0.00" || q == "q=0.000" {
+				return false
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // groupVersions lists the documented group versions, sorted.
@@ -150,7 +234,18 @@ func (o *openAPIService) serveGroupVersion(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(doc)
+	w.Header().Set("Vary", "Accept-Encoding")
+	if acceptsGzip(r) {
+		w.Header().Set("Content-Encoding", "gzip")
+		_, _ = w.Write(doc)
+		return
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(doc))
+	if err != nil { // cannot happen: document compressed it
+		responsewriters.WriteError(w, apierrors.NewInternalError(err))
+		return
+	}
+	_, _ = io.Copy(w, zr)
 }
 
 // UpdateGroupVersion makes /openapi/v3/apis/<group>/<version> describe
@@ -167,15 +262,19 @@ func (h *Handler) UpdateGroupVersion(gv scheme.GroupVersion, crds []*apiextensio
 	if gv.Group == apiextensions.GroupName {
 		return
 	}
-	h.openapi.setGroupVersion(gv, h.crdOpenAPIResources(gv, crds))
+	h.openapi.setGroup(gv, h.crdOpenAPIResources(gv, crds))
 }
 
 // crdOpenAPIResources describes the version gv.Version of each CRD that
 // serves it, named by its accepted names (those it is served under). A CRD
 // whose plural another of the list already has is left out: the naming
-// controller never accepts both.
-func (h *Handler) crdOpenAPIResources(gv scheme.GroupVersion, crds []*apiextensionsv1.CustomResourceDefinition) []openapi.Resource {
-	var out []openapi.Resource
+// controller never accepts both. The schemas stay the CRDs' own, encoded
+// when the document is built.
+func (h *Handler) crdOpenAPIResources(gv scheme.GroupVersion, crds []*apiextensionsv1.CustomResourceDefinition) *openAPIGroup {
+	g := &openAPIGroup{crds: crds, schemas: []*apiextensionsv1.JSONSchemaProps{}}
+	if g.crds == nil {
+		g.crds = []*apiextensionsv1.CustomResourceDefinition{}
+	}
 	plurals := map[string]string{}
 	for _, crd := range crds {
 		if crd.Spec.Group != gv.Group {
@@ -199,12 +298,9 @@ func (h *Handler) crdOpenAPIResources(gv scheme.GroupVersion, crds []*apiextensi
 				Plural: names.Plural, Singular: names.Singular,
 				Namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
 			}
-			if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
-				b, err := json.Marshal(v.Schema.OpenAPIV3Schema)
-				if err != nil {
-					h.logger.Error("OpenAPI: cannot encode a CRD's schema", "crd", crd.Name, "version", v.Name, "err", err)
-				}
-				r.SchemaJSON = b
+			var schema *apiextensionsv1.JSONSchemaProps
+			if v.Schema != nil {
+				schema = v.Schema.OpenAPIV3Schema
 			}
 			if sub := v.Subresources; sub != nil {
 				r.HasStatus = sub.Status != nil
@@ -215,10 +311,11 @@ func (h *Handler) crdOpenAPIResources(gv scheme.GroupVersion, crds []*apiextensi
 					}
 				}
 			}
-			out = append(out, r)
+			g.resources = append(g.resources, r)
+			g.schemas = append(g.schemas, schema)
 		}
 	}
-	return out
+	return g
 }
 
 // crdKindOpenAPIResource describes the customresourcedefinitions resource

@@ -1,0 +1,25 @@
+package handler
+
+// TypeConverterBuilt reports whether the serving info the crdHandler holds
+// for the CRD named name has built its type converter (server-side
+// apply's typed schema); ok is false if there is no serving info.
+func TypeConverterBuilt(c *CRDHandler, name string) (built, ok bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	crd, found := c.crds[name]
+	if !found {
+		return false, false
+	}
+	info, found := c.infos[crd.UID]
+	if !found || info.typeConverter == nil {
+		return false, false
+	}
+	return info.typeConverter.built(), true
+}
+
+// OpenAPIBuilds returns how many OpenAPI documents h has built.
+func OpenAPIBuilds(h *Handler) int {
+	h.openapi.mu.Lock()
+	defer h.openapi.mu.Unlock()
+	return h.openapi.builds
+}
