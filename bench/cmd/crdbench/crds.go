@@ -168,7 +168,8 @@ func (b *bench) crdsOne(ctx context.Context, cp crdsParams, crds []workload.GenC
 	res.CRCreate1 = stats.Summarize(t.Latencies)
 
 	// The bulk: CRDs 1 … n-1, 4 clients; meanwhile discovery is polled.
-	res.RSSBefore, _ = s.rss()
+	m0 := s.mem()
+	res.RSSBefore, res.AnonBefore = m0.RSS, m0.Anon
 	cpu0 := cpu()
 	t0 := time.Now()
 	deadline := t0.Add(cp.budget)
@@ -228,9 +229,10 @@ func (b *bench) crdsOne(ctx context.Context, cp crdsParams, crds []workload.GenC
 	}
 	res.SettleSec = time.Since(t0).Seconds()
 	res.CPUSec = (cpu() - cpu0).Seconds()
-	res.RSSAfter, _ = s.rss()
-	logf("crds %d: %s: settled after %.0f s, CPU %.0f s, RSS %.2f GiB (%.2f MiB per CRD)", n, s.name, res.SettleSec, res.CPUSec,
-		float64(res.RSSAfter)/(1<<30), res.PerCRD(n)/(1<<20))
+	m1 := s.mem()
+	res.RSSAfter, res.AnonAfter = m1.RSS, m1.Anon
+	logf("crds %d: %s: settled after %.0f s, CPU %.0f s, RSS %.2f GiB (%.2f MiB per CRD; anonymous %.2f MiB per CRD)", n, s.name, res.SettleSec, res.CPUSec,
+		float64(res.RSSAfter)/(1<<30), res.PerCRD(n)/(1<<20), res.AnonPerCRD(n)/(1<<20))
 
 	// Discovery and OpenAPI with every CRD present.
 	if t, err = s.target.TimedGets(ctx, []string{"/apis"}, cp.gets, "application/json"); err != nil {

@@ -173,13 +173,21 @@ func (s *objServer) start(ctx context.Context, crdlabCompaction string) (time.Du
 
 // rss is the sum of the processes' resident memory now, and of their peaks.
 func (s *objServer) rss() (now, peak int64) {
+	m := s.mem()
+	return m.RSS, m.HWM
+}
+
+// mem is the memory of the server's processes together.
+func (s *objServer) mem() procs.Mem {
+	var sum procs.Mem
 	for _, p := range s.procs {
 		if m, err := procs.ReadMem(p.Pid()); err == nil {
-			now += m.RSS
-			peak += m.HWM
+			sum.RSS += m.RSS
+			sum.HWM += m.HWM
+			sum.Anon += m.Anon
 		}
 	}
-	return now, peak
+	return sum
 }
 
 // fail records an error of the family; crdlab's and the reference's both fail the run.

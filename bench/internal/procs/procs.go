@@ -126,9 +126,14 @@ type Mem struct {
 	HWM int64 `json:"peak_rss_bytes"`
 	// RSS is the current resident set size (VmRSS).
 	RSS int64 `json:"rss_bytes"`
+	// Anon is the anonymous part of RSS (RssAnon: heap, stacks); the rest
+	// is file pages (RssFile: binaries and mmap'd files such as bbolt's
+	// and etcd's data, which the kernel may drop and read again) and
+	// shared memory (RssShmem).
+	Anon int64 `json:"rss_anon_bytes"`
 }
 
-// ReadMem reads VmHWM and VmRSS of pid.
+// ReadMem reads VmHWM, VmRSS and RssAnon of pid.
 func ReadMem(pid int) (Mem, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
@@ -144,6 +149,8 @@ func ReadMem(pid int) (Mem, error) {
 			m.HWM = parseKB(line)
 		case strings.HasPrefix(line, "VmRSS:"):
 			m.RSS = parseKB(line)
+		case strings.HasPrefix(line, "RssAnon:"):
+			m.Anon = parseKB(line)
 		}
 	}
 	return m, sc.Err()
