@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -42,5 +43,51 @@ func TestSchemaFor_RulesCompiledOnFirstWrite(t *testing.T) {
 	causes := x.Validate(context.Background(), obj(3, 2), nil)
 	if len(causes) != 1 || !strings.Contains(causes[0].Message, "min above max") {
 		t.Errorf("min above max: causes %v, want the rule's message", causes)
+	}
+}
+
+// TestCRDStatus_ManagedFields: a /status write's bookkeeping leaves the
+// CRD's spec out (the handler's resetTopFields), with the entries the
+// merge engine makes on whole objects: the status writer owns what it
+// wrote of status and nothing of spec, even a spec field it sent changed;
+// the creator keeps the spec.
+func TestCRDStatus_ManagedFields(t *testing.T) {
+	l := loadCRDs(t, 1, 20, 2)
+	path := "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + l.names[0]
+	req, _ := http.NewRequest("PATCH", l.url+path+"/status?fieldManager=statuser", strings.NewReader(
+		`[{"op":"add","path":"/spec/names/shortNames","value":["x"]},`+
+			`{"op":"add","path":"/status/conditions/-","value":{"type":"Bogus","status":"True","reason":"R","message":"m","lastTransitionTime":"2026-01-01T00:00:00Z"}}]`))
+	req.Header.Set("Content-Type", "application/json-patch+json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crd struct {
+		Metadata struct {
+			ManagedFields []struct {
+				Manager, Subresource string
+				FieldsV1             json.RawMessage
+			}
+		}
+		Spec struct{ Names struct{ ShortNames []string } }
+	}
+	err = json.NewDecoder(resp.Body).Decode(&crd)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("status patch: HTTP %d, %v", resp.StatusCode, err)
+	}
+	if len(crd.Spec.Names.ShortNames) != 0 {
+		t.Errorf("the status write changed spec: shortNames %v", crd.Spec.Names.ShortNames)
+	}
+	entries := map[string]string{}
+	for _, e := range crd.Metadata.ManagedFields {
+		entries[e.Manager+"/"+e.Subresource] = string(e.FieldsV1)
+	}
+	statuser, creator := entries["statuser/status"], entries["Go-http-client/"]
+	if !strings.Contains(statuser, `"k:{\"type\":\"Bogus\"}"`) || strings.Contains(statuser, `"f:spec"`) {
+		t.Errorf("the status writer's entry: %s; want its condition and no spec", statuser)
+	}
+	if !strings.Contains(creator, `"f:versions":{}`) || !strings.Contains(creator, `"f:group":{}`) || strings.Contains(creator, `"f:status"`) {
+		t.Errorf("the creator's entry: %s; want the spec it wrote, no status", creator)
 	}
 }

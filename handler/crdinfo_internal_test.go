@@ -2,13 +2,18 @@ package handler
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/crdlab/crdlab/apis/apiextensions"
 	autoscalingv1 "github.com/crdlab/crdlab/apis/autoscaling/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/endpoints"
 	"github.com/crdlab/crdlab/handler/internal/check"
+	"github.com/crdlab/crdlab/machinery/openapi"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -89,4 +94,42 @@ func TestCrCodec_EncodeShared(t *testing.T) {
 			t.Error("a schema with defaults is not seen as one")
 		}
 	})
+}
+
+// TestResetTopFields: a CRD's /status leaves spec out of an update's
+// bookkeeping (its reset field in both versions), the main endpoint
+// status; nothing is left out when a version lacks the reset field, or
+// for metadata; the object left out of is a copy.
+func TestResetTopFields(t *testing.T) {
+	resources := []openapi.Resource{{Group: "apiextensions.k8s.io", Version: "v1"}, {Group: "apiextensions.k8s.io", Version: "v1beta1"}}
+	set := func(paths ...string) *fieldpath.Set {
+		s := fieldpath.NewSet()
+		for _, p := range paths {
+			var parts []any
+			for _, f := range strings.Split(p, ".") {
+				parts = append(parts, f)
+			}
+			s.Insert(fieldpath.MakePathOrDie(parts...))
+		}
+		return s
+	}
+	both := func(s *fieldpath.Set) map[fieldpath.APIVersion]*fieldpath.Set {
+		return map[fieldpath.APIVersion]*fieldpath.Set{"apiextensions.k8s.io/v1": s, "apiextensions.k8s.io/v1beta1": s}
+	}
+	check.Equal(t, map[string]bool{"spec": true}, resetTopFields(resources, both(set("spec"))))
+	check.Equal(t, map[string]bool{"status": true}, resetTopFields(resources, both(set("status", "metadata", "spec.x"))))
+	check.Equal(t, 0, len(resetTopFields(resources, map[fieldpath.APIVersion]*fieldpath.Set{"apiextensions.k8s.io/v1": set("spec")})))
+	check.Equal(t, 0, len(resetTopFields(resources, nil)))
+
+	crd := &apiextensions.CustomResourceDefinition{Spec: apiextensions.CustomResourceDefinitionSpec{Group: "example.com"}}
+	crd.Name = "widgets.example.com"
+	crd.Status.StoredVersions = []string{"v1"}
+	out, ok := withoutFields(crd, map[string]bool{"spec": true}).(*apiextensions.CustomResourceDefinition)
+	check.True(t, ok)
+	check.True(t, out != crd, "not a copy")
+	check.Equal(t, "", out.Spec.Group)
+	check.Equal(t, "widgets.example.com", out.Name)
+	check.Equal(t, []string{"v1"}, out.Status.StoredVersions)
+	check.Equal(t, "example.com", crd.Spec.Group)
+	check.True(t, withoutFields(crd, map[string]bool{"nope": true}) == scheme.Object(crd), "copied without a field to leave out")
 }

@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 	"sync"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -107,9 +109,83 @@ func (h *Handler) newTypedFieldManager(resources []openapi.Resource, kind scheme
 	if err != nil {
 		return nil, err
 	}
-	return endpoints.NewFieldManager(fm, func(obj scheme.Object) (*unstructured.Unstructured, error) {
+	out := endpoints.NewFieldManager(fm, func(obj scheme.Object) (*unstructured.Unstructured, error) {
 		return toVersion(obj, kind.GroupVersion())
-	}), nil
+	})
+	if fields := resetTopFields(resources, reset); len(fields) > 0 {
+		out = out.WithUpdateWire(func(obj scheme.Object) (*unstructured.Unstructured, error) {
+			return toVersion(withoutFields(obj, fields), kind.GroupVersion())
+		})
+	}
+	return out, nil
+}
+
+// resetTopFields returns the top-level fields ("spec") that are reset
+// fields, whole, in every version the kind has (resources): an update's
+// bookkeeping may leave them out (endpoints.FieldManager.WithUpdateWire).
+// A CRD's /status resets spec: each status write of a real-size CRD
+// converted and encoded its whole spec twice (old and new object) only
+// for the merge engine to filter it out again.
+func resetTopFields(resources []openapi.Resource, reset map[fieldpath.APIVersion]*fieldpath.Set) map[string]bool {
+	if len(resources) == 0 {
+		return nil
+	}
+	var out map[string]bool
+	for i, r := range resources {
+		set, ok := reset[fieldpath.APIVersion(scheme.GroupVersion{Group: r.Group, Version: r.Version}.String())]
+		if !ok {
+			return nil
+		}
+		fields := map[string]bool{}
+		set.Iterate(func(p fieldpath.Path) {
+			if len(p) == 1 && p[0].FieldName != nil && *p[0].FieldName != "metadata" {
+				fields[*p[0].FieldName] = true
+			}
+		})
+		if i == 0 {
+			out = fields
+			continue
+		}
+		for f := range out {
+			if !fields[f] {
+				delete(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// withoutFields returns a shallow copy of obj, a pointer to a struct,
+// whose fields with these JSON names are zero; obj itself if it has none.
+// obj may be of an internal type (package apis/apiextensions): it is
+// converted to the wire's version after.
+func withoutFields(obj scheme.Object, fields map[string]bool) scheme.Object {
+	v := reflect.ValueOf(obj)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return obj
+	}
+	t := v.Elem().Type()
+	var cp reflect.Value
+	for i := range t.NumField() {
+		// The field's JSON name; an internal type has no tags, and its
+		// fields are the versioned ones' capitalised ("Spec").
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" && !t.Field(i).Anonymous {
+			name = strings.ToLower(t.Field(i).Name[:1]) + t.Field(i).Name[1:]
+		}
+		if !fields[name] || !t.Field(i).IsExported() {
+			continue
+		}
+		if !cp.IsValid() {
+			cp = reflect.New(t)
+			cp.Elem().Set(v.Elem())
+		}
+		cp.Elem().Field(i).SetZero()
+	}
+	if !cp.IsValid() {
+		return obj
+	}
+	return cp.Interface().(scheme.Object)
 }
 
 // crdTypeConverter types the custom resources of crd: the schemas of all

@@ -37,6 +37,8 @@ import (
 type FieldManager struct {
 	fm     *managedfields.FieldManager
 	toWire func(obj scheme.Object) (*unstructured.Unstructured, error) // see NewFieldManager
+	// updateWire, if set, is toWire for recordUpdate: see WithUpdateWire.
+	updateWire func(obj scheme.Object) (*unstructured.Unstructured, error)
 }
 
 // NewFieldManager is the field manager of a scope: fm merges and records
@@ -46,6 +48,18 @@ type FieldManager struct {
 // manager only reads them).
 func NewFieldManager(fm *managedfields.FieldManager, toWire func(obj scheme.Object) (*unstructured.Unstructured, error)) *FieldManager {
 	return &FieldManager{fm: fm, toWire: toWire}
+}
+
+// WithUpdateWire makes recordUpdate read objects with updateWire rather
+// than toWire. updateWire may leave out what an update's bookkeeping
+// never looks at: top-level fields that are the scope's reset fields in
+// every version (a CRD's spec on /status). Who owns what is then
+// computed on the rest, with the same result (the merge engine filters
+// reset fields out of every comparison), without converting and encoding
+// the left-out fields twice per write. Apply still reads whole objects.
+func (m *FieldManager) WithUpdateWire(updateWire func(obj scheme.Object) (*unstructured.Unstructured, error)) *FieldManager {
+	m.updateWire = updateWire
+	return m
 }
 
 // isStored reports whether old is a stored object rather than the empty
@@ -63,15 +77,19 @@ func isStored(old scheme.Object) bool {
 // Mirrors the FieldManager.UpdateNoErrors calls of upstream's create.go,
 // update.go and patch.go.
 func (m *FieldManager) recordUpdate(live, obj scheme.Object, manager string) scheme.Object {
+	toWire := m.toWire
+	if m.updateWire != nil {
+		toWire = m.updateWire
+	}
 	liveW := m.fm.NewEmptyObject()
 	if live != nil && isStored(live) {
-		w, err := m.toWire(live)
+		w, err := toWire(live)
 		if err != nil {
 			return obj
 		}
 		liveW = w
 	}
-	objW, err := m.toWire(obj)
+	objW, err := toWire(obj)
 	if err != nil {
 		return obj
 	}
