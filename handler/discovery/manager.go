@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -32,6 +33,22 @@ type Manager struct {
 	// order lists the groups in the order /apis shows them: groups added
 	// with a priority first (see SetGroupPriority), then by name.
 	priority map[string]int
+	// gen counts the changes of groups and priority: the aggregated
+	// document of one generation is encoded once (aggregatedBody).
+	gen int64
+
+	aggMu sync.Mutex // guards aggGen, agg and aggBuilds
+	// agg holds the encoded aggregated documents of generation aggGen, by
+	// apiVersion (v2, v2beta1); aggBuilds counts the encodings.
+	aggGen    int64
+	agg       map[string]encodedDoc
+	aggBuilds int
+}
+
+// encodedDoc is an encoded document and its ETag.
+type encodedDoc struct {
+	body []byte
+	etag string
 }
 
 // NewManager returns an empty Manager.
@@ -45,6 +62,9 @@ func NewManager() *Manager {
 func (m *Manager) SetGroupPriority(group string, priority int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if old, ok := m.priority[group]; !ok || old != priority {
+		m.gen++
+	}
 	m.priority[group] = priority
 }
 
@@ -67,6 +87,11 @@ func (m *Manager) SetGroupVersion(gv scheme.GroupVersion, resources []apiresourc
 		vs = map[string][]apiresource.Resource{}
 		m.groups[gv.Group] = vs
 	}
+	// The discovery controller sets a group version on every change of
+	// one of its CRDs; most (a condition) change nothing advertised.
+	if old, ok := vs[gv.Version]; !ok || !reflect.DeepEqual(old, rs) {
+		m.gen++
+	}
 	vs[gv.Version] = rs
 }
 
@@ -78,6 +103,9 @@ func (m *Manager) RemoveGroupVersion(gv scheme.GroupVersion) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	vs := m.groups[gv.Group]
+	if _, ok := vs[gv.Version]; ok {
+		m.gen++
+	}
 	delete(vs, gv.Version)
 	if len(vs) == 0 {
 		delete(m.groups, gv.Group)
@@ -301,22 +329,50 @@ func (m *Manager) ServeAPIs(w http.ResponseWriter, r *http.Request) {
 		responsewriters.WriteObject(w, opts, http.StatusOK, m.APIGroupList())
 		return
 	}
-	doc := m.APIGroupDiscoveryList()
-	if opts.Convert.Version != Version {
-		doc.APIVersion = GroupName + "/" + opts.Convert.Version
-	}
-	body, err := json.Marshal(doc)
+	body, etag, err := m.aggregatedBody(GroupName + "/" + opts.Convert.Version)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
-	etag := fmt.Sprintf("%q", fmt.Sprintf("%X", sha256.Sum256(body)))
 	w.Header().Set("ETag", etag)
 	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	responsewriters.WriteObject(w, opts, http.StatusOK, json.RawMessage(body))
+}
+
+// aggregatedBody returns the aggregated /apis document in apiVersion,
+// encoded, and its ETag: encoded once per generation of the discovery
+// state, not per request (a provider's hundreds of CRDs made each request
+// build and encode the whole document). The document is at least as new
+// as the state when the call began.
+//
+// Upstream likewise keeps the document and its ETag between changes
+// (aggregated/handler.go: cachedResponse, cachedResponseETag), and
+// encodes it per request.
+func (m *Manager) aggregatedBody(apiVersion string) ([]byte, string, error) {
+	m.mu.RLock()
+	gen := m.gen
+	m.mu.RUnlock()
+	m.aggMu.Lock()
+	defer m.aggMu.Unlock()
+	if m.aggGen != gen || m.agg == nil {
+		m.aggGen, m.agg = gen, map[string]encodedDoc{}
+	}
+	if d, ok := m.agg[apiVersion]; ok {
+		return d.body, d.etag, nil
+	}
+	doc := m.APIGroupDiscoveryList()
+	doc.APIVersion = apiVersion
+	body, err := json.Marshal(doc)
+	if err != nil {
+		return nil, "", err
+	}
+	m.aggBuilds++
+	d := encodedDoc{body: body, etag: fmt.Sprintf("%q", fmt.Sprintf("%X", sha256.Sum256(body)))}
+	m.agg[apiVersion] = d
+	return d.body, d.etag, nil
 }
 
 // ServeGroup answers /apis/<group>, or 404.

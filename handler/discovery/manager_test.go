@@ -171,3 +171,38 @@ func TestManager_Concurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestManager_AggregatedEncodedOncePerChange: the aggregated document is
+// encoded once per change of what discovery advertises, per version of
+// the document, and not again for a set that changes nothing (the
+// discovery controller sets a group version on every change of one of
+// its CRDs); a change shows in the next answer.
+func TestManager_AggregatedEncodedOncePerChange(t *testing.T) {
+	m := newManager()
+	const v2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+	const v2beta1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList"
+	builds := discovery.AggregatedBuilds(m)
+	first := get(t, m.ServeAPIs, v2)
+	for range 3 {
+		w := get(t, m.ServeAPIs, v2)
+		check.Equal(t, first.Body.String(), w.Body.String())
+		check.Equal(t, first.Header().Get("ETag"), w.Header().Get("ETag"))
+	}
+	check.Equal(t, builds+1, discovery.AggregatedBuilds(m))
+	beta := get(t, m.ServeAPIs, v2beta1)
+	check.Contains(t, beta.Body.String(), `"apiVersion":"apidiscovery.k8s.io/v2beta1"`)
+	check.Equal(t, builds+2, discovery.AggregatedBuilds(m))
+
+	m.SetGroupVersion(scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}, []apiresource.Resource{crontabs()})
+	check.Equal(t, first.Body.String(), get(t, m.ServeAPIs, v2).Body.String())
+	check.Equal(t, builds+2, discovery.AggregatedBuilds(m))
+
+	m.SetGroupVersion(scheme.GroupVersion{Group: "b.example.com", Version: "v1"}, []apiresource.Resource{crontabs()})
+	w := get(t, m.ServeAPIs, v2)
+	check.Contains(t, w.Body.String(), `"name":"b.example.com"`)
+	check.NotEqual(t, first.Header().Get("ETag"), w.Header().Get("ETag"))
+	m.RemoveGroupVersion(scheme.GroupVersion{Group: "b.example.com", Version: "v1"})
+	check.Equal(t, first.Body.String(), get(t, m.ServeAPIs, v2).Body.String())
+	m.SetGroupPriority("stable.example.com", 100)
+	check.True(t, get(t, m.ServeAPIs, v2).Body.String() != first.Body.String(), "a new priority did not reorder the groups")
+}
