@@ -17,12 +17,12 @@ import (
 
 	"github.com/crdlab/crdlab/apis/apiextensions/install"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	"github.com/crdlab/crdlab/apis/builtin"
 	"github.com/crdlab/crdlab/apiserver/limits"
 	"github.com/crdlab/crdlab/controller/establish"
-	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/internal/version"
-	"github.com/crdlab/crdlab/registry/customresourcedefinition"
+	"github.com/crdlab/crdlab/registry/core/event"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/storage/bolt"
@@ -126,6 +126,14 @@ type Config struct {
 	// Profiling serves /debug/pprof/ (to those authorized), as
 	// kube-apiserver's --profiling.
 	Profiling bool
+	// EventTTL is how long an Event lives after its last write
+	// (kube-apiserver's --event-ttl); 0 means an hour.
+	EventTTL time.Duration
+	// DisableNamespaceLifecycle turns the NamespaceLifecycle admission
+	// off (crdlab serve --namespace-lifecycle=false): objects may then be
+	// created in namespaces that do not exist, as crdlab allowed before it
+	// served Namespaces. Upstream always runs the plugin.
+	DisableNamespaceLifecycle bool
 }
 
 // CompletedConfig is a Config with every default filled in; only it can
@@ -140,8 +148,12 @@ type completedConfig struct {
 	Config
 	// ResourceConfig is DefaultAPIResourceConfig with RuntimeConfig applied.
 	ResourceConfig *ResourceConfig
-	// scheme knows the apiextensions.k8s.io types.
+	// scheme knows the apiextensions.k8s.io types and the built-in
+	// groups (package apis/builtin).
 	scheme *scheme.Scheme
+	// events is the one Event storage of core/v1 and events.k8s.io/v1,
+	// made by the first of the two to ask (controlplane.go).
+	events *event.REST
 }
 
 // Complete fills in the defaults and works out the resource config. It
@@ -180,7 +192,8 @@ func (c *Config) Complete() (CompletedConfig, error) {
 	}
 	cc.scheme = scheme.NewScheme()
 	install.Install(cc.scheme)
-	registered := cc.scheme.PrioritizedVersionsForGroup(apiextensionsv1.GroupName)
+	builtin.Install(cc.scheme)
+	registered := append(cc.scheme.PrioritizedVersionsForGroup(apiextensionsv1.GroupName), builtin.GroupVersions...)
 	rc, err := MergeAPIResourceConfigs(DefaultAPIResourceConfig(), cc.RuntimeConfig, registered)
 	if err != nil {
 		return CompletedConfig{}, err
@@ -196,10 +209,12 @@ func (c *Config) Complete() (CompletedConfig, error) {
 // Mirrors CustomResourceDefinitions (apiextensions-apiserver) and the
 // GenericAPIServer it wraps.
 type Server struct {
-	cfg      *completedConfig
-	log      *slog.Logger
-	db       backend
-	handler  *handler.Handler
+	cfg *completedConfig
+	log *slog.Logger
+	db  backend
+	// chain is the server chain: its kube-apiserver link serves
+	// everything the mux does not (chain.go).
+	chain    *serverChain
 	listener net.Listener
 	http     *http.Server
 	metrics  *metrics
@@ -271,34 +286,15 @@ func (c CompletedConfig) New() (*Server, error) {
 		return nil, err
 	}
 
-	// The resource config decides which versions of the CRD API are served.
-	versions := []string{}
-	for _, gv := range c.scheme.PrioritizedVersionsForGroup(apiextensionsv1.GroupName) {
-		if c.ResourceConfig.ResourceEnabled(gv.WithResource("customresourcedefinitions")) {
-			versions = append(versions, gv.Version)
-		}
-	}
-	crdREST, crdStatusREST := customresourcedefinition.NewREST(db, c.scheme)
-	s.handler, err = handler.New(handler.Config{
-		Scheme:          c.scheme,
-		Codecs:          scheme.NewCodecFactory(c.scheme),
-		CRDREST:         crdREST,
-		CRDStatusREST:   crdStatusREST,
-		EnabledVersions: versions,
-		Logger:          log,
-		Tracer:          c.Tracer,
-		RequestTimeout:  c.RequestTimeout,
-		// A client that stops reading a watch loses it.
-		WatchWriteTimeout: c.WatchWriteTimeout,
-		// Custom resources: their storage and their schemas.
-		CustomResourceStorage: customResourceStorage(db),
-		SchemaFor:             schemaFor,
-	})
+	// The server chain (chain.go): the kube-apiserver link, then the
+	// apiextensions link, then 404.
+	chain, err := c.createServerChain(db, acc)
 	if err != nil {
 		return fail(err)
 	}
+	s.chain = chain
 	s.queueStats = newQueueStats()
-	s.controllers = newCRDControllers(s.handler, log.With("component", "apiextensions-controllers"))
+	s.controllers = newCRDControllers(chain.extensions.GenericAPIServer, log.With("component", "apiextensions-controllers"))
 	s.controllers.tracer, s.controllers.queueStats = c.Tracer, s.queueStats
 	if c.StorageBackend == StorageEtcd {
 		// Several servers may share the etcd: as upstream with more than
@@ -315,6 +311,11 @@ func (c CompletedConfig) New() (*Server, error) {
 		h.add(ping)
 		h.add(store)
 	}
+	// The system namespaces (default, kube-system, kube-public,
+	// kube-node-lease) exist before the server is ready.
+	if err := s.AddPostStartHook("start-system-namespaces-controller", chain.kube.ensureSystemNamespaces); err != nil {
+		return fail(err)
+	}
 	if err := s.controllers.install(s); err != nil {
 		return fail(err)
 	}
@@ -327,7 +328,7 @@ func (c CompletedConfig) New() (*Server, error) {
 
 	s.metrics = newMetrics(db.CurrentRevision)
 	s.metrics.served = func(group, version, resource, subresource string) bool {
-		return s.handler.Discovery().Serves(scheme.GroupVersion{Group: group, Version: version}, resource, subresource)
+		return chain.kube.GenericAPIServer.Discovery().Serves(scheme.GroupVersion{Group: group, Version: version}, resource, subresource)
 	}
 	mux := http.NewServeMux()
 	installHealthz(mux, "/healthz", &s.healthz, log)
@@ -339,7 +340,7 @@ func (c CompletedConfig) New() (*Server, error) {
 		installProfiling(mux)
 	}
 	s.installDebug(mux)
-	mux.Handle("/", s.handler)
+	mux.Handle("/", chain.kube.GenericAPIServer)
 	s.metrics.limits = acc.limiter.Stats
 
 	if acc.selfSigned != nil {
@@ -564,7 +565,8 @@ func serveVersion(w http.ResponseWriter, _ *http.Request) {
 	_ = json.NewEncoder(w).Encode(version.Get())
 }
 
-// EnabledVersions lists the served versions of apiextensions.k8s.io, for
+// EnabledVersions lists the served group versions (apiextensions.k8s.io
+// and the built-in groups), for logs.
 // logs.
 func (c CompletedConfig) EnabledVersions() []string {
 	var out []string

@@ -109,7 +109,7 @@ func TestServer_Health(t *testing.T) {
 	})
 	t.Run("Verbose", func(t *testing.T) {
 		_, body := get(t, ts.url+"/readyz?verbose")
-		want := "[+]ping ok\n[+]storage ok\n[+]poststarthook/start-apiextensions-controllers ok\n[+]poststarthook/crd-informer-synced ok\n[+]shutdown ok\nreadyz check passed\n"
+		want := "[+]ping ok\n[+]storage ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/start-apiextensions-controllers ok\n[+]poststarthook/crd-informer-synced ok\n[+]shutdown ok\nreadyz check passed\n"
 		if body != want {
 			t.Errorf("body %q, want %q", body, want)
 		}
@@ -154,7 +154,9 @@ func TestServer_Health(t *testing.T) {
 			// then keeps a watch open; the other LIST is ours.
 			`apiserver_request_total{code="200",group="apiextensions.k8s.io",resource="customresourcedefinitions",subresource="",verb="LIST",version="v1"} 2`,
 			`apiserver_longrunning_requests{verb="WATCH"} `,
-			"crdlab_storage_revision 0\n",
+			// The four system namespaces (default, kube-system,
+			// kube-public, kube-node-lease) are the only writes.
+			"crdlab_storage_revision 4\n",
 		} {
 			if code != 200 || !strings.Contains(body, want) {
 				t.Errorf("metrics lack %q:\n%s", want, body)
@@ -188,7 +190,7 @@ func post(t *testing.T, url, body string) int {
 func TestServer_CRDInformer(t *testing.T) {
 	dir := t.TempDir()
 	ts := startServer(t, Config{DataDir: dir})
-	crds := ts.handler.CRDs()
+	crds := ts.chain.extensions.GenericAPIServer.CRDs()
 	if code := post(t, ts.url+"/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crdJSON); code != 201 {
 		t.Fatalf("create CRD: %d", code)
 	}
@@ -199,7 +201,7 @@ func TestServer_CRDInformer(t *testing.T) {
 
 	ts2 := startServer(t, Config{DataDir: dir})
 	eventually(t, "ready", func() bool { code, _ := get(t, ts2.url+"/readyz"); return code == 200 })
-	if _, ok := ts2.handler.CRDs().Get("crontabs.stable.example.com"); !ok {
+	if _, ok := ts2.chain.extensions.GenericAPIServer.CRDs().Get("crontabs.stable.example.com"); !ok {
 		t.Fatal("ready before the CRDs in storage reached the handler")
 	}
 }

@@ -19,7 +19,7 @@ package apiserver
 //	                                  ├──▶ discovery controller   (/apis/<g>[/<v>]; its only writer)
 //	                                  ├──▶ nonstructural schema, API approval conditions
 //	                                  └──▶ openapi controller     (/openapi/v3/apis/<g>/<v>, through
-//	                                                               (*handler.Handler).UpdateGroupVersion)
+//	                                                               (*handler.GenericAPIServer).UpdateGroupVersion)
 //	controllers ──UpdateStatus over HTTP──▶ storage ──▶ … the informer again
 
 import (
@@ -54,7 +54,7 @@ import (
 // for, the crdHandler hands CRDs to the establishing controller, and the
 // handler serves the discovery the discovery controller writes.
 var (
-	_ openapi.Service           = (*handler.Handler)(nil)
+	_ openapi.Service           = (*handler.GenericAPIServer)(nil)
 	_ handler.Establisher       = (*establish.EstablishingController)(nil)
 	_ discovery.ResourceManager = (*handlerdiscovery.Manager)(nil)
 )
@@ -72,7 +72,7 @@ const crdInformerResync = 5 * time.Minute
 // "start-apiextensions-informers", "start-apiextensions-controllers" and
 // "crd-informer-synced" post-start hooks.
 type crdControllers struct {
-	handler *handler.Handler
+	handler *handler.GenericAPIServer
 	log     *slog.Logger
 
 	// informerSynced is closed once the CRD informer has synced.
@@ -89,7 +89,7 @@ type crdControllers struct {
 	wg sync.WaitGroup
 }
 
-func newCRDControllers(h *handler.Handler, log *slog.Logger) *crdControllers {
+func newCRDControllers(h *handler.GenericAPIServer, log *slog.Logger) *crdControllers {
 	return &crdControllers{handler: h, log: log, informerSynced: make(chan struct{})}
 }
 

@@ -47,6 +47,18 @@ func lifecycleServer(t *testing.T) (*testServer, client.CustomResourceDefinition
 	return ts, cs.ApiextensionsV1().CustomResourceDefinitions(), dyn
 }
 
+// createNamespaces creates namespaces through the API: objects can only
+// be created in a namespace that exists (NamespaceLifecycle).
+func createNamespaces(t *testing.T, dyn *dynamic.DynamicClient, names ...string) {
+	t.Helper()
+	nsGVR := scheme.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+	for _, n := range names {
+		ns := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": n}}}
+		_, err := dyn.Resource(nsGVR).Create(context.Background(), ns, metav1.CreateOptions{})
+		require.NoError(t, err)
+	}
+}
+
 // crontabCRD is the CronTab CRD of the Kubernetes docs, with short name ct.
 func crontabCRD() *apiextensionsv1.CustomResourceDefinition {
 	preserve := true
@@ -86,6 +98,11 @@ func condition(crd *apiextensionsv1.CustomResourceDefinition, t apiextensionsv1.
 	}
 	return "", ""
 }
+
+// settleTimeout bounds the wait for a state the controllers reach on
+// their own (Established, NamesAccepted False): a bound for a loaded CI
+// machine under -race, not a speed target (those live in bench/).
+const settleTimeout = 10 * time.Second
 
 // waitFor polls the CRD every 5ms until ok, failing after within.
 func waitFor(t *testing.T, crds client.CustomResourceDefinitionInterface, name string, within time.Duration, ok func(*apiextensionsv1.CustomResourceDefinition) bool) *apiextensionsv1.CustomResourceDefinition {
@@ -174,7 +191,7 @@ func TestCRDLifecycle_Established(t *testing.T) {
 	start := time.Now()
 	_, err := crds.Create(ctx, crontabCRD(), metav1.CreateOptions{})
 	require.NoError(t, err)
-	crd := waitFor(t, crds, "crontabs."+group, time.Second, established)
+	crd := waitFor(t, crds, "crontabs."+group, settleTimeout, established)
 	t.Logf("created → Established in %v", time.Since(start))
 
 	status, reason := condition(crd, apiextensionsv1.NamesAccepted)
@@ -218,7 +235,7 @@ func TestCRDLifecycle_PluralConflict(t *testing.T) {
 	ctx := context.Background()
 	_, err := crds.Create(ctx, crontabCRD(), metav1.CreateOptions{})
 	require.NoError(t, err)
-	waitFor(t, crds, "crontabs."+group, time.Second, established)
+	waitFor(t, crds, "crontabs."+group, settleTimeout, established)
 
 	ct := crontabCRD()
 	ct.Name = "ct." + group
@@ -226,7 +243,7 @@ func TestCRDLifecycle_PluralConflict(t *testing.T) {
 	_, err = crds.Create(ctx, ct, metav1.CreateOptions{})
 	require.NoError(t, err)
 
-	got := waitFor(t, crds, ct.Name, time.Second, func(crd *apiextensionsv1.CustomResourceDefinition) bool {
+	got := waitFor(t, crds, ct.Name, settleTimeout, func(crd *apiextensionsv1.CustomResourceDefinition) bool {
 		return helpers.IsCRDConditionFalse(crd, apiextensionsv1.NamesAccepted)
 	})
 	c := helpers.FindCRDCondition(got, apiextensionsv1.NamesAccepted)
@@ -247,7 +264,7 @@ func TestCRDLifecycle_PluralConflict(t *testing.T) {
 
 	// The holder of "ct" goes: the naming controller re-kicks the group.
 	require.NoError(t, crds.Delete(ctx, "crontabs."+group, metav1.DeleteOptions{}))
-	got = waitFor(t, crds, ct.Name, 5*time.Second, established)
+	got = waitFor(t, crds, ct.Name, settleTimeout, established)
 	_, reason = condition(got, apiextensionsv1.NamesAccepted)
 	assert.Equal(t, "NoConflicts", reason)
 	eventually(t, "discovery lists ct alone", func() bool {
@@ -267,9 +284,10 @@ func TestCRDLifecycle_DeleteWithInstances(t *testing.T) {
 	name := "crontabs." + group
 	_, err := crds.Create(ctx, crontabCRD(), metav1.CreateOptions{})
 	require.NoError(t, err)
-	crd := waitFor(t, crds, name, time.Second, established)
+	crd := waitFor(t, crds, name, settleTimeout, established)
 
 	// 1,000 instances over 4 namespaces, 8 clients at a time.
+	createNamespaces(t, dyn, "ns-0", "ns-1", "ns-2", "ns-3")
 	start := time.Now()
 	var wg sync.WaitGroup
 	errs := make(chan error, instances)
@@ -344,7 +362,7 @@ func TestCRDLifecycle_DeleteWithInstances(t *testing.T) {
 	// starts empty.
 	_, err = crds.Create(ctx, crontabCRD(), metav1.CreateOptions{})
 	require.NoError(t, err)
-	waitFor(t, crds, name, time.Second, established)
+	waitFor(t, crds, name, settleTimeout, established)
 	list, err = dyn.Resource(crontabsGVR).List(ctx, metav1.ListOptions{})
 	require.NoError(t, err)
 	assert.Empty(t, list.Items)
@@ -361,7 +379,7 @@ func TestCRDLifecycle_TerminatingWaitsForInstances(t *testing.T) {
 	name := "crontabs." + group
 	_, err := crds.Create(ctx, crontabCRD(), metav1.CreateOptions{})
 	require.NoError(t, err)
-	waitFor(t, crds, name, time.Second, established)
+	waitFor(t, crds, name, settleTimeout, established)
 
 	held := crontab("default", "held")
 	held.SetFinalizers([]string{"example.com/hold"})
@@ -369,7 +387,7 @@ func TestCRDLifecycle_TerminatingWaitsForInstances(t *testing.T) {
 	require.NoError(t, err)
 
 	require.NoError(t, crds.Delete(ctx, name, metav1.DeleteOptions{}))
-	waitFor(t, crds, name, 5*time.Second, func(crd *apiextensionsv1.CustomResourceDefinition) bool {
+	waitFor(t, crds, name, settleTimeout, func(crd *apiextensionsv1.CustomResourceDefinition) bool {
 		_, reason := condition(crd, apiextensionsv1.Terminating)
 		return reason == "InstanceDeletionInProgress"
 	})
@@ -426,14 +444,14 @@ func TestCRDLifecycle_DeleteNeverEstablished(t *testing.T) {
 	ctx := context.Background()
 	_, err := crds.Create(ctx, crontabCRD(), metav1.CreateOptions{})
 	require.NoError(t, err)
-	waitFor(t, crds, "crontabs."+group, time.Second, established)
+	waitFor(t, crds, "crontabs."+group, settleTimeout, established)
 
 	ct := crontabCRD()
 	ct.Name = "ct." + group
 	ct.Spec.Names = apiextensionsv1.CustomResourceDefinitionNames{Plural: "ct", Singular: "cronthing", Kind: "CronThing"}
 	_, err = crds.Create(ctx, ct, metav1.CreateOptions{})
 	require.NoError(t, err)
-	waitFor(t, crds, ct.Name, time.Second, func(crd *apiextensionsv1.CustomResourceDefinition) bool {
+	waitFor(t, crds, ct.Name, settleTimeout, func(crd *apiextensionsv1.CustomResourceDefinition) bool {
 		return helpers.IsCRDConditionFalse(crd, apiextensionsv1.NamesAccepted)
 	})
 
@@ -455,7 +473,7 @@ func TestCRDLifecycle_Restart(t *testing.T) {
 	crds := cs.ApiextensionsV1().CustomResourceDefinitions()
 	_, err = crds.Create(context.Background(), crontabCRD(), metav1.CreateOptions{})
 	require.NoError(t, err)
-	waitFor(t, crds, "crontabs."+group, time.Second, established)
+	waitFor(t, crds, "crontabs."+group, settleTimeout, established)
 	require.NoError(t, ts.stop(t))
 
 	ts2 := startServer(t, Config{DataDir: dir})

@@ -1,7 +1,9 @@
 // Package apiserver assembles a crdlab server: it opens the storage, builds
-// the CRD REST storage and the HTTP handler on it, puts the health,
-// version and metrics endpoints in front, keeps the handler's view of the
-// CRDs current, and runs it all until its context ends.
+// seed 002's server chain on it — the kube-apiserver link with the
+// built-in kinds (controlplane.go), the apiextensions link with the CRD
+// API and the crdHandler (extensions.go), 404 (chain.go) — puts the
+// health, version and metrics endpoints in front, keeps the handler's view
+// of the CRDs current, and runs it all until its context ends.
 //
 // Vocabulary: a Config (data directory, listen address, runtime config) is
 // Completed — defaults filled in, the ResourceConfig worked out — and the
@@ -43,8 +45,15 @@
 // and the storage closes.
 //
 // Upstream:
+//   - k8s.io/kubernetes/cmd/kube-apiserver/app/server.go (CreateServerChain:
+//     chain.go)
+//   - k8s.io/kubernetes/pkg/controlplane/instance.go (Instance, New with
+//     InstallLegacyAPI and InstallAPIs) and pkg/registry/*/rest
+//     (the RESTStorageProviders: controlplane.go); the system namespaces
+//     controller (pkg/controlplane/controller/systemnamespaces)
 //   - k8s.io/apiextensions-apiserver/pkg/apiserver/apiserver.go (Config,
-//     CompletedConfig, completedConfig.New, DefaultAPIResourceConfigSource)
+//     CompletedConfig, completedConfig.New: extensions.go,
+//     DefaultAPIResourceConfigSource)
 //   - k8s.io/apiserver/pkg/server: genericapiserver.go (PrepareRun,
 //     RunWithContext, AddPostStartHook), healthz/healthz.go
 //     (InstallPathHandler, handleRootHealth), storage/resource_config.go
@@ -59,9 +68,11 @@
 //     (controllers.go)
 //
 // Differences from upstream:
-//   - One process, one API group: there is no delegation chain of
-//     aggregator, kube-apiserver and apiextensions-apiserver; the handler's
-//     404 is the end of the chain.
+//   - The chain has no aggregator (no APIServices); its kube-apiserver
+//     link serves a small built-in API (namespaces, secrets, configmaps,
+//     events, leases, the self-reviews; not pods, services, RBAC …), and
+//     the system namespaces are created once at start (upstream checks
+//     every minute).
 //   - Authentication by static bearer tokens only, three small
 //     authorization modes instead of RBAC and the others, max-in-flight
 //     instead of API Priority and Fairness, no admission, no audit (see

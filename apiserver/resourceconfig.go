@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	"github.com/crdlab/crdlab/apis/builtin"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -41,9 +42,16 @@ func NewResourceConfig() *ResourceConfig {
 // difference: upstream's enables v1beta1 and v1, and it is upstream's New
 // that installs CRD storage for v1 only (since 1.22), so no
 // --runtime-config serves v1beta1 CRDs there.
+//
+// The built-in groups of the kube-apiserver link (v1 of core,
+// events.k8s.io, coordination.k8s.io, authorization.k8s.io and
+// authentication.k8s.io) are on, as kube-apiserver's
+// DefaultAPIResourceConfigSource (pkg/controlplane/instance.go) enables
+// the stable versions.
 func DefaultAPIResourceConfig() *ResourceConfig {
 	c := NewResourceConfig()
 	c.EnableVersions(apiextensionsv1.SchemeGroupVersion)
+	c.EnableVersions(builtin.GroupVersions...)
 	return c
 }
 

@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"fmt"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/kubernetes"
 	"net/http"
 	"net/url"
 	"os"
@@ -46,6 +48,17 @@ func TestClientGo(t *testing.T) {
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The namespaces the subtests write in: objects can only be created in
+	// a namespace that exists, as in any cluster.
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ns := range []string{"bulk", "paged", "watched", "informed"} {
+		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+			t.Fatalf("create namespace %s: %v", ns, err)
+		}
 	}
 
 	if !t.Run("CRDClientset", func(t *testing.T) {

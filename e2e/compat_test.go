@@ -109,7 +109,8 @@ var compatAreas = []struct{ area, title, intro string }{
 	{"controller-runtime", "controller-runtime", "A controller-runtime manager running a tiny " +
 		"reconciler, as operators written for Kubernetes do."},
 	{"helm", "Helm", "Helm, built from its own modules: install, upgrade and uninstall of a " +
-		"chart with a CRD in crds/, as its CLI runs them. Helm 4 applies server-side by default."},
+		"chart with a CRD in crds/, as its CLI runs them. Helm 4 applies server-side by default; " +
+		"Helm 3 (its own cmd/helm binary) updates client-side, and both keep releases in Secrets."},
 }
 
 // markdown renders docs/compatibility.md.
@@ -125,11 +126,27 @@ func (c *compatRecorder) markdown() []byte {
 		"```sh\ncd e2e && CRDLAB_WRITE_COMPAT=1 go test -count=1 ./...\n```\n\n" +
 		"(or `go test -count=1 . -args -update-compat`). A run with `-run` does not write it.\n\n")
 	b.WriteString("Clients:\n\n")
-	for _, dep := range []string{"k8s.io/kubectl", "k8s.io/client-go", "k8s.io/apiextensions-apiserver", "sigs.k8s.io/controller-runtime", "helm.sh/helm/v4"} {
+	for _, dep := range []string{"k8s.io/kubectl", "k8s.io/client-go", "k8s.io/apiextensions-apiserver", "sigs.k8s.io/controller-runtime", "helm.sh/helm/v4", "helm.sh/helm/v3"} {
 		fmt.Fprintf(&b, "- `%s` %s\n", dep, moduleVersion(dep))
 	}
 	b.WriteString("\nResults: **pass** — works as against kube-apiserver; **not supported** — crdlab answers\n" +
 		"with a clear error, and the note says why; **FAIL** — a gap still to fix.\n")
+	b.WriteString("\n## What crdlab serves besides CRDs\n\n" +
+		"crdlab's server chain puts a small kube-apiserver link in front of the apiextensions one\n" +
+		"(`apiserver/chain.go`): Namespaces, Secrets, ConfigMaps and Events in `/api/v1`,\n" +
+		"`events.k8s.io/v1` Events, `coordination.k8s.io/v1` Leases, and the self-reviews of\n" +
+		"`authorization.k8s.io/v1` and `authentication.k8s.io/v1` — what Helm, leader election,\n" +
+		"event recorders, envtest and `kubectl auth` need. Everything else kube-apiserver serves\n" +
+		"(Pods, Services, Deployments, RBAC …) is left out by design: a request for it is a 404 that\n" +
+		"names what crdlab serves instead. This is why `kubectl apply --prune` needs\n" +
+		"`--prune-allowlist`: without it, kubectl maps its whole default list of kinds (Pods,\n" +
+		"Services, Deployments, Jobs …) before it prunes, and fails on the first crdlab does not\n" +
+		"serve; with an allowlist of served kinds (`core/v1/ConfigMap`, custom resources) it works.\n\n" +
+		"Namespaces now matter, as in any cluster: an object can only be created in a namespace\n" +
+		"that exists (`404 namespaces \"x\" not found`) and is not being deleted (403 with a\n" +
+		"`NamespaceTerminating` cause), custom resources included; `default`, `kube-system`,\n" +
+		"`kube-public` and `kube-node-lease` exist from the start. Until crdlab served Namespaces any\n" +
+		"namespace name was accepted; `crdlab serve --namespace-lifecycle=false` restores that.\n")
 	for _, a := range compatAreas {
 		var rows []*compatRow
 		for _, r := range c.rows {

@@ -12,10 +12,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
@@ -237,9 +237,11 @@ func TestControllerRuntime(t *testing.T) {
 
 // TestControllerRuntimeCoreAPIs checks what operators use besides their
 // own CRDs: Leases for leader election and Events for their recorders,
-// both in groups crdlab does not serve.
+// served by crdlab's kube-apiserver link. controller-runtime's client
+// sends built-in kinds as protobuf.
 func TestControllerRuntimeCoreAPIs(t *testing.T) {
 	s := startServer(t)
+	setControllerRuntimeLogger(t)
 	ctx := t.Context()
 	scheme := runtime.NewScheme()
 	if err := coordinationv1.AddToScheme(scheme); err != nil {
@@ -253,24 +255,45 @@ func TestControllerRuntimeCoreAPIs(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	t.Run("LeaderElection", func(t *testing.T) {
-		row := feature(t, "controller-runtime", "leader election (ctrl.Options{LeaderElection: true})", "coordination.k8s.io/v1 Lease")
-		err := c.Create(ctx, &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "operator", Namespace: "default"}})
-		if !meta.IsNoMatchError(err) {
-			t.Fatalf("create Lease: %v, want a no-match error (crdlab serves no coordination.k8s.io)", err)
+	t.Run("Leases", func(t *testing.T) {
+		feature(t, "controller-runtime", "Leases: create, then update with the resourceVersion read (the calls of client-go's LeaseLock)",
+			"client.Create / client.Update of a coordination.k8s.io/v1 Lease (protobuf bodies)")
+		lease := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "operator", Namespace: "default"},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To("manager-1"), LeaseDurationSeconds: ptr.To[int32](15)}}
+		if err := c.Create(ctx, lease); err != nil {
+			t.Fatalf("create Lease: %v", err)
 		}
-		row.notSupported("crdlab serves no coordination.k8s.io Leases (it is not a whole kube-apiserver): " +
-			"run managers with leader election off, the default of kubebuilder's scaffold")
+		stale := lease.DeepCopy()
+		lease.Spec.HolderIdentity = ptr.To("manager-2")
+		if err := c.Update(ctx, lease); err != nil {
+			t.Fatalf("update Lease: %v", err)
+		}
+		stale.Spec.HolderIdentity = ptr.To("manager-3")
+		if err := c.Update(ctx, stale); !apierrors.IsConflict(err) {
+			t.Fatalf("update from a stale read: %v, want a Conflict (only one candidate may win)", err)
+		}
+		var got coordinationv1.Lease
+		if err := c.Get(ctx, client.ObjectKeyFromObject(lease), &got); err != nil || *got.Spec.HolderIdentity != "manager-2" {
+			t.Fatalf("get Lease: %v %v", got.Spec.HolderIdentity, err)
+		}
 	})
 
 	t.Run("Events", func(t *testing.T) {
-		row := feature(t, "controller-runtime", "event recorder (mgr.GetEventRecorderFor)", "core/v1 Event")
-		err := c.Create(ctx, &corev1.Event{ObjectMeta: metav1.ObjectMeta{GenerateName: "operator-", Namespace: "default"}})
-		if !meta.IsNoMatchError(err) {
-			t.Fatalf("create Event: %v, want a no-match error (crdlab serves no core group)", err)
+		feature(t, "controller-runtime", "core/v1 Events: create and list (what an event recorder writes)",
+			"client.Create / client.List of core/v1 Events (protobuf bodies)")
+		ev := &corev1.Event{ObjectMeta: metav1.ObjectMeta{GenerateName: "operator-", Namespace: "default"},
+			InvolvedObject: corev1.ObjectReference{Kind: "CronTab", Name: "first", Namespace: "default"},
+			Reason:         "Reconciled", Message: "all good", Type: corev1.EventTypeNormal, Source: corev1.EventSource{Component: "operator"}}
+		if err := c.Create(ctx, ev); err != nil {
+			t.Fatalf("create Event: %v", err)
 		}
-		row.notSupported("crdlab serves no core group (/api answers 404): recorded events are dropped, " +
-			"and the recorder logs the failure; reconciling is not affected")
+		var list corev1.EventList
+		if err := c.List(ctx, &list, client.InNamespace("default"), client.MatchingFields{"involvedObject.name": "first"}); err != nil {
+			t.Fatalf("list Events: %v", err)
+		}
+		if len(list.Items) != 1 || list.Items[0].Message != "all good" {
+			t.Errorf("events = %+v", list.Items)
+		}
 	})
 }
 

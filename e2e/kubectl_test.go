@@ -179,6 +179,7 @@ func TestKubectl(t *testing.T) {
 	})
 
 	// A second object, in another namespace, with another label.
+	s.kubectlOK(t, "create", "namespace", "team-b")
 	s.kubectlOK(t, "create", "-n", "team-b", "-f", "testdata/crontab.yaml")
 	s.kubectlOK(t, "label", "-n", "team-b", "crontab", "my-crontab", "tier=backend")
 

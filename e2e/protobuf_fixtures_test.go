@@ -9,6 +9,10 @@ import (
 	"testing"
 	"time"
 
+	authorizationv1 "k8s.io/api/authorization/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,15 +36,26 @@ const protobufFixtureDir = "../handler/protobuf/testdata"
 //	cd e2e && go test -run TestProtobufFixtures . -args -update-protobuf-fixtures
 func TestProtobufFixtures(t *testing.T) {
 	s := runtime.NewScheme()
-	if err := apiextensionsv1.AddToScheme(s); err != nil {
-		t.Fatal(err)
+	for _, add := range []func(*runtime.Scheme) error{apiextensionsv1.AddToScheme, corev1.AddToScheme, eventsv1.AddToScheme,
+		coordinationv1.AddToScheme, authorizationv1.AddToScheme} {
+		if err := add(s); err != nil {
+			t.Fatal(err)
+		}
 	}
 	codecs := serializer.NewCodecFactory(s)
 	info, ok := runtime.SerializerInfoForMediaType(codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
 	if !ok {
 		t.Fatal("no protobuf serializer")
 	}
-	enc := codecs.EncoderForVersion(info.Serializer, apiextensionsv1.SchemeGroupVersion)
+	// Each object in its own version (the CRD's and DeleteOptions in
+	// apiextensions.k8s.io/v1).
+	encoderFor := func(obj runtime.Object) runtime.Encoder {
+		gv := obj.GetObjectKind().GroupVersionKind().GroupVersion()
+		if gv.Empty() || gv.Group == apiextensionsv1.GroupName {
+			gv = apiextensionsv1.SchemeGroupVersion
+		}
+		return codecs.EncoderForVersion(info.Serializer, gv)
+	}
 
 	crontab := loadCRD(t)
 	crontab.Labels = map[string]string{"app": "cron"}
@@ -53,10 +68,19 @@ func TestProtobufFixtures(t *testing.T) {
 			PropagationPolicy:  ptr.To(metav1.DeletePropagationForeground),
 			DryRun:             []string{metav1.DryRunAll},
 		},
+		// The built-in kinds controller-runtime's client sends as protobuf.
+		"secret":    builtinSecret(),
+		"configmap": builtinConfigMap(),
+		"namespace": &corev1.Namespace{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"},
+			ObjectMeta: metav1.ObjectMeta{Name: "team"}, Spec: corev1.NamespaceSpec{Finalizers: []corev1.FinalizerName{"kubernetes"}}},
+		"lease":       builtinLease(),
+		"event-core":  builtinCoreEvent(),
+		"event-v1":    builtinEventsEvent(),
+		"self-access": builtinAccessReview(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var pb bytes.Buffer
-			if err := enc.Encode(obj, &pb); err != nil {
+			if err := encoderFor(obj).Encode(obj, &pb); err != nil {
 				t.Fatal(err)
 			}
 			js, err := json.MarshalIndent(obj, "", "  ")
@@ -172,4 +196,52 @@ func kitchenSinkCRD() *apiextensionsv1.CustomResourceDefinition {
 			StoredVersions: []string{"v1"},
 		},
 	}
+}
+
+// The built-in kinds, with every field crdlab's decoder reads set.
+var fixtureTime = time.Date(2026, 11, 29, 12, 30, 45, 0, time.UTC)
+
+func builtinSecret() *corev1.Secret {
+	return &corev1.Secret{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+		ObjectMeta: metav1.ObjectMeta{Name: "sh.helm.release.v1.demo.v1", Namespace: "default", Labels: map[string]string{"owner": "helm"}},
+		Immutable:  ptr.To(false), Data: map[string][]byte{"release": {0, 1, 2, 255}}, StringData: map[string]string{"note": "hi"},
+		Type: "helm.sh/release.v1"}
+}
+
+func builtinConfigMap() *corev1.ConfigMap {
+	return &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+		ObjectMeta: metav1.ObjectMeta{Name: "settings", Namespace: "default"},
+		Immutable:  ptr.To(true), Data: map[string]string{"a": "1", "empty": ""}, BinaryData: map[string][]byte{"b": {9}}}
+}
+
+func builtinLease() *coordinationv1.Lease {
+	renew := metav1.NewMicroTime(fixtureTime.Add(123456 * time.Microsecond))
+	return &coordinationv1.Lease{TypeMeta: metav1.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"},
+		ObjectMeta: metav1.ObjectMeta{Name: "leader", Namespace: "kube-system", ResourceVersion: "42"},
+		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To("manager-1_abc"), LeaseDurationSeconds: ptr.To[int32](15),
+			AcquireTime: &renew, RenewTime: &renew, LeaseTransitions: ptr.To[int32](0)}}
+}
+
+func builtinCoreEvent() *corev1.Event {
+	return &corev1.Event{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Event"},
+		ObjectMeta:     metav1.ObjectMeta{Name: "cm.17a", Namespace: "default"},
+		InvolvedObject: corev1.ObjectReference{Kind: "ConfigMap", Namespace: "default", Name: "cm", UID: "u-1", APIVersion: "v1", ResourceVersion: "5", FieldPath: "data"},
+		Reason:         "Changed", Message: "it changed", Source: corev1.EventSource{Component: "ctrl", Host: "h"},
+		FirstTimestamp: metav1.NewTime(fixtureTime), LastTimestamp: metav1.NewTime(fixtureTime), Count: 3, Type: "Warning",
+		EventTime: metav1.NewMicroTime(fixtureTime), Action: "Reconcile", ReportingController: "example.com/ctrl", ReportingInstance: "ctrl-1",
+		Series: &corev1.EventSeries{Count: 2, LastObservedTime: metav1.NewMicroTime(fixtureTime.Add(time.Microsecond))}}
+}
+
+func builtinEventsEvent() *eventsv1.Event {
+	return &eventsv1.Event{TypeMeta: metav1.TypeMeta{APIVersion: "events.k8s.io/v1", Kind: "Event"},
+		ObjectMeta: metav1.ObjectMeta{Name: "e", Namespace: "default"}, EventTime: metav1.NewMicroTime(fixtureTime),
+		ReportingController: "example.com/ctrl", ReportingInstance: "ctrl-1", Action: "Reconcile", Reason: "Done",
+		Regarding: corev1.ObjectReference{Kind: "CronTab", Name: "c"}, Note: "done", Type: "Normal", DeprecatedCount: 1}
+}
+
+func builtinAccessReview() *authorizationv1.SelfSubjectAccessReview {
+	return &authorizationv1.SelfSubjectAccessReview{TypeMeta: metav1.TypeMeta{APIVersion: "authorization.k8s.io/v1", Kind: "SelfSubjectAccessReview"},
+		Spec: authorizationv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &authorizationv1.ResourceAttributes{
+			Namespace: "default", Verb: "list", Resource: "secrets",
+			LabelSelector: &authorizationv1.LabelSelectorAttributes{Requirements: []metav1.LabelSelectorRequirement{{Key: "a", Operator: "In", Values: []string{"b"}}}}}}}
 }

@@ -14,10 +14,12 @@ import (
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/admission"
 	"github.com/crdlab/crdlab/handler/endpoints"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
 )
@@ -44,7 +46,7 @@ import (
 // Mirrors crdHandler in
 // k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go.
 type CRDHandler struct {
-	h *Handler
+	h *GenericAPIServer
 
 	mu sync.RWMutex // guards crds, infos and establisher
 	// crds holds the latest version of every CRD by name (the lister).
@@ -73,12 +75,52 @@ func (c *CRDHandler) SetEstablisher(e Establisher) {
 	c.establisher = e
 }
 
-func newCRDHandler(h *Handler) *CRDHandler {
-	return &CRDHandler{
-		h:     h,
+// NewCRDHandler makes the crdHandler of the apiextensions link s and
+// serves it there: every /apis/<group>/<version>/… path the groups s
+// installed do not claim comes to it, and what it does not serve goes to
+// s's delegate.
+//
+// Mirrors NewCustomResourceDefinitionHandler and the
+// NonGoRestfulMux.Handle("/apis", crdHandler) of apiextensions-apiserver's
+// completedConfig.New.
+func NewCRDHandler(s *GenericAPIServer) *CRDHandler {
+	c := &CRDHandler{
+		h:     s,
 		crds:  map[string]*apiextensionsv1.CustomResourceDefinition{},
 		infos: map[metav1.UID]*crdInfo{},
 	}
+	s.crds = c
+	return c
+}
+
+// CustomResourceValidator checks a custom resource about to be written
+// (old is nil on create) and returns one cause per violation; warnings go
+// to the request's recorder (registry.AddWarning).
+type CustomResourceValidator func(ctx context.Context, obj, old *unstructured.Unstructured) []metav1.StatusCause
+
+// CustomResourceStorage is the REST storage of one CRD's custom
+// resources: Status and Scale are nil when the storage version has no such
+// subresource.
+type CustomResourceStorage struct {
+	Main, Status, Scale registry.Storage
+}
+
+// Schema is a compiled openAPIV3Schema of one CRD version.
+//
+// Mirrors what upstream's crdInfo keeps per version: the schema validator,
+// the structural defaulter and the pruner.
+type Schema interface {
+	// Validate returns one cause per violation, each with its field path
+	// ("spec.replicas"): the OpenAPI schema, then (when that leaves nothing
+	// that blocks them) the x-kubernetes-validations rules. old is the
+	// stored object on update, nil on create: transition rules and
+	// ratcheting need it.
+	Validate(ctx context.Context, obj, old map[string]any) []metav1.StatusCause
+	// Default sets the schema's defaults in obj.
+	Default(obj map[string]any)
+	// Prune drops the fields the schema does not know and returns their
+	// paths ("spec.foo"), sorted.
+	Prune(obj map[string]any) []string
 }
 
 // OnAdd records a new CRD, as OnUpdate does. Upstream queues a CRD for
@@ -253,33 +295,33 @@ func (c *CRDHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// done that already. A path of more than resource/name/subresource is
 	// no resource's.
 	if !info.IsResourceRequest || len(info.Parts) > 3 {
-		c.h.cfg.Delegate.ServeHTTP(w, r)
+		c.h.delegate.ServeHTTP(w, r)
 		return
 	}
 	c.mu.RLock()
 	crd := c.crds[info.Resource+"."+info.APIGroup]
 	c.mu.RUnlock()
 	if crd == nil || crd.Spec.Group != info.APIGroup {
-		c.h.cfg.Delegate.ServeHTTP(w, r)
+		c.h.delegate.ServeHTTP(w, r)
 		return
 	}
 	namespacedCRD, namespacedReq := crd.Spec.Scope == apiextensionsv1.NamespaceScoped, info.Namespace != ""
 	if !namespacedCRD && namespacedReq {
-		c.h.cfg.Delegate.ServeHTTP(w, r)
+		c.h.delegate.ServeHTTP(w, r)
 		return
 	}
 	// Only list and watch may span every namespace.
 	if namespacedCRD && !namespacedReq && info.Verb != "list" && info.Verb != "watch" {
-		c.h.cfg.Delegate.ServeHTTP(w, r)
+		c.h.delegate.ServeHTTP(w, r)
 		return
 	}
 	if !helpers.HasServedCRDVersion(crd, info.APIVersion) {
-		c.h.cfg.Delegate.ServeHTTP(w, r)
+		c.h.delegate.ServeHTTP(w, r)
 		return
 	}
 	if !helpers.IsCRDConditionTrue(crd, apiextensionsv1.NamesAccepted) &&
 		!helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
-		c.h.cfg.Delegate.ServeHTTP(w, r)
+		c.h.delegate.ServeHTTP(w, r)
 		return
 	}
 	crdInfo, err := c.getOrCreateInfo(crd)
@@ -299,7 +341,7 @@ func (c *CRDHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	v, ok := crdInfo.versions[info.APIVersion]
 	if !ok {
-		c.h.cfg.Delegate.ServeHTTP(w, r)
+		c.h.delegate.ServeHTTP(w, r)
 		return
 	}
 	var s *endpoints.RequestScope
@@ -320,24 +362,30 @@ func (c *CRDHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// admission step that refuses them (403), as upstream's.
 	if crd.DeletionTimestamp != nil || helpers.IsCRDConditionTrue(crd, apiextensionsv1.Terminating) {
 		cp := *s
-		cp.Admit = forbidCreateAdmission{}
+		cp.Admit = forbidCreateAdmission{delegate: s.Admit}
 		s = &cp
 	}
 	endpoints.Serve(w, r, s, info)
 }
 
-// forbidCreateAdmission refuses every create, with a 403 Forbidden: the
-// crdHandler puts it in front of the creates of a terminating CRD's
-// custom resources, whose instances the finalizer is deleting.
+// forbidCreateAdmission refuses every create, with a 403 Forbidden, and
+// hands the rest to delegate (the scope's admission, may be nil): the
+// crdHandler puts it in front of the writes of a terminating CRD's custom
+// resources, whose instances the finalizer is deleting.
 //
 // Mirrors forbidCreateAdmission in customresource_handler.go.
-type forbidCreateAdmission struct{}
+type forbidCreateAdmission struct {
+	delegate admission.Interface
+}
 
-func (forbidCreateAdmission) Admit(_ context.Context, a admission.Attributes) error {
+func (f forbidCreateAdmission) Admit(ctx context.Context, a admission.Attributes) error {
 	if a.Operation == admission.Create {
 		return admission.NewForbidden(a, errors.New("create not allowed while custom resource definition is terminating"))
 	}
-	return nil
+	if f.delegate == nil {
+		return nil
+	}
+	return f.delegate.Admit(ctx, a)
 }
 
 // getOrCreateInfo returns the serving info of crd, building it if needed.

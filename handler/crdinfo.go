@@ -30,7 +30,7 @@ var errNoCustomResourceStorage = errors.New("handler: Config.CustomResourceStora
 // table convertor.
 //
 // Mirrors (*crdHandler).getOrCreateServingInfoFor in customresource_handler.go.
-func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*crdInfo, error) {
+func (h *GenericAPIServer) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*crdInfo, error) {
 	if h.cfg.CustomResourceStorage == nil {
 		return nil, errNoCustomResourceStorage
 	}
@@ -133,6 +133,7 @@ func (h *Handler) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*
 				EncodeOwned:  conv.encodeOwned,
 				EncodeShared: conv.encodeShared,
 				Table:        table,
+				Admit:        h.cfg.Admission,
 				Warnings:     warnings,
 			})
 		}

@@ -18,8 +18,8 @@ func TypeConverterBuilt(c *CRDHandler, name string) (built, ok bool) {
 }
 
 // OpenAPIBuilds returns how many OpenAPI documents h has built.
-func OpenAPIBuilds(h *Handler) int {
-	h.openapi.mu.Lock()
-	defer h.openapi.mu.Unlock()
-	return h.openapi.builds
+func OpenAPIBuilds(h *GenericAPIServer) int {
+	h.cfg.openapi.mu.Lock()
+	defer h.cfg.openapi.mu.Unlock()
+	return h.cfg.openapi.builds
 }

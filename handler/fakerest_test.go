@@ -211,3 +211,7 @@ func (m *memCRDREST) DeleteCollection(ctx context.Context, _ registry.ValidateOb
 	}
 	return l, nil
 }
+
+// ShortNames and Categories are those of the real CRD storage.
+func (r *memCRDREST) ShortNames() []string { return []string{"crd", "crds"} }
+func (r *memCRDREST) Categories() []string { return []string{"api-extensions"} }

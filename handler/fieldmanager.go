@@ -49,7 +49,7 @@ import (
 // Mirrors the FieldManager upstream's endpoint installer builds for every
 // resource (managedfields.NewDefaultFieldManager with the static OpenAPI
 // models).
-func (h *Handler) newTypedFieldManager(resources []openapi.Resource, kind scheme.GroupVersionKind, subresource string, storage registry.Storage) (*endpoints.FieldManager, error) {
+func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, kind scheme.GroupVersionKind, subresource string, storage registry.Storage) (*endpoints.FieldManager, error) {
 	models, err := openapi.Models(resources)
 	if err != nil {
 		return nil, err
@@ -196,7 +196,7 @@ func withoutFields(obj scheme.Object, fields map[string]bool) scheme.Object {
 // Mirrors buildOpenAPIModelsForApply and the TypeConverter of
 // getOrCreateServingInfoFor (customresource_handler.go), which answers
 // such a CRD's requests with an error instead.
-func (h *Handler) crdTypeConverter(spec *apiextensionsv1.CustomResourceDefinitionSpec, names apiextensionsv1.CustomResourceDefinitionNames) managedfields.TypeConverter {
+func (h *GenericAPIServer) crdTypeConverter(spec *apiextensionsv1.CustomResourceDefinitionSpec, names apiextensionsv1.CustomResourceDefinitionNames) managedfields.TypeConverter {
 	crdName := spec.Names.Plural + "." + spec.Group
 	var resources []openapi.Resource
 	for _, v := range spec.Versions {
@@ -244,7 +244,7 @@ type lazyTypeConverter struct {
 
 // newLazyTypeConverter returns crdTypeConverter(spec, names), built on
 // first use.
-func (h *Handler) newLazyTypeConverter(spec *apiextensionsv1.CustomResourceDefinitionSpec, names apiextensionsv1.CustomResourceDefinitionNames) *lazyTypeConverter {
+func (h *GenericAPIServer) newLazyTypeConverter(spec *apiextensionsv1.CustomResourceDefinitionSpec, names apiextensionsv1.CustomResourceDefinitionNames) *lazyTypeConverter {
 	return &lazyTypeConverter{spec: spec, build: func(spec *apiextensionsv1.CustomResourceDefinitionSpec) managedfields.TypeConverter {
 		return h.crdTypeConverter(spec, names)
 	}}

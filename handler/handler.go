@@ -1,47 +1,37 @@
 package handler
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
 
-	"github.com/crdlab/crdlab/apis/apiextensions"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
-	apierrors "github.com/crdlab/crdlab/apis/errors"
-	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/handler/admission"
 	"github.com/crdlab/crdlab/handler/discovery"
 	"github.com/crdlab/crdlab/handler/endpoints"
 	"github.com/crdlab/crdlab/handler/filters"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
-	"github.com/crdlab/crdlab/machinery/apiresource"
-	"github.com/crdlab/crdlab/machinery/openapi"
-	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
 )
 
-// Config is what New needs. Scheme, CRDREST and CRDStatusREST are
-// required.
+// Config is what every link of the server chain is made from: the scheme
+// and codecs of the built-in kinds, the limits of requests, the clock,
+// the tracer, admission. Complete fills in the defaults and makes the
+// state the links share (discovery, OpenAPI), and New makes one link.
+//
+// Mirrors k8s.io/apiserver/pkg/server.Config (Complete, New).
 type Config struct {
-	// Scheme knows the apiextensions.k8s.io types (install.Install).
+	// Scheme knows the built-in kinds (apiextensions.k8s.io, and the
+	// groups of package apis/builtin). Required.
 	Scheme *scheme.Scheme
-	// Codecs decode request bodies of CRDs; zero means codecs of Scheme.
+	// Codecs decode request bodies; zero means codecs of Scheme.
 	Codecs scheme.CodecFactory
-	// CRDREST and CRDStatusREST serve customresourcedefinitions and their
-	// /status, on internal *apiextensions.CustomResourceDefinition objects
-	// (registry/customresourcedefinition.NewREST).
-	CRDREST       registry.Storage
-	CRDStatusREST registry.Storage
-	// EnabledVersions are the versions of apiextensions.k8s.io served;
-	// nil means just "v1". Add "v1beta1" to serve it too.
-	EnabledVersions []string
 	// Logger gets the request log and panics; nil means slog.Default().
 	Logger *slog.Logger
 	// RequestTimeout bounds every request but watches; 0 means 60 s,
@@ -52,17 +42,20 @@ type Config struct {
 	// WatchWriteTimeout bounds each write of a watch stream: a client that
 	// stops reading (its socket buffers full) has its watch ended after
 	// this long instead of holding it open forever. 0 means
-	// DefaultWatchWriteTimeout; negative disables it.
+	// endpoints.DefaultWatchWriteTimeout; negative disables it.
 	WatchWriteTimeout time.Duration
-	// Delegate serves what nothing here serves; nil answers 404 NotFound
-	// "the server could not find the requested resource".
-	Delegate http.Handler
 	// Now is the clock of Table age cells; nil means time.Now.
 	Now func() time.Time
 	// Tracer, if set, gets a "request" and a "response" event per request
 	// (filters.WithTrace) and rides in the request context to the
 	// registry. Nil: tracing off.
 	Tracer *trace.Tracer
+	// Admission, if set, may refuse creates, updates and deletes
+	// (package admission: NamespaceLifecycle). Nil admits everything.
+	Admission admission.Interface
+	// OpenAPIVersion is info.version of /openapi/v2 (the server's
+	// version); "" means "unversioned".
+	OpenAPIVersion string
 
 	// CustomResourceStorage builds the REST storage of one CRD's custom
 	// resources, in the CRD's storage version (the handler converts to and
@@ -82,153 +75,177 @@ type Config struct {
 	SchemaFor func(crd *apiextensionsv1.CustomResourceDefinition, version string) (Schema, error)
 }
 
-// CustomResourceValidator checks a custom resource about to be written
-// (old is nil on create) and returns one cause per violation; warnings go
-// to the request's recorder (registry.AddWarning).
-type CustomResourceValidator func(ctx context.Context, obj, old *unstructured.Unstructured) []metav1.StatusCause
+// CompletedConfig is a Config with its defaults filled in and the state
+// the links of one chain share: what /apis and /openapi say is the sum of
+// every link's groups, as upstream's aggregator makes it.
+type CompletedConfig struct{ *completedConfig }
 
-// CustomResourceStorage is the REST storage of one CRD's custom
-// resources: Status and Scale are nil when the storage version has no such
-// subresource.
-type CustomResourceStorage struct {
-	Main, Status, Scale registry.Storage
-}
-
-// Schema is a compiled openAPIV3Schema of one CRD version.
-//
-// Mirrors what upstream's crdInfo keeps per version: the schema validator,
-// the structural defaulter and the pruner.
-type Schema interface {
-	// Validate returns one cause per violation, each with its field path
-	// ("spec.replicas"): the OpenAPI schema, then (when that leaves nothing
-	// that blocks them) the x-kubernetes-validations rules. old is the
-	// stored object on update, nil on create: transition rules and
-	// ratcheting need it.
-	Validate(ctx context.Context, obj, old map[string]any) []metav1.StatusCause
-	// Default sets the schema's defaults in obj.
-	Default(obj map[string]any)
-	// Prune drops the fields the schema does not know and returns their
-	// paths ("spec.foo"), sorted.
-	Prune(obj map[string]any) []string
-}
-
-// Handler is the HTTP face of crdlab: filters, discovery, the
-// customresourcedefinitions endpoints, the custom resources of every
-// served CRD and OpenAPI.
-//
-// Mirrors what k8s.io/apiserver's GenericAPIServer.Handler and
-// apiextensions-apiserver's completedConfig.New assemble.
-type Handler struct {
-	cfg       Config
-	logger    *slog.Logger
-	router    *mux.Router
-	chain     http.Handler
+type completedConfig struct {
+	Config
 	discovery *discovery.Manager
-	crds      *CRDHandler
 	openapi   *openAPIService
-	// crdScopes serves apiextensions.k8s.io per enabled version: main and
-	// status scope.
-	crdScopes map[string][2]*endpoints.RequestScope
+}
+
+// Complete fills in the defaults.
+func (c Config) Complete() CompletedConfig {
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = 60 * time.Second
+	}
+	if c.WatchWriteTimeout == 0 {
+		c.WatchWriteTimeout = endpoints.DefaultWatchWriteTimeout
+	}
+	if c.MaxRequestBodyBytes == 0 {
+		c.MaxRequestBodyBytes = responsewriters.MaxRequestBodyBytes
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Codecs.Scheme() == nil && c.Scheme != nil {
+		c.Codecs = scheme.NewCodecFactory(c.Scheme)
+	}
+	if c.OpenAPIVersion == "" {
+		c.OpenAPIVersion = "unversioned"
+	}
+	return CompletedConfig{&completedConfig{Config: c, discovery: discovery.NewManager(), openapi: newOpenAPIService(c.Logger, c.OpenAPIVersion)}}
+}
+
+// Discovery returns the discovery state the links share. The
+// DiscoveryController (controller/discovery) is the only writer of CRD
+// groups' discovery; InstallAPIGroup writes the built-in groups'.
+func (c CompletedConfig) Discovery() *discovery.Manager { return c.discovery }
+
+// DelegationTarget is the next link of the chain: what a link does not
+// serve, it hands to the delegate's unprotected handler (the router,
+// without the filters, which ran once already).
+//
+// Mirrors k8s.io/apiserver/pkg/server.DelegationTarget.
+type DelegationTarget interface {
+	UnprotectedHandler() http.Handler
+	// Name names the link in traces.
+	Name() string
+}
+
+// emptyDelegate is the end of the chain.
+type emptyDelegate struct{ h http.Handler }
+
+func (d emptyDelegate) UnprotectedHandler() http.Handler { return d.h }
+func (d emptyDelegate) Name() string                     { return "the end of the chain (404)" }
+
+// NewEmptyDelegate ends a chain with h; nil is NotFoundHandler.
+//
+// Mirrors genericapiserver.NewEmptyDelegateWithCustomHandler.
+func NewEmptyDelegate(h http.Handler) DelegationTarget {
+	if h == nil {
+		h = http.HandlerFunc(NotFoundHandler)
+	}
+	return emptyDelegate{h}
+}
+
+// GenericAPIServer is one link of the server chain: the API groups it
+// installed (InstallAPIGroup, InstallLegacyAPIGroup), the handlers added
+// to it (the crdHandler of the apiextensions link), discovery and OpenAPI
+// (shared by every link), and a delegate for the rest. Its ServeHTTP runs
+// the filters and then its router; a link in the middle of a chain is
+// reached through UnprotectedHandler, so that the filters run once.
+//
+// Mirrors k8s.io/apiserver/pkg/server.GenericAPIServer.
+type GenericAPIServer struct {
+	// name says which link this is in logs and traces
+	// ("kube-apiserver", "apiextensions-apiserver").
+	name   string
+	cfg    *completedConfig
+	logger *slog.Logger
+	// router serves what this link has; its NotFoundHandler is delegate.
+	router   *mux.Router
+	delegate http.Handler
+	// chain is the filters around router.
+	chain http.Handler
+	// crds is the crdHandler, if NewCRDHandler installed one.
+	crds *CRDHandler
+	// groups holds the scopes of every installed group version, by
+	// "resource" or "resource/subresource". Written by Install*APIGroup
+	// before the server serves, read-only after.
+	groups map[scheme.GroupVersion]map[string]*endpoints.RequestScope
 	// watchLines shares encoded watch events between watchers.
 	watchLines endpoints.WatchLines
 }
 
-// New builds the handler. It returns an error if cfg lacks a required
-// field.
-func New(cfg Config) (*Handler, error) {
-	switch {
-	case cfg.Scheme == nil:
+// New makes one link named name, handing what it does not serve to
+// delegate (nil: the end of the chain, NotFoundHandler).
+//
+// Mirrors (completedConfig).New in k8s.io/apiserver/pkg/server/config.go.
+func (c CompletedConfig) New(name string, delegate DelegationTarget) (*GenericAPIServer, error) {
+	if c.Scheme == nil {
 		return nil, errors.New("handler: Config.Scheme is required")
-	case cfg.CRDREST == nil || cfg.CRDStatusREST == nil:
-		return nil, errors.New("handler: Config.CRDREST and Config.CRDStatusREST are required")
 	}
-	if cfg.EnabledVersions == nil {
-		cfg.EnabledVersions = []string{"v1"}
+	if delegate == nil {
+		delegate = NewEmptyDelegate(nil)
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
+	s := &GenericAPIServer{
+		name:   name,
+		cfg:    c.completedConfig,
+		logger: c.Logger,
+		groups: map[scheme.GroupVersion]map[string]*endpoints.RequestScope{},
 	}
-	if cfg.RequestTimeout == 0 {
-		cfg.RequestTimeout = 60 * time.Second
-	}
-	if cfg.WatchWriteTimeout == 0 {
-		cfg.WatchWriteTimeout = endpoints.DefaultWatchWriteTimeout
-	}
-	if cfg.MaxRequestBodyBytes == 0 {
-		cfg.MaxRequestBodyBytes = responsewriters.MaxRequestBodyBytes
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Delegate == nil {
-		cfg.Delegate = http.HandlerFunc(notFoundHandler)
-	}
-	h := &Handler{
-		cfg:       cfg,
-		logger:    cfg.Logger,
-		discovery: discovery.NewManager(),
-		crdScopes: map[string][2]*endpoints.RequestScope{},
-	}
-	h.openapi = newOpenAPIService(cfg.Logger)
-	h.crds = newCRDHandler(h)
-	var markers openapi.Markers
-	if m, ok := cfg.CRDREST.(registry.SchemaMarkersStrategy); ok {
-		markers = m.SchemaMarkers()
-	}
-	crdResources := make([]openapi.Resource, len(cfg.EnabledVersions))
-	for i, v := range cfg.EnabledVersions {
-		gv := scheme.GroupVersion{Group: apiextensions.GroupName, Version: v}
-		if !cfg.Scheme.IsVersionRegistered(gv) {
-			return nil, errors.New("handler: apiextensions.k8s.io/" + v + " is not registered in the scheme")
-		}
-		res, err := crdKindOpenAPIResource(cfg.Scheme, gv, markers)
-		if err != nil {
-			return nil, fmt.Errorf("handler: OpenAPI schema of %s: %w", gv, err)
-		}
-		crdResources[i] = res
-	}
-	for i, v := range cfg.EnabledVersions {
-		gv := scheme.GroupVersion{Group: apiextensions.GroupName, Version: v}
-		main, status := h.newCRDScope(gv, ""), h.newCRDScope(gv, "status")
-		var err error
-		kind := gv.WithKind("CustomResourceDefinition")
-		if main.FieldManager, err = h.newTypedFieldManager(crdResources, kind, "", cfg.CRDREST); err != nil {
-			return nil, fmt.Errorf("handler: field manager of %s: %w", gv, err)
-		}
-		if status.FieldManager, err = h.newTypedFieldManager(crdResources, kind, "status", cfg.CRDStatusREST); err != nil {
-			return nil, fmt.Errorf("handler: field manager of %s/status: %w", gv, err)
-		}
-		h.crdScopes[v] = [2]*endpoints.RequestScope{main, status}
-		// The built-in group's discovery and OpenAPI are the server's
-		// own, set once; those of CRD groups are the controllers'
-		// (DiscoveryController, the OpenAPI controller).
-		h.discovery.SetGroupVersion(gv, []apiresource.Resource{crdDiscoveryResource()})
-		h.openapi.setGroupVersion(gv, []openapi.Resource{crdResources[i]})
-	}
-	// Built-in groups come before CRD groups in /apis, as upstream.
-	h.discovery.SetGroupPriority(apiextensions.GroupName, 1000)
-	h.router = h.routes()
-	h.chain = h.buildChain(h.router)
-	return h, nil
+	s.delegate = s.delegateTo(delegate)
+	s.router = s.routes()
+	s.chain = s.buildChain(s.UnprotectedHandler())
+	return s, nil
 }
 
+// Name is the link's name.
+func (h *GenericAPIServer) Name() string { return h.name }
+
 // ServeHTTP serves every request through the filter chain.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.chain.ServeHTTP(w, r) }
+func (h *GenericAPIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.chain.ServeHTTP(w, r) }
 
-// Discovery returns the discovery state. The DiscoveryController
-// (controller/discovery) is the only writer of CRD groups' discovery; the
-// handler writes only apiextensions.k8s.io's, in New.
-func (h *Handler) Discovery() *discovery.Manager { return h.discovery }
+// UnprotectedHandler is the link without its filters: what the link in
+// front of it delegates to. It notes the link for the trace first: the
+// last link a request reaches is the one that answers it.
+func (h *GenericAPIServer) UnprotectedHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		filters.NoteLink(r.Context(), h.name)
+		h.router.ServeHTTP(w, r)
+	})
+}
 
-// CRDs returns the crdHandler, whose OnAdd/OnUpdate/OnDelete hooks the CRD
-// informer calls. They decide what is served, not what discovery or
-// OpenAPI say.
-func (h *Handler) CRDs() *CRDHandler { return h.crds }
+// delegateTo is the link's NotFoundHandler: the delegate's unprotected
+// handler, with a "delegate" trace event that says who hands what to
+// whom.
+//
+// Mirrors the director of k8s.io/apiserver/pkg/server/handler.go, whose
+// NotFoundHandler is the delegate's UnprotectedHandler.
+func (h *GenericAPIServer) delegateTo(d DelegationTarget) http.Handler {
+	next, nextName := d.UnprotectedHandler(), d.Name()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if tr := trace.FromContext(r.Context()); tr.Enabled() {
+			actor, _, _ := strings.Cut(r.UserAgent(), " ")
+			tr.Emit(trace.Event{
+				Component: trace.Handler, Step: "delegate", Actor: actor,
+				Message:  h.name + " does not serve " + r.Method + " " + r.URL.Path + ": handed to " + nextName,
+				Upstream: "k8s.io/apiserver/pkg/server.director.ServeHTTP (NotFoundHandler: the delegate's UnprotectedHandler)",
+			})
+		}
+		filters.NoteLink(r.Context(), nextName)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Discovery returns the discovery state the links share.
+func (h *GenericAPIServer) Discovery() *discovery.Manager { return h.cfg.discovery }
+
+// CRDs returns the crdHandler (nil unless NewCRDHandler made one), whose
+// OnAdd/OnUpdate/OnDelete hooks the CRD informer calls. They decide what
+// is served, not what discovery or OpenAPI say.
+func (h *GenericAPIServer) CRDs() *CRDHandler { return h.crds }
 
 // buildChain wraps the router in the filters, outermost first.
 //
 // Mirrors DefaultBuildHandlerChain in k8s.io/apiserver/pkg/server/config.go.
-func (h *Handler) buildChain(inner http.Handler) http.Handler {
+func (h *GenericAPIServer) buildChain(inner http.Handler) http.Handler {
 	var c http.Handler = inner
 	c = filters.WithTimeout(c, h.cfg.RequestTimeout)
 	c = filters.WithMaxRequestBody(c, h.cfg.MaxRequestBodyBytes)
@@ -239,67 +256,81 @@ func (h *Handler) buildChain(inner http.Handler) http.Handler {
 	return c
 }
 
-// routes lays out every path. Discovery and OpenAPI are routed by path;
-// every other path under /apis/ is a resource request, served by what its
+// routes lays out every path. Discovery and OpenAPI are routed by path
+// (the same shared answers, whichever link is asked); every other path
+// under /api/ and /apis/ is a resource request, served by what its
 // RequestInfo says (serveResourceRequest).
-func (h *Handler) routes() *mux.Router {
+func (h *GenericAPIServer) routes() *mux.Router {
 	r := mux.NewRouter()
-	r.NotFoundHandler = h.cfg.Delegate
-	r.MethodNotAllowedHandler = h.cfg.Delegate
+	r.NotFoundHandler = h.delegate
+	r.MethodNotAllowedHandler = h.delegate
+	d, o := h.cfg.discovery, h.cfg.openapi
 
-	r.HandleFunc("/openapi/v3", h.openapi.serveRoot).Methods(http.MethodGet)
+	r.HandleFunc("/openapi/v2", o.serveV2).Methods(http.MethodGet)
+	r.HandleFunc("/openapi/v3", o.serveRoot).Methods(http.MethodGet)
+	r.HandleFunc("/openapi/v3/api/{version}", func(w http.ResponseWriter, req *http.Request) {
+		o.serveGroupVersion(w, req, scheme.GroupVersion{Version: mux.Vars(req)["version"]})
+	}).Methods(http.MethodGet)
 	r.HandleFunc("/openapi/v3/apis/{group}/{version}", func(w http.ResponseWriter, req *http.Request) {
 		v := mux.Vars(req)
-		h.openapi.serveGroupVersion(w, req, scheme.GroupVersion{Group: v["group"], Version: v["version"]})
+		o.serveGroupVersion(w, req, scheme.GroupVersion{Group: v["group"], Version: v["version"]})
 	}).Methods(http.MethodGet)
 
-	r.HandleFunc("/apis", h.discovery.ServeAPIs).Methods(http.MethodGet)
+	r.HandleFunc("/api", d.ServeLegacyAPI).Methods(http.MethodGet)
+	r.HandleFunc("/api/{version}", func(w http.ResponseWriter, req *http.Request) {
+		d.ServeLegacyGroupVersion(w, req, mux.Vars(req)["version"])
+	}).Methods(http.MethodGet)
+	r.HandleFunc("/apis", d.ServeAPIs).Methods(http.MethodGet)
 	r.HandleFunc("/apis/{group}", func(w http.ResponseWriter, req *http.Request) {
-		h.discovery.ServeGroup(w, req, mux.Vars(req)["group"])
+		d.ServeGroup(w, req, mux.Vars(req)["group"])
 	}).Methods(http.MethodGet)
 	r.HandleFunc("/apis/{group}/{version}", func(w http.ResponseWriter, req *http.Request) {
 		v := mux.Vars(req)
-		h.discovery.ServeGroupVersion(w, req, scheme.GroupVersion{Group: v["group"], Version: v["version"]})
+		d.ServeGroupVersion(w, req, scheme.GroupVersion{Group: v["group"], Version: v["version"]})
 	}).Methods(http.MethodGet)
 
+	r.PathPrefix("/api/").HandlerFunc(h.serveResourceRequest)
 	r.PathPrefix("/apis/").HandlerFunc(h.serveResourceRequest)
 	return r
 }
 
-// serveResourceRequest serves a path under /apis/ that is not discovery by
-// what its RequestInfo names — the one parse of the URL, which the
-// authorizer read too — never by the path's look: apiextensions.k8s.io's
-// customresourcedefinitions (crd.go), or else the crdHandler, which hands
-// what it does not serve to the delegate. So a path is served as the
+// serveResourceRequest serves a path under /api/ or /apis/ that is not
+// discovery by what its RequestInfo names — the one parse of the URL,
+// which the authorizer read too — never by the path's look: a group
+// version this link installed (InstallAPIGroup) is served here, a 404
+// included; else the crdHandler, if the link has one, serves it or hands
+// it on; else the delegate, the next link. So a path is served as the
 // resource it was authorized as, or not at all (a CRD whose plural is a
 // special verb, proxy or watch, or a subresource of namespaces, status or
 // finalize, has paths RequestInfo reads as something else; upstream serves
 // none of them either).
 //
-// Mirrors the NonGoRestfulMux.HandlePrefix("/apis/", crdHandler) of
-// apiextensions-apiserver's completedConfig.New, with the CRD API's own
-// routes in front.
-func (h *Handler) serveResourceRequest(w http.ResponseWriter, r *http.Request) {
-	if info, ok := request.RequestInfoFrom(r.Context()); ok && info.IsResourceRequest &&
-		info.APIGroup == apiextensions.GroupName && info.Resource == "customresourcedefinitions" {
-		h.serveCRDs(w, r, info)
+// Mirrors the APIServerHandler's director (handler.go in
+// k8s.io/apiserver/pkg/server): go-restful serves the installed groups'
+// paths, the NonGoRestfulMux the rest — in the apiextensions link its
+// HandlePrefix("/apis/", crdHandler) — and its NotFoundHandler delegates.
+func (h *GenericAPIServer) serveResourceRequest(w http.ResponseWriter, r *http.Request) {
+	info, ok := request.RequestInfoFrom(r.Context())
+	if !ok {
+		info = request.NewRequestInfoFactory().NewRequestInfo(r)
+	}
+	if info.IsResourceRequest {
+		gv := scheme.GroupVersion{Group: info.APIGroup, Version: info.APIVersion}
+		if _, installed := h.groups[gv]; installed && (gv.Group == "") == (info.APIPrefix == "api") {
+			h.serveInstalled(w, r, gv, info)
+			return
+		}
+	}
+	if h.crds != nil {
+		h.crds.ServeHTTP(w, r)
 		return
 	}
-	h.crds.ServeHTTP(w, r)
+	h.delegate.ServeHTTP(w, r)
 }
 
 // serverScope fills in what every scope of h shares: the tracer, the
 // watch write timeout and the cache of encoded watch events.
-func (h *Handler) serverScope(s *endpoints.RequestScope) *endpoints.RequestScope {
+func (h *GenericAPIServer) serverScope(s *endpoints.RequestScope) *endpoints.RequestScope {
 	s.Tracer, s.WatchWriteTimeout, s.WatchLines = h.cfg.Tracer, h.cfg.WatchWriteTimeout, &h.watchLines
 	return s
-}
-
-// notFoundHandler is the end of the delegation chain: a 404 Status, as
-// upstream's NotFoundHandler answers.
-func notFoundHandler(w http.ResponseWriter, _ *http.Request) {
-	e := apierrors.NewNotFound(scheme.GroupResource{}, "")
-	e.ErrStatus.Message = "the server could not find the requested resource"
-	e.ErrStatus.Details = &metav1.StatusDetails{}
-	responsewriters.WriteError(w, e)
 }

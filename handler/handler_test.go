@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,15 +18,19 @@ import (
 	"github.com/crdlab/crdlab/apis/apiextensions/install"
 	"github.com/crdlab/crdlab/handler"
 	"github.com/crdlab/crdlab/handler/internal/check"
+	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 )
 
 type testServer struct {
 	*httptest.Server
-	h    *handler.Handler
+	h    *handler.GenericAPIServer
 	rest *memCRDREST
 }
 
+// newTestServer serves apiextensions.k8s.io (v1 and v1beta1) on an
+// in-memory CRD storage, and custom resources through the crdHandler, as
+// the apiextensions link of a chain whose end is the 404.
 func newTestServer(t *testing.T, mutate ...func(*handler.Config)) *testServer {
 	t.Helper()
 	s := scheme.NewScheme()
@@ -33,15 +38,20 @@ func newTestServer(t *testing.T, mutate ...func(*handler.Config)) *testServer {
 	main, status := newMemCRDREST()
 	cfg := handler.Config{
 		Scheme: s, Codecs: scheme.NewCodecFactory(s),
-		CRDREST: main, CRDStatusREST: status,
-		EnabledVersions: []string{"v1", "v1beta1"},
-		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 	for _, m := range mutate {
 		m(&cfg)
 	}
-	h, err := handler.New(cfg)
+	h, err := cfg.Complete().New("apiextensions-apiserver", nil)
 	check.NoError(t, err)
+	info := handler.NewDefaultAPIGroupInfo("apiextensions.k8s.io", s, scheme.NewCodecFactory(s))
+	for _, v := range []string{"v1", "v1beta1"} {
+		info.VersionedResourcesStorageMap[v] = map[string]registry.Storage{
+			"customresourcedefinitions": main, "customresourcedefinitions/status": status}
+	}
+	check.NoError(t, h.InstallAPIGroup(&info))
+	handler.NewCRDHandler(h)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &testServer{Server: srv, h: h, rest: main}
@@ -382,7 +392,7 @@ func TestHandler_CRDBodyErrors(t *testing.T) {
 		pb := "k8s\x00\x0a\x15\x0a\x07apps/v1\x12\x0aDeployment"
 		r := ts.do(t, "POST", crdPath, pb, "Content-Type", "application/vnd.kubernetes.protobuf")
 		r.status(t, 415, "UnsupportedMediaType")
-		check.Equal(t, "crdlab reads protobuf only for apiextensions.k8s.io/v1 CustomResourceDefinition and DeleteOptions, not apps/v1 Deployment: send application/json", r.body["message"])
+		check.Equal(t, "crdlab reads protobuf only for apiextensions.k8s.io/v1 CustomResourceDefinition, the built-in kinds it serves and DeleteOptions, not apps/v1 Deployment: send application/json", r.body["message"])
 	})
 	t.Run("ErrProtobufMalformed", func(t *testing.T) {
 		r := ts.do(t, "POST", crdPath, body, "Content-Type", "application/vnd.kubernetes.protobuf")
@@ -546,7 +556,38 @@ func TestHandler_Discovery(t *testing.T) {
 	t.Run("ErrUnknownPath", func(t *testing.T) {
 		r := ts.do(t, "GET", "/apis/nope.example.com/v1/things", "")
 		r.status(t, 404, "NotFound")
-		r = ts.do(t, "GET", "/openapi/v2", "")
-		check.Equal(t, 404, r.code)
 	})
+}
+
+// /openapi/v2 is derived from the v3 documents: JSON by default, the
+// protobuf client-go asks for when asked, with an ETag.
+func TestHandler_OpenAPIV2(t *testing.T) {
+	ts := newTestServer(t)
+	r := ts.do(t, "GET", "/openapi/v2", "")
+	check.Equal(t, 200, r.code)
+	check.Equal(t, "2.0", r.body["swagger"])
+	defs, _ := r.body["definitions"].(map[string]any)
+	if defs["io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition"] == nil {
+		t.Errorf("no CustomResourceDefinition definition in %d definitions", len(defs))
+	}
+	paths, _ := r.body["paths"].(map[string]any)
+	if paths["/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}"] == nil {
+		t.Errorf("paths: %v", len(paths))
+	}
+	// client-go asks with the older media type; the answer's Content-Type
+	// is the one mime.ParseMediaType accepts (client-go parses it).
+	for _, accept := range []string{"application/com.github.proto-openapi.spec.v2@v1.0+protobuf",
+		"application/com.github.proto-openapi.spec.v2.v1.0+protobuf"} {
+		pb := ts.do(t, "GET", "/openapi/v2", "", "Accept", accept)
+		ct := pb.header.Get("Content-Type")
+		check.Equal(t, "application/com.github.proto-openapi.spec.v2.v1.0+protobuf", ct)
+		if _, _, err := mime.ParseMediaType(ct); err != nil {
+			t.Errorf("Content-Type %q: %v", ct, err)
+		}
+		if len(pb.raw) == 0 || pb.raw[0] != 0x0a { // field 1 (swagger), length-delimited
+			t.Errorf("protobuf body starts with %x", pb.raw[:min(4, len(pb.raw))])
+		}
+	}
+	etag := r.header.Get("ETag")
+	check.Equal(t, 304, ts.do(t, "GET", "/openapi/v2", "", "If-None-Match", etag).code)
 }

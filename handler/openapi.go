@@ -32,7 +32,7 @@ import (
 // Its group versions are the enabled apiextensions.k8s.io versions, whose
 // CustomResourceDefinition kind is described by reflection over its Go
 // type (set once, by New), and the CRD group versions the OpenAPI
-// controller hands over through (*Handler).UpdateGroupVersion.
+// controller hands over through (*GenericAPIServer).UpdateGroupVersion.
 //
 // What kubectl needs from the documents: for `kubectl create/apply` with
 // the default --validate=strict, a PATCH operation on the resource's path
@@ -45,6 +45,8 @@ import (
 // DeleteGroupVersion).
 type openAPIService struct {
 	log *slog.Logger
+	// version is info.version of the v2 document.
+	version string
 
 	mu sync.Mutex // guards groups and the doc and hash of each group
 	// groups holds every documented group version: the document exists
@@ -52,6 +54,9 @@ type openAPIService struct {
 	groups map[scheme.GroupVersion]*openAPIGroup
 	// builds counts the documents built (tests read it).
 	builds int
+	// v2 is the /openapi/v2 document of the current groups, nil until
+	// asked for and after any change (openapiv2.go).
+	v2 *openAPIV2
 }
 
 // openAPIGroup is one group version's document.
@@ -70,16 +75,20 @@ type openAPIGroup struct {
 	// for. hash is openapi.Hash of the uncompressed document.
 	doc  []byte
 	hash string
+	// builtin marks the group versions of installed API groups.
+	builtin bool
 }
 
-func newOpenAPIService(log *slog.Logger) *openAPIService {
-	return &openAPIService{log: log, groups: map[scheme.GroupVersion]*openAPIGroup{}}
+func newOpenAPIService(log *slog.Logger, version string) *openAPIService {
+	return &openAPIService{log: log, version: version, groups: map[scheme.GroupVersion]*openAPIGroup{}}
 }
 
 // setGroupVersion makes gv's document describe resources (none removes
-// it); it is built on its next request.
+// it); it is built on its next request. A group version set here belongs
+// to the server (an installed API group): the CRDs' documents
+// (UpdateGroupVersion) leave it alone.
 func (o *openAPIService) setGroupVersion(gv scheme.GroupVersion, resources []openapi.Resource) {
-	o.setGroup(gv, &openAPIGroup{resources: resources})
+	o.setGroup(gv, &openAPIGroup{resources: resources, builtin: true})
 }
 
 // setGroup makes g gv's document (g without resources removes it). A
@@ -90,14 +99,21 @@ func (o *openAPIService) setGroupVersion(gv scheme.GroupVersion, resources []ope
 func (o *openAPIService) setGroup(gv scheme.GroupVersion, g *openAPIGroup) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if old, ok := o.groups[gv]; ok && old.builtin && !g.builtin {
+		return // an installed API group owns gv
+	}
 	if len(g.resources) == 0 {
 		delete(o.groups, gv)
+		o.v2 = nil
 		return
 	}
 	if old, ok := o.groups[gv]; ok && old.doc != nil && g.crds != nil && sameCRDs(old.crds, g.crds) {
 		g.doc, g.hash = old.doc, old.hash
+		o.groups[gv] = g
+		return // the v2 document, built from the same documents, stays too
 	}
 	o.groups[gv] = g
+	o.v2 = nil
 }
 
 // sameCRDs reports whether a and b describe the same custom resources:
@@ -203,7 +219,7 @@ func (o *openAPIService) serveRoot(w http.ResponseWriter, _ *http.Request) {
 			}
 			continue
 		}
-		hashes["apis/"+gv.Group+"/"+gv.Version] = hash
+		hashes[strings.TrimPrefix(gvPath(gv), "/")] = hash
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(openapi.RootDocument(hashes))
@@ -216,7 +232,7 @@ func (o *openAPIService) serveRoot(w http.ResponseWriter, _ *http.Request) {
 func (o *openAPIService) serveGroupVersion(w http.ResponseWriter, r *http.Request, gv scheme.GroupVersion) {
 	doc, hash, err := o.document(gv)
 	if errors.Is(err, errNoDocument) {
-		notFoundHandler(w, r)
+		NotFoundHandler(w, r)
 		return
 	}
 	if err != nil {
@@ -258,11 +274,11 @@ func (o *openAPIService) serveGroupVersion(w http.ResponseWriter, r *http.Reques
 // Mirrors (*handler3.OpenAPIService).UpdateGroupVersion and
 // DeleteGroupVersion, which upstream's openapiv3 controller calls with
 // the specs it built with controller/openapi/builder.
-func (h *Handler) UpdateGroupVersion(gv scheme.GroupVersion, crds []*apiextensionsv1.CustomResourceDefinition) {
+func (h *GenericAPIServer) UpdateGroupVersion(gv scheme.GroupVersion, crds []*apiextensionsv1.CustomResourceDefinition) {
 	if gv.Group == apiextensions.GroupName {
 		return
 	}
-	h.openapi.setGroup(gv, h.crdOpenAPIResources(gv, crds))
+	h.cfg.openapi.setGroup(gv, h.crdOpenAPIResources(gv, crds))
 }
 
 // crdOpenAPIResources describes the version gv.Version of each CRD that
@@ -270,7 +286,7 @@ func (h *Handler) UpdateGroupVersion(gv scheme.GroupVersion, crds []*apiextensio
 // whose plural another of the list already has is left out: the naming
 // controller never accepts both. The schemas stay the CRDs' own, encoded
 // when the document is built.
-func (h *Handler) crdOpenAPIResources(gv scheme.GroupVersion, crds []*apiextensionsv1.CustomResourceDefinition) *openAPIGroup {
+func (h *GenericAPIServer) crdOpenAPIResources(gv scheme.GroupVersion, crds []*apiextensionsv1.CustomResourceDefinition) *openAPIGroup {
 	g := &openAPIGroup{crds: crds, schemas: []*apiextensionsv1.JSONSchemaProps{}}
 	if g.crds == nil {
 		g.crds = []*apiextensionsv1.CustomResourceDefinition{}
@@ -316,38 +332,6 @@ func (h *Handler) crdOpenAPIResources(gv scheme.GroupVersion, crds []*apiextensi
 		}
 	}
 	return g
-}
-
-// crdKindOpenAPIResource describes the customresourcedefinitions resource
-// of one apiextensions.k8s.io version: its schema is read from the Go type
-// the scheme holds for the version's CustomResourceDefinition kind, with
-// the descriptions of its SwaggerDoc methods, so that `kubectl explain
-// crd.spec` works and cannot drift from the types, and with the list and
-// map markers its strategy declares (registry.SchemaMarkersStrategy),
-// which server-side apply merges by.
-//
-// Mirrors the definitions upstream's openapi-gen generates for
-// k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1 and the paths
-// the endpoints installer adds for customresourcedefinitions.
-func crdKindOpenAPIResource(s *scheme.Scheme, gv scheme.GroupVersion, markers openapi.Markers) (openapi.Resource, error) {
-	t, ok := s.KnownTypes(gv)["CustomResourceDefinition"]
-	if !ok {
-		return openapi.Resource{}, fmt.Errorf("%s/CustomResourceDefinition is not in the scheme", gv)
-	}
-	schema, defs, err := openapi.GoTypes{Name: openAPITypeName, Markers: markers}.SchemaOf(t)
-	if err != nil {
-		return openapi.Resource{}, err
-	}
-	b, err := json.Marshal(schema)
-	if err != nil {
-		return openapi.Resource{}, err
-	}
-	return openapi.Resource{
-		Group: gv.Group, Version: gv.Version,
-		Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList",
-		Plural: "customresourcedefinitions", Singular: "customresourcedefinition",
-		SchemaJSON: b, Definitions: defs, HasStatus: true,
-	}, nil
 }
 
 // apisPackage is the Go package path under which crdlab's API types live

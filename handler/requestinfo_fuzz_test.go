@@ -141,7 +141,7 @@ var spyCRDs = []struct {
 
 // newSpyServer is a handler whose every storage — the CRD API's and each
 // spyCRDs CRD's — is a spy logging to the returned log.
-func newSpyServer(t testing.TB) (*handler.Handler, *spyLog) {
+func newSpyServer(t testing.TB) (*handler.GenericAPIServer, *spyLog) {
 	t.Helper()
 	log := &spyLog{}
 	s := scheme.NewScheme()
@@ -151,11 +151,9 @@ func newSpyServer(t testing.TB) (*handler.Handler, *spyLog) {
 	newCRDList := func() scheme.Object { return &apiextensions.CustomResourceDefinitionList{} }
 	newCR := func() scheme.Object { return &unstructured.Unstructured{Object: map[string]any{}} }
 	newCRList := func() scheme.Object { return &unstructured.UnstructuredList{Object: map[string]any{}} }
-	h, err := handler.New(handler.Config{
-		Scheme:        s,
-		CRDREST:       &spy{gr: crdGR, log: log, newObj: newCRD, newList: newCRDList},
-		CRDStatusREST: &spy{gr: crdGR, subresource: "status", log: log, newObj: newCRD, newList: newCRDList},
-		Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
+	cfg := handler.Config{
+		Scheme: s, Codecs: scheme.NewCodecFactory(s),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		CustomResourceStorage: func(crd *apiextensionsv1.CustomResourceDefinition, _ handler.CustomResourceValidator) (*handler.CustomResourceStorage, error) {
 			gr := scheme.GroupResource{Group: crd.Spec.Group, Resource: crd.Spec.Names.Plural}
 			return &handler.CustomResourceStorage{
@@ -164,10 +162,20 @@ func newSpyServer(t testing.TB) (*handler.Handler, *spyLog) {
 				Scale:  &spy{gr: gr, subresource: "scale", log: log, newObj: newCR, newList: newCRList},
 			}, nil
 		},
-	})
+	}
+	h, err := cfg.Complete().New("apiextensions-apiserver", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	info := handler.NewDefaultAPIGroupInfo(apiextensions.GroupName, s, scheme.NewCodecFactory(s))
+	info.VersionedResourcesStorageMap["v1"] = map[string]registry.Storage{
+		"customresourcedefinitions":        &spy{gr: crdGR, log: log, newObj: newCRD, newList: newCRDList},
+		"customresourcedefinitions/status": &spy{gr: crdGR, subresource: "status", log: log, newObj: newCRD, newList: newCRDList},
+	}
+	if err := h.InstallAPIGroup(&info); err != nil {
+		t.Fatal(err)
+	}
+	handler.NewCRDHandler(h)
 	// What the DiscoveryController would publish: the router serves it.
 	var resources []apiresource.Resource
 	for _, c := range spyCRDs {
@@ -207,7 +215,7 @@ func newSpyServer(t testing.TB) (*handler.Handler, *spyLog) {
 // served only for a path RequestInfo reads as that very discovery path,
 // not a resource. What the authorizer decided on is what is served, or
 // nothing is.
-func checkServedAsNamed(t *testing.T, h *handler.Handler, log *spyLog, r *http.Request) {
+func checkServedAsNamed(t *testing.T, h *handler.GenericAPIServer, log *spyLog, r *http.Request) {
 	t.Helper()
 	info := request.NewRequestInfoFactory().NewRequestInfo(r)
 	w := httptest.NewRecorder()

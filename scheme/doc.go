@@ -54,7 +54,7 @@
 //     (AddConversionFunc) with no conversion.Scope; there is no reflection-
 //     based converter for nested fields and no generated code: each API
 //     package writes its conversions out.
-//   - no unversioned types, no field label conversion funcs, no protobuf or
+//   - no unversioned types, no protobuf or
 //     CBOR serializers, no content negotiation: JSON in, JSON or YAML out.
 //   - a type is registered under its Go struct name only (AddKnownTypes) or
 //     an explicit GroupVersionKind (AddKnownTypeWithName).

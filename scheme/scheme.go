@@ -27,6 +27,9 @@ type Scheme struct {
 	versionPriority map[string][]string
 	// observedVersions lists every registered version in registration order.
 	observedVersions []GroupVersion
+	// fieldLabelConversions maps the field selector keys of a kind to the
+	// fields its storage selects on (fieldlabels.go).
+	fieldLabelConversions map[GroupVersionKind]FieldLabelConversionFunc
 }
 
 type typePair struct{ from, to reflect.Type }
@@ -43,6 +46,8 @@ func NewScheme() *Scheme {
 		conversions:     map[typePair]ConversionFunc{},
 		defaulters:      map[reflect.Type]func(Object){},
 		versionPriority: map[string][]string{},
+
+		fieldLabelConversions: map[GroupVersionKind]FieldLabelConversionFunc{},
 	}
 }
 

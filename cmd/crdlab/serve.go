@@ -55,6 +55,10 @@ type serveOptions struct {
 	storageBackend string
 	etcdServers    []string
 	etcdPrefix     string
+	// The built-in API: how long Events live, and whether objects need an
+	// existing namespace.
+	eventTTL           time.Duration
+	namespaceLifecycle bool
 }
 
 // newServeCommand is `crdlab serve`: run the API server until SIGINT or
@@ -73,6 +77,8 @@ func newServeCommand() *cobra.Command {
 		storageBackend:              apiserver.StorageBolt,
 		etcdPrefix:                  storage.KeyRoot,
 		traceLog:                    "-",
+		eventTTL:                    time.Hour,
+		namespaceLifecycle:          true,
 	}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -128,6 +134,8 @@ on stderr and drawn on the page:
 	f.StringVar(&o.storageBackend, "storage", o.storageBackend, `where objects are kept: "bbolt" (a file in --data-dir, one server) or "etcd" (an etcd v3 cluster at --etcd-servers, which several crdlab servers may share)`)
 	f.StringSliceVar(&o.etcdServers, "etcd-servers", nil, "etcd client URLs for --storage=etcd, comma separated, as kube-apiserver's --etcd-servers")
 	f.StringVar(&o.etcdPrefix, "etcd-prefix", o.etcdPrefix, "the key prefix of every object in etcd, as kube-apiserver's --etcd-prefix (servers sharing objects use the same prefix)")
+	f.DurationVar(&o.eventTTL, "event-ttl", o.eventTTL, "how long an Event is kept after its last write, as kube-apiserver's --event-ttl")
+	f.BoolVar(&o.namespaceLifecycle, "namespace-lifecycle", o.namespaceLifecycle, "objects can only be created in a namespace that exists and is not being deleted, and default, kube-system and kube-public cannot be deleted (upstream's NamespaceLifecycle admission); false accepts any namespace name, as crdlab did before it served Namespaces")
 	return cmd
 }
 
@@ -192,6 +200,9 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 		StorageBackend: o.storageBackend,
 		EtcdServers:    o.etcdServers,
 		EtcdPrefix:     o.etcdPrefix,
+
+		EventTTL:                  o.eventTTL,
+		DisableNamespaceLifecycle: !o.namespaceLifecycle,
 	}
 	if o.storageBackend == apiserver.StorageEtcd && len(o.etcdServers) == 0 {
 		return fmt.Errorf("--storage=etcd needs --etcd-servers")

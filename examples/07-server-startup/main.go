@@ -11,10 +11,11 @@
 //
 // Upstream: kube-apiserver's CreateServerChain makes the
 // apiextensions-apiserver first, with the empty delegate (404), then
-// kube-apiserver with the apiextensions-apiserver as *its* delegate. Step
-// 8 puts a stand-in "kube-apiserver" in front of crdlab the same way.
-// crdlab serve does the same steps without the example's hook and
-// stand-in (cmd/crdlab/serve.go); notebook 4
+// kube-apiserver with the apiextensions-apiserver as *its* delegate.
+// crdlab's New does the same (apiserver/chain.go); step 8 sends a request
+// to each link, and example 13 (examples/13-server-chain) follows the
+// delegation step by step. crdlab serve does the same steps without the
+// example's hook (cmd/crdlab/serve.go); notebook 4
 // (notebooks/04-apiextensions-server.ipynb) explains them at more length.
 package main
 
@@ -26,7 +27,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"time"
@@ -154,27 +154,16 @@ func run(w io.Writer, dataDir string) error {
 	say("InstallAPIGroup: /apis/%s offers %v (preferred %s); v1 has %v",
 		group.Name, versions, group.PreferredVersion.Version, names)
 
-	// 8. Delegation. A stand-in for kube-apiserver serves the core group
-	// itself and delegates everything else to crdlab, as
-	// CreateServerChain chains kube-apiserver in front of the
-	// apiextensions-apiserver; crdlab's own delegate is the empty one (404).
-	crdlab := srv.Handler()
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/api/v1/namespaces" {
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprint(w, `{"kind":"NamespaceList","apiVersion":"v1","metadata":{},"items":[]}`)
-			return
-		}
-		crdlab.ServeHTTP(w, r)
-	}))
-	defer front.Close()
-	say("delegation, through a stand-in kube-apiserver in front of crdlab:")
+	// 8. Delegation, as CreateServerChain chains them: the kube-apiserver
+	// link serves the built-in kinds and delegates everything else to the
+	// apiextensions link, whose own delegate is the empty one (404).
+	say("delegation along the chain kube-apiserver → apiextensions-apiserver → 404:")
 	for _, p := range []string{
 		"/api/v1/namespaces",
 		"/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
 		"/apis/stable.example.com/v1/crontabs",
 	} {
-		code, body, err := get(front.URL + p)
+		code, body, err := get(base + p)
 		if err != nil {
 			return err
 		}
@@ -182,8 +171,8 @@ func run(w io.Writer, dataDir string) error {
 		_ = json.Unmarshal([]byte(body), &st)
 		who := map[string]string{
 			"NamespaceList":                "served by kube-apiserver",
-			"CustomResourceDefinitionList": "delegated, served by crdlab",
-			"Status":                       "delegated, and crdlab's delegate: " + st.Reason,
+			"CustomResourceDefinitionList": "delegated, served by apiextensions-apiserver",
+			"Status":                       "delegated twice, and the end of the chain: " + st.Reason,
 		}[st.Kind]
 		note("GET %-56s → %d %s", p, code, who)
 	}

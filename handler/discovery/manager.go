@@ -190,7 +190,9 @@ func (m *Manager) APIGroupList() *metav1.APIGroupList {
 	defer m.mu.RUnlock()
 	list := &metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}, Groups: []metav1.APIGroup{}}
 	for _, g := range m.sortedGroupsLocked() {
-		list.Groups = append(list.Groups, m.apiGroupLocked(g))
+		if g != "" { // the core group is /api's
+			list.Groups = append(list.Groups, m.apiGroupLocked(g))
+		}
 	}
 	return list
 }
@@ -201,7 +203,7 @@ func (m *Manager) APIGroupList() *metav1.APIGroupList {
 func (m *Manager) APIGroup(group string) (*metav1.APIGroup, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if _, ok := m.groups[group]; !ok {
+	if _, ok := m.groups[group]; !ok || group == "" {
 		return nil, false
 	}
 	g := m.apiGroupLocked(group)
@@ -257,6 +259,12 @@ func (m *Manager) APIResourceList(gv scheme.GroupVersion) (*metav1.APIResourceLi
 //
 // Mirrors the aggregated discovery document of aggregated/handler.go.
 func (m *Manager) APIGroupDiscoveryList() *APIGroupDiscoveryList {
+	return m.aggregated(func(g string) bool { return g != "" })
+}
+
+// aggregated builds an aggregated document of the groups keep accepts:
+// /apis has every group but the core one, /api the core one alone.
+func (m *Manager) aggregated(keep func(group string) bool) *APIGroupDiscoveryList {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	list := &APIGroupDiscoveryList{
@@ -264,6 +272,9 @@ func (m *Manager) APIGroupDiscoveryList() *APIGroupDiscoveryList {
 		Items:    []APIGroupDiscovery{},
 	}
 	for _, g := range m.sortedGroupsLocked() {
+		if !keep(g) {
+			continue
+		}
 		item := APIGroupDiscovery{ObjectMeta: metav1.ObjectMeta{Name: g}}
 		for _, v := range sortedVersions(m.groups[g]) {
 			vd := APIVersionDiscovery{Version: v, Freshness: DiscoveryFreshnessCurrent}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -205,4 +206,37 @@ func TestManager_AggregatedEncodedOncePerChange(t *testing.T) {
 	check.Equal(t, first.Body.String(), get(t, m.ServeAPIs, v2).Body.String())
 	m.SetGroupPriority("stable.example.com", 100)
 	check.True(t, get(t, m.ServeAPIs, v2).Body.String() != first.Body.String(), "a new priority did not reorder the groups")
+}
+
+// The core group is served at /api and /api/v1 and left out of /apis.
+func TestManager_LegacyGroup(t *testing.T) {
+	m := discovery.NewManager()
+	m.SetGroupVersion(scheme.GroupVersion{Version: "v1"}, []apiresource.Resource{{Name: "secrets", Kind: "Secret", Namespaced: true, Verbs: []string{"get"}}})
+	m.SetGroupVersion(scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}, []apiresource.Resource{{Name: "crontabs", Kind: "CronTab"}})
+
+	get := func(serve http.HandlerFunc, accept string) string {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, "/x", nil)
+		req.Header.Set("Accept", accept)
+		serve(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("code %d: %s", rec.Code, rec.Body)
+		}
+		return rec.Body.String()
+	}
+	if body := get(m.ServeLegacyAPI, "application/json"); !strings.Contains(body, `"kind":"APIVersions"`) || !strings.Contains(body, `"versions":["v1"]`) {
+		t.Errorf("/api = %s", body)
+	}
+	agg := get(m.ServeLegacyAPI, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
+	if !strings.Contains(agg, `"resource":"secrets"`) || strings.Contains(agg, "crontabs") {
+		t.Errorf("aggregated /api = %s", agg)
+	}
+	if body := get(func(w http.ResponseWriter, r *http.Request) { m.ServeLegacyGroupVersion(w, r, "v1") }, "application/json"); !strings.Contains(body, `"groupVersion":"v1"`) {
+		t.Errorf("/api/v1 = %s", body)
+	}
+	for _, accept := range []string{"application/json", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"} {
+		if body := get(m.ServeAPIs, accept); strings.Contains(body, "secrets") || strings.Contains(body, `"name":""`) || !strings.Contains(body, "stable.example.com") {
+			t.Errorf("/apis (%s) = %s", accept, body)
+		}
+	}
 }

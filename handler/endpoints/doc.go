@@ -7,8 +7,12 @@
 // Vocabulary and layout:
 //   - RequestScope (scope.go): the REST storage, Decode (body → the object
 //     storage wants, with what strict decoding found) and Encode (stored
-//     object → the URL's version), a registry.TableConvertor, an Admit
-//     step for creates, a FieldManager, and the server's settings.
+//     object → the URL's version), a registry.TableConvertor, Admit (the
+//     admission chain), FieldLabel (field selector keys of the version), a
+//     FieldManager, and the server's settings.
+//   - Admission (admit.go): a create is admitted once its body is
+//     decoded; updates and deletes hand the registry validation functions
+//     it calls with the objects about to be written.
 //   - Serve (rest.go): the dispatcher — RequestInfo's verb, namespace and
 //     name to one handler. rest.go has get, list, create, update, delete
 //     and deletecollection; decodeWrite is the step create and update
@@ -32,6 +36,8 @@
 //     update.go, patch.go (patcher, applyPatcher), delete.go, watch.go
 //     (WatchServer), response.go (transformObject, asTable),
 //     fieldmanager usage; installer.go (the verbs a storage serves)
+//   - k8s.io/apiserver/pkg/registry/rest: create.go, update.go
+//     (AdmissionToValidateObjectFunc, AdmissionToValidateObjectUpdateFunc)
 //   - k8s.io/apiserver/pkg/storage/cacher/caching_object.go (WatchLines)
 //   - k8s.io/apiserver/pkg/registry/rest/meta.go
 //     (EnsureObjectNamespaceMatchesRequestNamespace, through registry)

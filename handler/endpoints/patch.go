@@ -135,7 +135,7 @@ func patchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name
 		return obj, nil
 	})
 	updateOpts := &metav1.UpdateOptions{DryRun: patchOpts.DryRun, FieldManager: patchOpts.FieldManager, FieldValidation: patchOpts.FieldValidation}
-	out, _, err := updater.Update(r.Context(), name, objInfo, nil, nil, false, updateOpts)
+	out, _, err := updater.Update(r.Context(), name, objInfo, nil, s.validateUpdate(namespace, updateOpts.DryRun), false, updateOpts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -192,7 +192,7 @@ func applyPatch(w http.ResponseWriter, r *http.Request, s *RequestScope, updater
 		return obj, nil
 	})
 	updateOpts := &metav1.UpdateOptions{DryRun: patchOpts.DryRun, FieldManager: patchOpts.FieldManager, FieldValidation: patchOpts.FieldValidation}
-	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, true, updateOpts)
+	out, created, err := updater.Update(r.Context(), name, objInfo, nil, s.validateUpdate(namespace, updateOpts.DryRun), true, updateOpts)
 	traceApply(s, namespace, name, patchOpts.FieldManager, force, out, err)
 	if err != nil {
 		responsewriters.WriteError(w, err)

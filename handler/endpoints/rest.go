@@ -14,6 +14,7 @@ import (
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/machinery/fields"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -77,9 +78,9 @@ func Serve(w http.ResponseWriter, r *http.Request, s *RequestScope, info *reques
 	case "patch":
 		patchResource(w, r, s, namespace, name)
 	case "delete":
-		deleteResource(w, r, s, name)
+		deleteResource(w, r, s, namespace, name)
 	case "deletecollection":
-		deleteCollection(w, r, s)
+		deleteCollection(w, r, s, namespace)
 	default:
 		methodNotSupported(w, s, verb)
 	}
@@ -294,6 +295,40 @@ func decodeListOptions(r *http.Request) (*metav1.ListOptions, error) {
 	return &opts, nil
 }
 
+// listOptions reads the options of a list, watch or deletecollection,
+// with the field selector in the storage's field names.
+func (s *RequestScope) listOptions(r *http.Request) (*metav1.ListOptions, error) {
+	opts, err := decodeListOptions(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.applyFieldLabels(opts); err != nil {
+		return nil, err
+	}
+	return opts, nil
+}
+
+// applyFieldLabels rewrites a list or watch's field selector with the
+// scope's field label conversion (events.k8s.io's regarding.name →
+// involvedObject.name); an unknown label is a 400.
+//
+// Mirrors the ConvertFieldLabel step of ListResource in handlers/get.go.
+func (s *RequestScope) applyFieldLabels(opts *metav1.ListOptions) error {
+	if s.FieldLabel == nil || opts.FieldSelector == "" {
+		return nil
+	}
+	sel, err := fields.ParseSelector(opts.FieldSelector)
+	if err != nil {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	sel, err = fields.Transform(sel, fields.TransformFunc(s.FieldLabel))
+	if err != nil {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	opts.FieldSelector = sel.String()
+	return nil
+}
+
 // collectionRequest reads what list, watch and deletecollection share:
 // the representation of the answer (list: of a list) and the list
 // options of the query.
@@ -302,7 +337,7 @@ func collectionRequest(r *http.Request, s *RequestScope, list bool) (negotiation
 	if err != nil {
 		return opts, nil, err
 	}
-	listOpts, err := decodeListOptions(r)
+	listOpts, err := s.listOptions(r)
 	return opts, listOpts, err
 }
 
@@ -415,7 +450,8 @@ func updateResource(w http.ResponseWriter, r *http.Request, s *RequestScope, nam
 		return obj, nil
 	})
 	opts := req.opts
-	out, created, err := updater.Update(r.Context(), name, objInfo, nil, nil, s.AllowCreateOnUpdate, &opts)
+	out, created, err := updater.Update(r.Context(), name, objInfo, s.validateCreate(namespace, opts.DryRun),
+		s.validateUpdate(namespace, opts.DryRun), s.AllowCreateOnUpdate, &opts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -543,7 +579,7 @@ func deleteOptionsOf(r *http.Request) (*metav1.DeleteOptions, error) {
 // last stored — gone, or with a deletionTimestamp while finalizers keep it.
 //
 // Mirrors DeleteResource in handlers/delete.go.
-func deleteResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name string) {
+func deleteResource(w http.ResponseWriter, r *http.Request, s *RequestScope, namespace, name string) {
 	deleter, ok := s.Storage.(registry.GracefulDeleter)
 	if !ok {
 		methodNotSupported(w, s, "delete")
@@ -559,7 +595,7 @@ func deleteResource(w http.ResponseWriter, r *http.Request, s *RequestScope, nam
 		responsewriters.WriteError(w, err)
 		return
 	}
-	obj, deleted, err := deleter.Delete(r.Context(), name, nil, delOpts)
+	obj, deleted, err := deleter.Delete(r.Context(), name, s.validateDelete(namespace, delOpts.DryRun), delOpts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -582,7 +618,7 @@ func deleteResource(w http.ResponseWriter, r *http.Request, s *RequestScope, nam
 // of deleted objects.
 //
 // Mirrors DeleteCollection in handlers/delete.go.
-func deleteCollection(w http.ResponseWriter, r *http.Request, s *RequestScope) {
+func deleteCollection(w http.ResponseWriter, r *http.Request, s *RequestScope, namespace string) {
 	deleter, ok := s.Storage.(registry.CollectionDeleter)
 	if !ok {
 		methodNotSupported(w, s, "deletecollection")
@@ -602,7 +638,7 @@ func deleteCollection(w http.ResponseWriter, r *http.Request, s *RequestScope) {
 		responsewriters.WriteError(w, err)
 		return
 	}
-	list, err := deleter.DeleteCollection(r.Context(), nil, delOpts, listOpts)
+	list, err := deleter.DeleteCollection(r.Context(), s.validateDelete(namespace, delOpts.DryRun), delOpts, listOpts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return

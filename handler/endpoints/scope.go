@@ -71,9 +71,9 @@ type RequestScope struct {
 	// AllowCreateOnUpdate lets PUT create a missing object (false for
 	// custom resources and CRDs, as upstream's strategies say).
 	AllowCreateOnUpdate bool
-	// Admit, if set, may refuse a create (or an apply that creates) once
-	// its body is decoded: the crdHandler's forbidCreateAdmission for a
-	// terminating CRD.
+	// Admit is the admission chain of the scope's writes (the server's
+	// Config.Admission; nil: none), wrapped by the crdHandler's
+	// forbidCreateAdmission for a terminating CRD (admit.go).
 	Admit admission.Interface
 	// Warnings are sent with every answer (deprecated versions).
 	Warnings []string
@@ -81,6 +81,9 @@ type RequestScope struct {
 	// server-side apply (fieldmanager.go); nil for a scope without them
 	// (an apply is then a 415).
 	FieldManager *FieldManager
+	// FieldLabel, if set, maps the field selector keys of this version to
+	// those the storage selects on (scheme.ConvertFieldLabel).
+	FieldLabel func(label, value string) (string, string, error)
 
 	// The server's: Tracer (nil: tracing off) gets the apply events and
 	// rides in the request context; WatchWriteTimeout bounds each write
@@ -148,7 +151,7 @@ func bodyAsJSON(r *http.Request, body []byte) ([]byte, error) {
 	}
 }
 
-// checkTypeMeta checks the apiVersion and kind a body names against what
+// CheckTypeMeta checks the apiVersion and kind a body names against what
 // the URL serves. Missing values are errors, as upstream's decoders say.
 func CheckTypeMeta(body []byte, want scheme.GroupVersionKind) error {
 	gvk, err := scheme.Kind(body)
@@ -171,20 +174,6 @@ func decodeError(err error) error {
 		return err
 	}
 	return apierrors.NewBadRequest(fmt.Sprintf("error decoding request body: %v", err))
-}
-
-// admitCreate asks the scope's admit, if any, about creating obj: a
-// create, or an apply of an object that does not exist yet.
-func (s *RequestScope) admitCreate(ctx context.Context, namespace string, obj scheme.Object, dryRun bool) error {
-	if s.Admit == nil {
-		return nil
-	}
-	a := admission.Attributes{Operation: admission.Create, Kind: s.Kind, Resource: s.Resource, Subresource: s.Subresource,
-		Namespace: s.namespaceFor(namespace), Object: obj, DryRun: dryRun}
-	if m, ok := metav1.Accessor(obj); ok {
-		a.Name = m.GetName()
-	}
-	return s.Admit.Admit(ctx, a)
 }
 
 // matchURL makes a decoded body's namespace agree with the URL's (an empty

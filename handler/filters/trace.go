@@ -70,6 +70,9 @@ func WithTrace(h http.Handler, tr *trace.Tracer) http.Handler {
 			resp.Key = ev.Key
 		}
 		resp.Message = strconv.Itoa(rw.code()) + " " + http.StatusText(rw.code()) + " to " + verb + " " + r.URL.Path
+		if note.link != "" {
+			resp.Message += " (served by " + note.link + ")"
+		}
 		if rw.code() >= 400 {
 			resp.Err = http.StatusText(rw.code())
 		}
@@ -87,6 +90,8 @@ type objectNote struct {
 
 	mu      sync.Mutex
 	key, rv string
+	// link is the link of the server chain that answered (NoteLink).
+	link string
 	// pending is a create's "request" event, held until its key is known.
 	pending *trace.Event
 }
@@ -121,6 +126,19 @@ func NoteObject(ctx context.Context, key, rv string) {
 	if n, ok := ctx.Value(objectNoteKey{}).(*objectNote); ok {
 		n.mu.Lock()
 		n.key, n.rv = key, rv
+		n.mu.Unlock()
+	}
+}
+
+// NoteLink records, for WithTrace's "response" event, which link of the
+// server chain the request reached ("kube-apiserver",
+// "apiextensions-apiserver"); each link notes itself as the request
+// comes in, so the last one noted is the one that answered. Without
+// WithTrace it does nothing.
+func NoteLink(ctx context.Context, link string) {
+	if n, ok := ctx.Value(objectNoteKey{}).(*objectNote); ok {
+		n.mu.Lock()
+		n.link = link
 		n.mu.Unlock()
 	}
 }

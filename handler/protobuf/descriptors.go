@@ -13,6 +13,8 @@ import (
 // descriptorSet is every descriptor crdlab has, built once.
 type descriptorSet struct {
 	envelope, deleteOptions, customResourceDefinition *descriptor
+	// builtin holds the built-in kinds, by "apiVersion/kind" (builtin.go).
+	builtin map[string]*descriptor
 }
 
 // descriptors builds the set on first use; it is never changed after.
@@ -213,7 +215,8 @@ func newDescriptors() descriptorSet {
 		1: msg("metadata", objectMeta), 2: msg("spec", spec), 3: msg("status", status),
 	}}
 
-	return descriptorSet{envelope: envelope, deleteOptions: deleteOptions, customResourceDefinition: crd}
+	return descriptorSet{envelope: envelope, deleteOptions: deleteOptions, customResourceDefinition: crd,
+		builtin: builtinDescriptors(objectMeta, t)}
 }
 
 // zeroTimeSeconds is time.Time{}.Unix(): a zero metav1.Time, should a

@@ -23,8 +23,12 @@
 //     descriptors are the field tables of upstream's generated.proto files.
 //
 // Which kinds: apiextensions.k8s.io/v1 CustomResourceDefinition (with
-// meta/v1 ObjectMeta) and DeleteOptions, of any group version. Anything
-// else is an *UnsupportedKindError, which the handler answers with 415.
+// meta/v1 ObjectMeta) and DeleteOptions, of any group version; and the
+// built-in kinds of the kube-apiserver link (builtin.go: Namespace,
+// Secret, ConfigMap, Event, events.k8s.io Event, Lease, the
+// self-reviews), which controller-runtime's client sends as protobuf.
+// Anything else is an *UnsupportedKindError, which the handler answers
+// with 415.
 //
 // Upstream:
 //   - k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go
@@ -34,13 +38,15 @@
 //     Time, DeleteOptions …) and time_proto.go (Time's encoding)
 //   - k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto
 //     and marshal.go (JSONSchemaPropsOrBool/OrArray/OrStringArray as JSON)
+//   - k8s.io/api: core/v1, events/v1, coordination/v1, authorization/v1
+//     and authentication/v1 generated.proto; meta/v1 micro_time_proto.go
 //
 // Differences from upstream:
 //   - Decoding only, into JSON rather than Go structs; upstream's
 //     serializers encode answers in protobuf too.
 //   - not supported: protobuf for apiextensions.k8s.io/v1beta1 (removed
 //     from kube-apiserver in 1.22), for custom resources (upstream has no
-//     protobuf for them either) and for every other kind.
+//     protobuf for them either) and for the kinds crdlab does not serve.
 //   - Fields crdlab does not know (a newer client's) are skipped, as
 //     protobuf decoders skip unknown fields.
 package protobuf

@@ -31,7 +31,7 @@ type UnsupportedKindError struct {
 }
 
 func (e *UnsupportedKindError) Error() string {
-	return fmt.Sprintf("crdlab reads protobuf only for apiextensions.k8s.io/v1 CustomResourceDefinition and DeleteOptions, not %s %s: send application/json",
+	return fmt.Sprintf("crdlab reads protobuf only for apiextensions.k8s.io/v1 CustomResourceDefinition, the built-in kinds it serves and DeleteOptions, not %s %s: send application/json",
 		e.APIVersion, e.Kind)
 }
 
@@ -78,7 +78,7 @@ func descriptorFor(apiVersion, kind string) *descriptor {
 	case kind == "CustomResourceDefinition" && apiVersion == "apiextensions.k8s.io/v1":
 		return descriptors().customResourceDefinition
 	}
-	return nil
+	return descriptors().builtin[apiVersion+"/"+kind]
 }
 
 // valueKind says how a field's wire value becomes JSON.

@@ -9,6 +9,10 @@ import (
 	"testing"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	authorizationv1 "github.com/crdlab/crdlab/apis/authorization/v1"
+	coordinationv1 "github.com/crdlab/crdlab/apis/coordination/v1"
+	corev1 "github.com/crdlab/crdlab/apis/core/v1"
+	eventsv1 "github.com/crdlab/crdlab/apis/events/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/internal/check"
 	"github.com/crdlab/crdlab/handler/protobuf"
@@ -193,4 +197,30 @@ func cat(parts ...[]byte) []byte {
 func envelope(apiVersion, kind string, raw []byte) []byte {
 	typeMeta := pbMsg(pbString(1, []byte(apiVersion)), pbString(2, []byte(kind)))
 	return cat([]byte("k8s\x00"), pbString(1, typeMeta), pbString(2, raw))
+}
+
+// The built-in kinds controller-runtime sends as protobuf decode to what
+// upstream's JSON of the same object decodes to, in crdlab's types.
+func TestToJSON_Builtin(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		new  func() any
+	}{
+		{"secret", func() any { return new(corev1.Secret) }},
+		{"configmap", func() any { return new(corev1.ConfigMap) }},
+		{"namespace", func() any { return new(corev1.Namespace) }},
+		{"lease", func() any { return new(coordinationv1.Lease) }},
+		{"event-core", func() any { return new(corev1.Event) }},
+		{"event-v1", func() any { return new(eventsv1.Event) }},
+		{"self-access", func() any { return new(authorizationv1.SelfSubjectAccessReview) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j, err := protobuf.ToJSON(readFixture(t, tc.name+".pb"))
+			check.NoError(t, err)
+			fromProto, fromJSON := tc.new(), tc.new()
+			check.NoError(t, json.Unmarshal(j, fromProto), string(j))
+			check.NoError(t, json.Unmarshal(readFixture(t, tc.name+".json"), fromJSON))
+			check.Equal(t, fromJSON, fromProto)
+		})
+	}
 }

@@ -14,8 +14,8 @@ import (
 // A Selector is immutable and safe for concurrent use. It satisfies
 // storage.FieldSelector.
 //
-// Mirrors fields.Selector (without Transform, Requirements and
-// DeepCopySelector).
+// Mirrors fields.Selector (Transform is a function, transform.go; no
+// Requirements or DeepCopySelector).
 type Selector interface {
 	// Matches reports whether fields satisfy every term; a missing field
 	// reads as "".

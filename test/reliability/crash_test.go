@@ -121,6 +121,7 @@ func TestCrash_SIGKILL(t *testing.T) {
 	dataDir := t.TempDir()
 	s := startServer(t, dataDir, serverOptions{})
 	setupCRD(s)
+	s.createNamespaces("ns0", "ns1", "ns2", "ns3")
 	from := s.revision()
 
 	ws := make([]*writer, writers)

@@ -454,6 +454,19 @@ func waitServed(s *server) {
 	})
 }
 
+// createNamespaces creates namespaces (those that already exist are
+// fine): objects can only be created in a namespace that exists
+// (NamespaceLifecycle).
+func (s *server) createNamespaces(names ...string) {
+	s.t.Helper()
+	for _, n := range names {
+		code, b, err := s.do(context.Background(), "POST", "/api/v1/namespaces", fmt.Sprintf(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":%q}}`, n))
+		if err != nil || code != 201 && code != 409 {
+			s.t.Fatalf("create namespace %s: %d %v %s", n, code, err, b)
+		}
+	}
+}
+
 // cronTab is a CronTab in namespace ns.
 func cronTab(ns, name, writer string, counter int) string {
 	return fmt.Sprintf(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":%q,"namespace":%q},"spec":{"cronSpec":"* * * * */5","image":"img","writer":%q,"counter":%d}}`,

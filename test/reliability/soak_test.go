@@ -35,6 +35,9 @@ const (
 func TestSoak(t *testing.T) {
 	s := startServer(t, t.TempDir(), serverOptions{args: []string{"--profiling"}})
 	setupCRD(s)
+	for i := range soakNamespaces {
+		s.createNamespaces(fmt.Sprintf("soak-%02d", i))
+	}
 	ctx := context.Background()
 
 	// Create the objects first: the load then only updates, so the data

@@ -91,6 +91,7 @@ func containsQuery(p string) bool {
 // watches until its event arrives (the sentinel's event is not returned).
 func history(t *testing.T, s *server, from int64, sentinel string) []event {
 	t.Helper()
+	s.createNamespaces("sentinel")
 	b := s.must(201, "POST", "/apis/stable.example.com/v1/namespaces/sentinel/crontabs", cronTab("sentinel", sentinel, "sentinel", 0))
 	o, err := parseObject(b)
 	if err != nil {

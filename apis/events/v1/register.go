@@ -16,5 +16,6 @@ var SchemeGroupVersion = scheme.GroupVersion{Group: events.GroupName, Version: "
 func AddToScheme(s *scheme.Scheme) error {
 	s.AddKnownTypes(SchemeGroupVersion, &Event{}, &EventList{})
 	RegisterConversions(s)
+	s.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind("Event"), ConvertFieldLabel)
 	return nil
 }

@@ -38,8 +38,14 @@ func (b *bench) on(phase string) bool { return b.phases["all"] || b.phases[phase
 func (b *bench) workload(ctx context.Context) error {
 	p := b.p
 
-	// Setup: the CRDs every later phase uses, each usable (a first object created).
+	// Setup: the namespaces the phases write in (crdlab admits objects only
+	// in existing namespaces; the reference serves no namespaces and
+	// needs none), then the two CRDs every later phase uses, each usable
+	// (a first object created).
 	for _, s := range b.servers {
+		if err := s.target.CreateNamespaces(ctx, nsWarmup, nsBench, "fanout-small", "fanout-big"); err != nil {
+			return fmt.Errorf("setup: %w", err)
+		}
 		for _, crd := range []workload.CRD{mainCRD, fanoutCRD, workload.CELRoutes} {
 			if _, _, err := s.target.FirstCRLatency(ctx, crd, nsWarmup); err != nil {
 				return fmt.Errorf("setup: %w", err)

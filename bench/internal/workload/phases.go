@@ -15,6 +15,26 @@ import (
 )
 
 // CreateCRD posts crd and returns when the server has acknowledged it.
+// CreateNamespaces creates the namespaces names (one that exists is
+// fine). A server that serves no namespaces (404: the reference
+// apiextensions-apiserver, which admits any namespace name) needs none.
+func (t *Target) CreateNamespaces(ctx context.Context, names ...string) error {
+	for _, n := range names {
+		r, err := t.do(ctx, http.MethodPost, "/api/v1/namespaces", fmt.Appendf(nil, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":%q}}`, n), "")
+		if err != nil {
+			return err
+		}
+		switch r.Code {
+		case http.StatusCreated, http.StatusConflict:
+		case http.StatusNotFound:
+			return nil
+		default:
+			return fmt.Errorf("create namespace %s: %d %s", n, r.Code, r.Body)
+		}
+	}
+	return nil
+}
+
 func (t *Target) CreateCRD(ctx context.Context, crd CRD) error {
 	_, err := t.expect(ctx, http.StatusCreated, http.MethodPost, CRDPath(""), crd.JSON(), "")
 	return err

@@ -25,7 +25,7 @@
 //     (ToStructuralOpenAPIV2) and builder/builder.go (buildKubeNative with
 //     opts.V2)
 //   - k8s.io/kube-openapi/pkg/handler/handler.go (/openapi/v2, JSON and
-//     application/com.github.proto-openapi.spec.v2@v1.0+protobuf)
+//     protobuf: MediaTypeProtobuf, MediaTypeProtobufDeprecated)
 //   - github.com/google/gnostic-models/openapiv2/OpenAPIv2.proto
 //
 // Differences from upstream: upstream builds v2 from its Go definitions

@@ -10,8 +10,17 @@ import (
 	"strings"
 )
 
-// MediaTypeProtobuf is what client-go asks /openapi/v2 for.
-const MediaTypeProtobuf = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"
+// The media types of the protobuf document. Clients ask for either;
+// the server answers with MediaTypeProtobuf, which mime.ParseMediaType
+// (and so client-go, which parses every response's Content-Type) accepts:
+// the '@' of the older name is not a token character.
+//
+// Mirrors subTypeProtobuf and subTypeProtobufDeprecated in
+// k8s.io/kube-openapi/pkg/handler/handler.go.
+const (
+	MediaTypeProtobuf           = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
+	MediaTypeProtobufDeprecated = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"
+)
 
 // ToProto encodes d as the protobuf message openapi.v2.Document. Map keys
 // are written in sorted order, so equal documents encode to equal bytes.
