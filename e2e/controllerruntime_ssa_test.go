@@ -14,6 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -109,6 +111,9 @@ func TestControllerRuntimeServerSideApply(t *testing.T) {
 		}
 		return errors.New("not established")
 	})
+	// Established and discovery are written by two controllers, as
+	// upstream's; the manager's RESTMapper reads discovery.
+	waitDiscovered(t, cfg, crdGroup+"/v1", "crontabs")
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0"})
 	if err != nil {
@@ -214,4 +219,28 @@ func TestControllerRuntimeServerSideApply(t *testing.T) {
 	if err := c.Delete(ctx, ct); err != nil && !apierrors.IsNotFound(err) {
 		t.Fatal(err)
 	}
+}
+
+// waitDiscovered waits until discovery lists resource in groupVersion. The
+// EstablishingController and the DiscoveryController are two controllers,
+// upstream as here, so a CRD can be Established a moment before a client's
+// RESTMapper finds its kind.
+func waitDiscovered(t *testing.T, cfg *rest.Config, groupVersion, resource string) {
+	t.Helper()
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, resource+" in discovery of "+groupVersion, func() error {
+		list, err := dc.ServerResourcesForGroupVersion(groupVersion)
+		if err != nil {
+			return err
+		}
+		for _, r := range list.APIResources {
+			if r.Name == resource {
+				return nil
+			}
+		}
+		return fmt.Errorf("%s not in %s", resource, groupVersion)
+	})
 }
