@@ -3,7 +3,43 @@ package deepcopy
 import "reflect"
 
 // Copy returns a deep copy of v.
+//
+// The optional scalars and string lists of API types (a schema's
+// *int64 maximum, a []string of required fields) are copied without
+// reflection: converting a real-size CRD between versions copies tens of
+// thousands of them, most nil, and the reflective path allocated for each.
 func Copy[T any](v T) T {
+	switch x := any(v).(type) {
+	case *int64:
+		if x != nil {
+			c := *x
+			return any(&c).(T)
+		}
+		return v
+	case *float64:
+		if x != nil {
+			c := *x
+			return any(&c).(T)
+		}
+		return v
+	case *string:
+		if x != nil {
+			c := *x
+			return any(&c).(T)
+		}
+		return v
+	case *bool:
+		if x != nil {
+			c := *x
+			return any(&c).(T)
+		}
+		return v
+	case []string:
+		if x != nil {
+			return any(append(make([]string, 0, len(x)), x...)).(T)
+		}
+		return v
+	}
 	src := reflect.ValueOf(&v).Elem()
 	dst := reflect.New(src.Type()).Elem()
 	copyValue(dst, src)

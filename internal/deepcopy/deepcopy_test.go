@@ -69,3 +69,26 @@ func TestCopyJSON(t *testing.T) {
 	out["a"].([]any)[0].(map[string]any)["b"] = int64(2)
 	require.Equal(t, int64(1), in["a"].([]any)[0].(map[string]any)["b"])
 }
+
+// TestCopy_Scalars: the optional scalars and string lists copied without
+// reflection are copies (nil stays nil, empty stays empty and not nil).
+func TestCopy_Scalars(t *testing.T) {
+	i, f, s, b := int64(1), 1.5, "a", true
+	ci, cf, cs, cb := deepcopy.Copy(&i), deepcopy.Copy(&f), deepcopy.Copy(&s), deepcopy.Copy(&b)
+	require.True(t, ci != &i && cf != &f && cs != &s && cb != &b, "a pointer was shared")
+	require.Equal(t, i, *ci)
+	require.Equal(t, f, *cf)
+	require.Equal(t, s, *cs)
+	require.Equal(t, b, *cb)
+	require.Nil(t, deepcopy.Copy((*int64)(nil)))
+	require.Nil(t, deepcopy.Copy((*string)(nil)))
+
+	list := []string{"x", "y"}
+	cl := deepcopy.Copy(list)
+	cl[0] = "changed"
+	require.Equal(t, "x", list[0])
+	require.Nil(t, deepcopy.Copy([]string(nil)))
+	empty := deepcopy.Copy([]string{})
+	require.NotNil(t, empty)
+	require.Empty(t, empty)
+}
