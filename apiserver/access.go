@@ -15,6 +15,7 @@ package apiserver
 // throttled) and, over TLS, the in-memory loopback certificate.
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/base64"
@@ -28,6 +29,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
@@ -388,7 +390,24 @@ func withRequestChecks(h http.Handler, timeout time.Duration) http.Handler {
 			_ = rc.SetReadDeadline(deadline)
 			_ = rc.SetWriteDeadline(deadline)
 			if hasBody(r) {
-				r.Body = &pacedBody{ReadCloser: r.Body, rc: rc, start: time.Now(), final: deadline}
+				pb := &pacedBody{ReadCloser: r.Body, rc: rc, start: time.Now(), final: deadline}
+				r.Body = pb
+				// A read deadline that passes makes net/http cancel the
+				// request's context at once — before the read returns —
+				// and the handler's timeout filter would answer that with
+				// a 504. A body cut for its pace is the client's fault and
+				// gets the handler's 408 instead: the context the handler
+				// sees ends with the connection's unless the body was cut.
+				parent := r.Context()
+				ctx, cancel := context.WithCancelCause(context.WithoutCancel(parent))
+				stop := context.AfterFunc(parent, func() {
+					if !pb.cut() {
+						cancel(context.Cause(parent))
+					}
+				})
+				defer stop()
+				defer cancel(nil)
+				r = r.WithContext(ctx)
 			}
 		}
 		h.ServeHTTP(w, r)
@@ -431,6 +450,13 @@ const (
 // a read pending on the connection (to notice a client that goes away),
 // and a deadline passing under it would cancel the request.
 //
+// A read that misses its deadline fails with a 408 Timeout Status, and the
+// deadline stays passed: before writing the answer net/http reads what is
+// left of an unread body (up to 256 KiB) to keep the connection, and a
+// deadline moved on would let the client hold the request that much
+// longer; a passed one makes that read fail at once, and net/http closes
+// the connection after the answer.
+//
 // Upstream has no such pace: its bodies are read within the request
 // timeout; API Priority and Fairness keeps a slow client to its own share
 // of the server.
@@ -439,8 +465,22 @@ type pacedBody struct {
 	rc           *http.ResponseController
 	start, final time.Time
 	// n counts the bytes read; done is set once a read failed or hit EOF.
+	// Only the handler's goroutine touches them.
 	n    int64
 	done bool
+	// deadline is the read deadline of the read under way (UnixNano), 0
+	// between reads; late is set iff a read missed it. Read by cut, from
+	// the goroutine net/http cancels the request's context on.
+	deadline atomic.Int64
+	late     atomic.Bool
+}
+
+// cut reports whether the body missed its pace: a read failed on its
+// deadline, or one is under way and its deadline has passed (net/http
+// cancels the request before the read returns).
+func (p *pacedBody) cut() bool {
+	d := p.deadline.Load()
+	return p.late.Load() || d != 0 && time.Now().UnixNano() >= d
 }
 
 func (p *pacedBody) Read(b []byte) (int, error) {
@@ -451,22 +491,27 @@ func (p *pacedBody) Read(b []byte) (int, error) {
 	if d.After(p.final) {
 		d = p.final
 	}
+	p.deadline.Store(d.UnixNano())
 	_ = p.rc.SetReadDeadline(d)
 	n, err := p.ReadCloser.Read(b)
 	p.n += int64(n)
-	if err != nil {
-		p.done = true
-		_ = p.rc.SetReadDeadline(p.final)
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			err = &apierrors.StatusError{ErrStatus: metav1.Status{
-				TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
-				Status:   metav1.StatusFailure, Code: http.StatusRequestTimeout, Reason: metav1.StatusReasonTimeout,
-				Message: fmt.Sprintf("the request body came too slowly: %d bytes in %v; a body must arrive within %v plus a second per %d KiB",
-					p.n, time.Since(p.start).Round(time.Millisecond), BodyGracePeriod, MinBodyRate>>10),
-			}}
-		}
+	if err == nil {
+		p.deadline.Store(0)
+		return n, nil
 	}
-	return n, err
+	p.done = true
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		p.deadline.Store(0)
+		_ = p.rc.SetReadDeadline(p.final)
+		return n, err
+	}
+	p.late.Store(true)
+	return n, &apierrors.StatusError{ErrStatus: metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusFailure, Code: http.StatusRequestTimeout, Reason: metav1.StatusReasonTimeout,
+		Message: fmt.Sprintf("the request body came too slowly: %d bytes in %v; a body must arrive within %v plus a second per %d KiB",
+			p.n, time.Since(p.start).Round(time.Millisecond), BodyGracePeriod, MinBodyRate>>10),
+	}}
 }
 
 // maxNameLength bounds object names in paths: upstream's longest valid

@@ -2,8 +2,10 @@ package reliability
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -340,5 +342,78 @@ func TestHardening_WatchFromCompacted(t *testing.T) {
 	if status != 200 || len(lines) != 1 || !strings.HasPrefix(lines[0], `{"type":"ERROR","object":{`) ||
 		!strings.Contains(lines[0], `"kind":"Status"`) || !strings.Contains(lines[0], `"reason":"Expired"`) || !strings.Contains(lines[0], `"code":410`) {
 		t.Errorf("watch from the compacted resourceVersion %s: HTTP %d\n%s\nwant 200 and one ERROR event with the 410 Expired Status", old, status, body)
+	}
+}
+
+// TestHardening_SlowBody (finding 8, the body deadline): a client that
+// trickles its body a byte at a time loses its request once the body
+// falls behind the minimum pace (after apiserver.BodyGracePeriod, 10 s),
+// so it cannot hold a mutating slot for the whole request timeout (70 s).
+// It gets a 408 Timeout Status — not the 504 of the request timeout, and
+// not silence — and nothing is written.
+func TestHardening_SlowBody(t *testing.T) {
+	s := startServer(t, t.TempDir(), serverOptions{})
+	setupCRD(s)
+	addr := strings.TrimPrefix(s.url, "http://")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := cronTab("default", "slow", "s", 1)
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", crontabsPath, addr, len(body))
+	t0 := time.Now()
+	type answer struct {
+		resp *http.Response
+		body []byte
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		var a answer
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err == nil {
+			a.resp = resp
+			a.body, _ = io.ReadAll(resp.Body)
+		}
+		answered <- a
+	}()
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	limit := time.After(40 * time.Second)
+	for sent := 0; ; {
+		select {
+		case a := <-answered:
+			d := time.Since(t0)
+			var st struct {
+				Kind, Reason string
+				Code         int
+			}
+			if a.resp != nil {
+				_ = json.Unmarshal(a.body, &st)
+			}
+			if a.resp == nil || a.resp.StatusCode != http.StatusRequestTimeout || st.Kind != "Status" || st.Reason != "Timeout" || st.Code != 408 {
+				t.Errorf("answer to the trickled body after %v: %v %s, want a 408 Timeout Status", d, a.resp, a.body)
+			}
+			// The grace period is the lower bound; the upper one is generous (CI load).
+			if d < 9*time.Second || d > 30*time.Second {
+				t.Errorf("answered after %v, want about 10 s (the grace period)", d)
+			}
+			t.Logf("a body trickled at 2 bytes/s was cut after %v (%d of %d bytes sent): %s", d.Round(time.Millisecond), sent, len(body), bytes.TrimSpace(a.body))
+			var list struct{ Items []object }
+			if err := json.Unmarshal(s.must(200, "GET", crontabsPath, ""), &list); err != nil {
+				t.Fatal(err)
+			}
+			if len(list.Items) != 0 {
+				t.Errorf("%d objects stored after a cut body, want none", len(list.Items))
+			}
+			return
+		case <-tick.C:
+			if sent < len(body)-1 { // never the last byte: the body stays incomplete
+				_, _ = conn.Write([]byte{body[sent]}) // a write error: the server has closed; the answer tells
+				sent++
+			}
+		case <-limit:
+			t.Fatalf("no answer after 40 s of a trickled body")
+		}
 	}
 }
