@@ -392,6 +392,7 @@ func withRequestChecks(h http.Handler, timeout time.Duration) http.Handler {
 			if hasBody(r) {
 				pb := &pacedBody{ReadCloser: r.Body, rc: rc, start: time.Now(), final: deadline}
 				r.Body = pb
+				w = &closeOnUnreadBody{ResponseWriter: w, body: pb}
 				// A read deadline that passes makes net/http cancel the
 				// request's context at once — before the read returns —
 				// and the handler's timeout filter would answer that with
@@ -468,6 +469,8 @@ type pacedBody struct {
 	// Only the handler's goroutine touches them.
 	n    int64
 	done bool
+	// complete is set once a read hit EOF: the whole body is read.
+	complete atomic.Bool
 	// deadline is the read deadline of the read under way (UnixNano), 0
 	// between reads; late is set iff a read missed it. Read by cut, from
 	// the goroutine net/http cancels the request's context on.
@@ -500,6 +503,9 @@ func (p *pacedBody) Read(b []byte) (int, error) {
 		return n, nil
 	}
 	p.done = true
+	if err == io.EOF {
+		p.complete.Store(true)
+	}
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		p.deadline.Store(0)
 		_ = p.rc.SetReadDeadline(p.final)
@@ -513,6 +519,30 @@ func (p *pacedBody) Read(b []byte) (int, error) {
 			p.n, time.Since(p.start).Round(time.Millisecond), BodyGracePeriod, MinBodyRate>>10),
 	}}
 }
+
+// closeOnUnreadBody closes the connection after an error answered before
+// the request's body was read to its end — a 401, 403, 429 or 415, or the
+// 408 of a body cut for its pace — so that net/http does not first read
+// what is left of the body (it does, up to 256 KiB, to keep the
+// connection): a client that sends its body slowly, or never, gets its
+// refusal at once and holds nothing.
+type closeOnUnreadBody struct {
+	http.ResponseWriter
+	body *pacedBody
+}
+
+func (w *closeOnUnreadBody) WriteHeader(code int) {
+	if code >= http.StatusBadRequest && !w.body.complete.Load() {
+		w.Header().Set("Connection", "close")
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *closeOnUnreadBody) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush passes a flush through.
+func (w *closeOnUnreadBody) Flush() { _ = http.NewResponseController(w.ResponseWriter).Flush() }
 
 // maxNameLength bounds object names in paths: upstream's longest valid
 // name (a DNS subdomain) is 253 bytes.

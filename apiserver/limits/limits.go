@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
@@ -46,19 +47,117 @@ type Config struct {
 
 // Limiter counts the requests in flight and the open watches.
 //
-// Each semaphore is a buffered channel: a request takes a slot by sending
-// without blocking and gives it back by receiving. A nil channel means no
-// limit.
+// Each kind of request has a pool of slots; a nil pool means no limit.
 type Limiter struct {
-	readOnly, mutating, watches chan struct{}
-	longRunning                 func(*http.Request) bool
-	log                         *slog.Logger
+	pools       [3]*pool // by kind: KindReadOnly, KindMutating, KindWatch
+	longRunning func(*http.Request) bool
+	log         *slog.Logger
 
-	// rejected counts the 429s given, by kind.
-	rejected [3]atomic.Int64
+	// rejected counts the 429s given, by kind; unfair counts those of
+	// them that a user's fair share refused while slots were free.
+	rejected, unfair [3]atomic.Int64
 	// openWatches counts the watches open now, also when they are not
 	// limited.
 	openWatches atomic.Int64
+}
+
+// pool is the slots of one kind of request, shared fairly among users.
+//
+// A user may take a free slot while it holds fewer than its fair share,
+// limit/(users+1), at least 1, where users counts the users holding
+// slots, itself included: alone a user gets half of the slots, two get a
+// third each, and there is always room for one more user to arrive. What
+// a user holds above its share when others arrive it keeps until those
+// requests end; it gets no new slot until it is under its share again.
+//
+// Mirrors, in small, the fair queuing of a priority level in upstream's
+// API Priority and Fairness, whose default flow schemas tell flows apart
+// by user: there a request waits in its flow's queue for a seat, here it
+// is answered 429 at once.
+type pool struct {
+	limit int
+
+	mu sync.Mutex // guards the fields below
+	// taken counts the slots held: the sum of byUser's counts, plus
+	// the system:masters requests that found a free slot.
+	taken int
+	// byUser counts each user's slots; a user is a key iff it holds one.
+	byUser map[string]int
+}
+
+func newPool(n, def int) *pool {
+	switch {
+	case n < 0:
+		return nil
+	case n == 0:
+		n = def
+	}
+	return &pool{limit: n, byUser: map[string]int{}}
+}
+
+// share is a user's fair share with users users holding slots.
+func (p *pool) share(users int) int {
+	return max(1, p.limit/(users+1))
+}
+
+// Results of pool.acquire.
+const (
+	acquired  = iota // a slot is taken; release it
+	exempted         // no slot free, but the request is exempt: serve it, release nothing
+	full             // no slot free: 429
+	overShare        // a slot is free, but not for this user: 429
+)
+
+// acquire takes a slot for user; a master (system:masters) is exempt from
+// the fair share, and served without a slot when none is free.
+func (p *pool) acquire(user string, master bool) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.taken >= p.limit && master:
+		return exempted
+	case p.taken >= p.limit:
+		return full
+	case master:
+		p.taken++
+		return acquired
+	}
+	n := p.byUser[user]
+	users := len(p.byUser)
+	if n == 0 {
+		users++
+	}
+	if n >= p.share(users) {
+		return overShare
+	}
+	p.byUser[user] = n + 1
+	p.taken++
+	return acquired
+}
+
+// release gives back a slot acquire took.
+func (p *pool) release(user string, master bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.taken--
+	if master {
+		return
+	}
+	if n := p.byUser[user]; n > 1 {
+		p.byUser[user] = n - 1
+	} else {
+		delete(p.byUser, user)
+	}
+}
+
+// stats returns the slots taken and the users holding them.
+func (p *pool) stats() (taken, users int) {
+	if p == nil {
+		return 0, 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.taken, len(p.byUser)
 }
 
 // Kinds of request, the index of Limiter.rejected.
@@ -74,22 +173,14 @@ func New(cfg Config, log *slog.Logger) *Limiter {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Limiter{
-		readOnly:    semaphore(cfg.MaxRequestsInFlight, DefaultMaxRequestsInFlight),
-		mutating:    semaphore(cfg.MaxMutatingRequestsInFlight, DefaultMaxMutatingRequestsInFlight),
-		watches:     semaphore(cfg.MaxWatches, DefaultMaxWatches),
+		pools: [3]*pool{
+			KindReadOnly: newPool(cfg.MaxRequestsInFlight, DefaultMaxRequestsInFlight),
+			KindMutating: newPool(cfg.MaxMutatingRequestsInFlight, DefaultMaxMutatingRequestsInFlight),
+			KindWatch:    newPool(cfg.MaxWatches, DefaultMaxWatches),
+		},
 		longRunning: cfg.LongRunning,
 		log:         log,
 	}
-}
-
-func semaphore(n, def int) chan struct{} {
-	switch {
-	case n < 0:
-		return nil
-	case n == 0:
-		n = def
-	}
-	return make(chan struct{}, n)
 }
 
 // Stats is a snapshot of a Limiter.
@@ -98,16 +189,23 @@ type Stats struct {
 	InFlight [3]int
 	// Limit is the cap of each kind, 0 for none.
 	Limit [3]int
-	// Rejected counts the 429s given since start, by kind.
-	Rejected [3]int64
+	// Users counts the users holding slots, by kind.
+	Users [3]int
+	// Rejected counts the 429s given since start, by kind; RejectedOverShare
+	// counts those of them given for a user's fair share.
+	Rejected, RejectedOverShare [3]int64
 }
 
 // Stats returns how full the Limiter is.
 func (l *Limiter) Stats() Stats {
 	var s Stats
-	for i, c := range []chan struct{}{l.readOnly, l.mutating, l.watches} {
-		s.InFlight[i], s.Limit[i] = len(c), cap(c)
+	for i, p := range l.pools {
+		s.InFlight[i], s.Users[i] = p.stats()
+		if p != nil {
+			s.Limit[i] = p.limit
+		}
 		s.Rejected[i] = l.rejected[i].Load()
+		s.RejectedOverShare[i] = l.unfair[i].Load()
 	}
 	s.InFlight[KindWatch] = int(l.openWatches.Load())
 	return s
@@ -131,10 +229,12 @@ func isHealth(path string) bool {
 // separately, and head as get).
 var nonMutatingVerbs = map[string]bool{"get": true, "list": true, "watch": true, "head": true}
 
-// Handler is the filter: it needs the RequestInfo (and, for the
-// system:masters exemption, the user) in the request's context.
+// Handler is the filter: it needs the RequestInfo and the user in the
+// request's context.
 //
-// Mirrors WithMaxInFlightLimit in maxinflight.go.
+// Mirrors WithMaxInFlightLimit in maxinflight.go, with each user held to
+// a fair share of the slots (pool) as upstream's WithPriorityAndFairness
+// holds each flow to its share of a priority level.
 func (l *Limiter) Handler(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info, ok := request.RequestInfoFrom(r.Context())
@@ -142,34 +242,45 @@ func (l *Limiter) Handler(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		kind, c := KindMutating, l.mutating
+		kind := KindMutating
 		switch {
 		case info.LongRunning() || l.longRunning != nil && l.longRunning(r):
-			kind, c = KindWatch, l.watches
+			kind = KindWatch
 			l.openWatches.Add(1)
 			defer l.openWatches.Add(-1)
 		case nonMutatingVerbs[info.Verb]:
-			kind, c = KindReadOnly, l.readOnly
+			kind = KindReadOnly
 		}
-		if c == nil {
+		p := l.pools[kind]
+		if p == nil {
 			h.ServeHTTP(w, r)
 			return
 		}
-		select {
-		case c <- struct{}{}:
-			defer func() { <-c }()
+		// A system:master is never turned away (nor held to a share).
+		u, _ := authn.UserFrom(r.Context())
+		var name string
+		if u != nil {
+			name = u.Name
+		}
+		master := u.InGroup(authn.SystemPrivilegedGroup)
+		switch p.acquire(name, master) {
+		case acquired:
+			defer p.release(name, master)
 			h.ServeHTTP(w, r)
 			return
-		default:
-		}
-		// Full. A system:master is never turned away (nor counted).
-		if u, ok := authn.UserFrom(r.Context()); ok && u.InGroup(authn.SystemPrivilegedGroup) {
+		case exempted:
 			h.ServeHTTP(w, r)
+			return
+		case overShare:
+			l.rejected[kind].Add(1)
+			l.unfair[kind].Add(1)
+			l.log.Debug("too many requests from one user", "kind", kindName[kind], "limit", p.limit, "user", name, "path", r.URL.Path)
+			responsewriters.WriteError(w, overFairShare(kind, p.limit))
 			return
 		}
 		l.rejected[kind].Add(1)
-		l.log.Debug("too many requests", "kind", kindName[kind], "limit", cap(c), "path", r.URL.Path)
-		responsewriters.WriteError(w, tooManyRequests(kind, cap(c)))
+		l.log.Debug("too many requests", "kind", kindName[kind], "limit", p.limit, "path", r.URL.Path)
+		responsewriters.WriteError(w, tooManyRequests(kind, p.limit))
 	})
 }
 
@@ -182,4 +293,12 @@ func tooManyRequests(kind, limit int) *apierrors.StatusError {
 		return apierrors.NewTooManyRequests(fmt.Sprintf("Too many watches (the limit is %d, --max-watches), please try again later.", limit), RetryAfterSeconds)
 	}
 	return apierrors.NewTooManyRequests("Too many requests, please try again later.", RetryAfterSeconds)
+}
+
+// overFairShare is the 429 of a user over its fair share while slots are
+// free for others.
+func overFairShare(kind, limit int) *apierrors.StatusError {
+	what := map[int]string{KindReadOnly: "read-only requests", KindMutating: "mutating requests", KindWatch: "watches"}[kind]
+	return apierrors.NewTooManyRequests(fmt.Sprintf("Too many requests, please try again later: this user holds its fair share "+
+		"of the %d slots for %s, which are shared among the users that use them (docs/access.md).", limit, what), RetryAfterSeconds)
 }

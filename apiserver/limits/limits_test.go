@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -187,5 +188,115 @@ func TestLimiter_Concurrent(t *testing.T) {
 	rejected.Range(func(any, any) bool { n++; return true })
 	if n != 16*200 {
 		t.Errorf("%d answers, want %d", n, 16*200)
+	}
+}
+
+// TestLimiter_FairShare: a user alone gets half of the slots; once others
+// hold slots each new user gets limit/(users+1), so a flooding user
+// leaves room for the others; a user over its share is answered 429 while
+// slots are free, and the message says why.
+func TestLimiter_FairShare(t *testing.T) {
+	l := limits.New(limits.Config{MaxMutatingRequestsInFlight: 4}, nil)
+	b := newBlocking()
+	h := l.Handler(b)
+	var wg sync.WaitGroup
+	hold := func(u *authn.User) {
+		wg.Add(1)
+		go func() { defer wg.Done(); h.ServeHTTP(httptest.NewRecorder(), newRequest("POST", crontabs, u)) }()
+		<-b.entered
+	}
+	post := func(u *authn.User) (int, string) {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, newRequest("POST", crontabs, u))
+		var st struct{ Message string }
+		_ = json.Unmarshal(w.Body.Bytes(), &st)
+		if w.Code == 429 && w.Header().Get("Retry-After") != "1" {
+			t.Errorf("429 without Retry-After: 1")
+		}
+		return w.Code, st.Message
+	}
+	mallory, alice, bob, carol := &authn.User{Name: "mallory"}, &authn.User{Name: "alice"}, &authn.User{Name: "bob"}, &authn.User{Name: "carol"}
+	master := &authn.User{Name: "system:apiserver", Groups: []string{authn.SystemPrivilegedGroup}}
+
+	hold(mallory)
+	hold(mallory) // alone: a share of 4/2
+	if code, msg := post(mallory); code != 429 || msg != "Too many requests, please try again later: this user holds its fair share of the 4 slots for mutating requests, which are shared among the users that use them (docs/access.md)." {
+		t.Errorf("mallory's third create: %d %q, want 429 (over its share, 2 slots still free)", code, msg)
+	}
+	hold(alice) // two users: a share of max(1, 4/3) each; mallory keeps its 2
+	if code, _ := post(alice); code != 429 {
+		t.Errorf("alice's second create: %d, want 429", code)
+	}
+	hold(bob) // the last free slot
+	if code, msg := post(carol); code != 429 || msg != "Too many requests, please try again later." {
+		t.Errorf("carol's create with every slot taken: %d %q, want 429", code, msg)
+	}
+	hold(master) // never turned away
+	st := l.Stats()
+	if st.InFlight[limits.KindMutating] != 4 || st.Users[limits.KindMutating] != 3 || st.Rejected[limits.KindMutating] != 3 || st.RejectedOverShare[limits.KindMutating] != 2 {
+		t.Errorf("Stats %+v", st)
+	}
+	close(b.release)
+	wg.Wait()
+	if st := l.Stats(); st.InFlight[limits.KindMutating] != 0 || st.Users[limits.KindMutating] != 0 {
+		t.Errorf("after: Stats %+v", st)
+	}
+}
+
+// TestLimiter_FairShareConcurrent: four users hammer a limiter of 8
+// slots from four goroutines each (run with -race): never more than 8 in
+// the handler, every request served or answered 429, every user served.
+func TestLimiter_FairShareConcurrent(t *testing.T) {
+	const limit = 8
+	l := limits.New(limits.Config{MaxMutatingRequestsInFlight: limit}, nil)
+	var mu sync.Mutex
+	in, peak := 0, 0
+	h := l.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		in++
+		peak = max(peak, in)
+		mu.Unlock()
+		runtime.Gosched() // let the others in meanwhile
+		mu.Lock()
+		in--
+		mu.Unlock()
+	}))
+	var wg sync.WaitGroup
+	var served, rejected [4]int
+	for u := range 4 {
+		user := &authn.User{Name: string(rune('a' + u))}
+		var umu sync.Mutex
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 200 {
+					w := httptest.NewRecorder()
+					h.ServeHTTP(w, newRequest("POST", crontabs, user))
+					umu.Lock()
+					switch w.Code {
+					case 200:
+						served[u]++
+					case 429:
+						rejected[u]++
+					default:
+						t.Errorf("code %d", w.Code)
+					}
+					umu.Unlock()
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	if peak > limit {
+		t.Errorf("peak %d in flight, limit %d", peak, limit)
+	}
+	for u := range 4 {
+		if served[u]+rejected[u] != 800 || served[u] == 0 {
+			t.Errorf("user %d: %d served, %d rejected, want 800 answers, some served", u, served[u], rejected[u])
+		}
+	}
+	if st := l.Stats(); st.InFlight[limits.KindMutating] != 0 || st.Users[limits.KindMutating] != 0 {
+		t.Errorf("after: Stats %+v", st)
 	}
 }

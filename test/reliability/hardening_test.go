@@ -417,3 +417,87 @@ func TestHardening_SlowBody(t *testing.T) {
 		}
 	}
 }
+
+// TestHardening_FairShare (finding 8, the fair share): a user that takes
+// mutating slots with bodies it never finishes — 8 creates at once, with
+// 4 slots — gets half of them (its fair share alone) and 429 with
+// Retry-After: 1 for the rest; another user's creates, sent while the
+// flood holds its slots, all succeed.
+func TestHardening_FairShare(t *testing.T) {
+	dir := t.TempDir()
+	tokens := writeFile(t, dir, "tokens.csv", "admin-token,admin,1,system:masters\nmallory-token,mallory,2\nalice-token,alice,3\n")
+	s := startServer(t, filepath.Join(dir, "data"), serverOptions{token: "admin-token", args: []string{
+		"--token-file", tokens, "--max-mutating-requests-inflight", "4"}})
+	setupCRD(s)
+	addr := strings.TrimPrefix(s.url, "http://")
+	inflight := func() int { return int(s.metric(`apiserver_current_inflight_requests{request_kind="mutating"}`)) }
+
+	// The server's own controllers (system:masters) take a free slot too:
+	// start from none in flight.
+	s.poll("no mutating request in flight", func() bool { return inflight() == 0 })
+
+	// The flood: each create sends its headers and one byte of its body.
+	const flood = 8
+	type answer struct {
+		code       int
+		retryAfter string
+		reason     string
+	}
+	answers := make(chan answer, flood)
+	for i := range flood {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		body := cronTab("default", fmt.Sprintf("flood-%d", i), "mallory", i)
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer mallory-token\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%c",
+			crontabsPath, addr, len(body), body[0])
+		go func() {
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				return // closed at the end of the test
+			}
+			var st struct{ Reason string }
+			_ = json.NewDecoder(resp.Body).Decode(&st)
+			answers <- answer{resp.StatusCode, resp.Header.Get("Retry-After"), st.Reason}
+		}()
+	}
+	// Every create of the flood is either refused or holds a slot.
+	var refused []answer
+	s.poll("the flood's creates refused or in flight", func() bool {
+		for {
+			select {
+			case a := <-answers:
+				refused = append(refused, a)
+				continue
+			default:
+			}
+			return len(refused)+inflight() == flood
+		}
+	})
+	held := flood - len(refused)
+	for _, a := range refused {
+		if a.code != 429 || a.retryAfter != "1" || a.reason != "TooManyRequests" {
+			t.Errorf("a refused create of the flood: %+v, want 429 TooManyRequests with Retry-After: 1", a)
+		}
+	}
+	if held != 2 {
+		t.Errorf("the flooding user holds %d of the 4 mutating slots, want 2 (its fair share alone)", held)
+	}
+
+	// The victim, while the flood holds its slots.
+	alice := &server{t: t, url: s.url, client: newClient(nil, "alice-token")}
+	created := 0
+	for i := range 3 {
+		if code, body, err := alice.do(t.Context(), "POST", crontabsPath, cronTab("default", fmt.Sprintf("alice-%d", i), "alice", i)); err != nil || code != 201 {
+			t.Errorf("alice's create %d while mallory floods: %d %v %s", i, code, err, abbreviate(string(body)))
+		} else {
+			created++
+		}
+	}
+	if n := inflight(); n < held {
+		t.Errorf("the flood's creates ended before alice's (%d of %d in flight): the test proved nothing", n, held)
+	}
+	t.Logf("flood of %d creates with 4 slots: %d held, %d refused with 429; %d of alice's 3 creates succeeded", flood, held, len(refused), created)
+}
