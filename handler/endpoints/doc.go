@@ -20,6 +20,7 @@
 //     and name). patch.go has JSON and merge patches and server-side apply;
 //     watch.go watches, encoded once for every watcher (WatchLines,
 //     watchcache.go); table.go the Table and PartialObjectMetadata answers.
+//     A list in plain JSON streams, a chunk at a time (streamList).
 //   - FieldManager (fieldmanager.go): server-side apply's bookkeeping
 //     (machinery/managedfields) on a scope: Update entries for create,
 //     update and patch; apply merges.
@@ -39,6 +40,8 @@
 //   - k8s.io/apiserver/pkg/registry/rest: create.go, update.go
 //     (AdmissionToValidateObjectFunc, AdmissionToValidateObjectUpdateFunc)
 //   - k8s.io/apiserver/pkg/storage/cacher/caching_object.go (WatchLines)
+//   - k8s.io/apimachinery/pkg/runtime/serializer/json/collections.go
+//     (streamEncodeCollections: streamList)
 //   - k8s.io/apiserver/pkg/registry/rest/meta.go
 //     (EnsureObjectNamespaceMatchesRequestNamespace, through registry)
 //
@@ -53,4 +56,7 @@
 //     upstream sends them with the first only. Each write of a watch is
 //     bounded (WatchWriteTimeout), which upstream does not do.
 //   - Errors are always JSON.
+//   - Only plain JSON lists stream; YAML, pretty JSON, Tables and
+//     metadata-only lists are built whole (upstream streams JSON and
+//     protobuf lists, which crdlab never writes).
 package endpoints

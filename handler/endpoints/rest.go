@@ -370,8 +370,14 @@ func listResource(w http.ResponseWriter, r *http.Request, s *RequestScope) {
 }
 
 // writeList answers a list; shared says its items are shared with other
-// readers (registry.WithReadOnlyItems) and must not be changed.
+// readers (registry.WithReadOnlyItems) and must not be changed. Plain JSON
+// streams (streamList); Tables, metadata-only lists, YAML and pretty JSON
+// are built whole, as upstream builds them.
 func writeList(w http.ResponseWriter, r *http.Request, s *RequestScope, opts negotiation.Options, code int, list scheme.Object, shared bool) {
+	if opts.Convert == nil && !opts.Pretty && opts.MediaType != negotiation.MediaTypeYAML {
+		streamList(w, s, opts, code, list, shared)
+		return
+	}
 	out, items, err := s.encodeList(list, shared)
 	if err != nil {
 		responsewriters.WriteError(w, err)

@@ -259,41 +259,133 @@ type wireList struct {
 
 // AppendJSON writes the list as json.Marshal would, without its second
 // pass over every item's JSON: the list's own fields through encoding/json,
-// then the items, each through its own AppendJSON when it has one (custom
-// resources do).
+// then the items, each through appendItemJSON.
 func (l *wireList) AppendJSON(dst []byte) ([]byte, error) {
-	head, err := json.Marshal(struct {
-		metav1.TypeMeta `json:",inline"`
-		Metadata        metav1.ListMeta `json:"metadata"`
-	}{l.TypeMeta, l.Metadata})
+	dst, err := appendListHead(dst, l.TypeMeta, l.Metadata, len(l.Items))
 	if err != nil {
 		return dst, err
 	}
-	if dst == nil {
-		dst = make([]byte, 0, len(head)+len(l.Items)*1024)
-	}
-	dst = append(dst, head[:len(head)-1]...) // without its closing brace
 	if l.Items == nil {
-		return append(dst, `,"items":null}`...), nil
+		return append(dst, `null}`...), nil
 	}
-	dst = append(dst, `,"items":[`...)
+	dst = append(dst, '[')
 	for i, it := range l.Items {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if a, ok := it.(responsewriters.JSONAppender); ok {
-			if dst, err = a.AppendJSON(dst); err != nil {
-				return dst, err
-			}
-			continue
-		}
-		b, err := json.Marshal(it)
-		if err != nil {
+		if dst, err = appendItemJSON(dst, it); err != nil {
 			return dst, err
 		}
-		dst = append(dst, b...)
 	}
 	return append(dst, "]}"...), nil
+}
+
+// appendListHead appends a list's JSON up to its items' value:
+// {"kind":…,"apiVersion":…,"metadata":{…},"items": — for n items, it sizes
+// a new dst at about a KiB an item.
+func appendListHead(dst []byte, tm metav1.TypeMeta, lm metav1.ListMeta, n int) ([]byte, error) {
+	head, err := json.Marshal(struct {
+		metav1.TypeMeta `json:",inline"`
+		Metadata        metav1.ListMeta `json:"metadata"`
+	}{tm, lm})
+	if err != nil {
+		return dst, err
+	}
+	if dst == nil {
+		dst = make([]byte, 0, len(head)+n*1024)
+	}
+	dst = append(dst, head[:len(head)-1]...) // without its closing brace
+	return append(dst, `,"items":`...), nil
+}
+
+// appendItemJSON appends an item's JSON: through its own AppendJSON when it
+// has one (custom resources do), else encoding/json.
+func appendItemJSON(dst []byte, it scheme.Object) ([]byte, error) {
+	if a, ok := it.(responsewriters.JSONAppender); ok {
+		return a.AppendJSON(dst)
+	}
+	b, err := json.Marshal(it)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, b...), nil
+}
+
+// listChunk is how much of a streamed list is gathered before a write.
+const listChunk = 64 << 10
+
+// streamList writes a list as JSON one item at a time: each item is
+// encoded (converted to the URL's version, if needed) into a buffer that
+// goes to the client every listChunk bytes and is then reused, so a list
+// costs the server a chunk, not its whole answer — which a hundred-MB list
+// used to cost four times over (the growing body, the body with its
+// newline, and the timeout filter's copy). The bytes are exactly what
+// AppendJSON writes, then a newline.
+//
+// Errors: before the first write (any list under listChunk) the client
+// gets the error's Status; after it, the status line is sent, so the
+// answer is cut instead (http.ErrAbortHandler: the connection is closed),
+// which a client reads as a failed list, never as a shorter one.
+//
+// Mirrors streamEncodeCollections in
+// k8s.io/apimachinery/pkg/runtime/serializer/json/collections.go, which
+// the crdHandler's JSON serializer turns on (StreamingCollectionsEncoding
+// in customresource_handler.go).
+func streamList(w http.ResponseWriter, s *RequestScope, opts negotiation.Options, code int, list scheme.Object, shared bool) {
+	items, err := listItems(list)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	encode := s.encodeResult
+	if shared {
+		encode = func(obj scheme.Object) (scheme.Object, error) {
+			out, _, err := s.EncodeShared(obj)
+			return out, err
+		}
+	}
+	buf := make([]byte, 0, listChunk+listChunk/4)
+	buf, err = appendListHead(buf, metav1.TypeMeta{APIVersion: s.Kind.GroupVersion().String(), Kind: s.ListKind}, listMetaOf(list), len(items))
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
+	buf = append(buf, '[')
+	started := false
+	send := func() error {
+		if !started {
+			started = true
+			w.Header().Set("Content-Type", opts.ContentType())
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			w.WriteHeader(code)
+		}
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		return err
+	}
+	for i, it := range items {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		e, err := encode(it)
+		if err == nil {
+			buf, err = appendItemJSON(buf, e)
+		}
+		if err != nil {
+			if started {
+				panic(http.ErrAbortHandler)
+			}
+			responsewriters.WriteError(w, err)
+			return
+		}
+		if len(buf) >= listChunk {
+			if send() != nil {
+				return // the client is gone
+			}
+		}
+	}
+	buf = append(buf, "]}\n"...)
+	_ = send()
 }
 
 // encodeResult encodes an object a registry call returned, which the

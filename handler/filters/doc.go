@@ -23,6 +23,10 @@
 //   - WithTrace: none; the nearest is WithTracing in
 //     k8s.io/apiserver/pkg/endpoints/filters (OpenTelemetry spans)
 //
+// The timeout filter writes the answer through, as upstream's: a handler
+// that has begun answering when its deadline passes has its answer cut
+// (the connection closed), not replaced by the 504.
+//
 // Differences from upstream: no authentication, authorization, audit,
 // impersonation, priority-and-fairness or max-in-flight filters; the body
 // limit is a filter here (upstream checks it in each handler while reading

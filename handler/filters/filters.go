@@ -117,11 +117,17 @@ func WithMaxRequestBody(h http.Handler, limit int64) http.Handler {
 
 // WithTimeout gives every request that is not long-running (see
 // RequestInfo.LongRunning) a deadline of timeout. If the handler has not
-// answered by then, the client gets a 504 Timeout Status and whatever the
-// handler writes later is dropped. timeout <= 0 disables the filter.
+// begun its answer by then, the client gets a 504 Timeout Status; if it
+// has, the answer is cut (the connection closed, or the HTTP/2 stream
+// reset), as a half-sent answer cannot become a 504. Whatever the handler
+// writes later is dropped. timeout <= 0 disables the filter.
+//
+// The answer is written through, not buffered: a list of a hundred
+// megabytes streams to the client (endpoints.writeList) instead of being
+// held here whole.
 //
 // Mirrors WithTimeoutForNonLongRunningRequests in
-// k8s.io/apiserver/pkg/server/filters/timeout.go.
+// k8s.io/apiserver/pkg/server/filters/timeout.go (baseTimeoutWriter).
 func WithTimeout(h http.Handler, timeout time.Duration) http.Handler {
 	if timeout <= 0 {
 		return h
@@ -152,33 +158,48 @@ func WithTimeout(h http.Handler, timeout time.Duration) http.Handler {
 				panic(p) // let WithPanicRecovery answer it
 			default:
 			}
-			tw.finish()
 		case <-ctx.Done():
 			tw.timeout(fmt.Errorf("request did not complete within requested timeout - %w", ctx.Err()))
 		}
 	})
 }
 
-// timeoutWriter buffers a handler's answer so that WithTimeout can send
-// either that answer or a 504, never both.
+// timeoutWriter passes a handler's answer through until WithTimeout's
+// deadline, and nothing after it.
+//
+// Mirrors baseTimeoutWriter in k8s.io/apiserver/pkg/server/filters/timeout.go.
 type timeoutWriter struct {
 	w http.ResponseWriter
+	// h is the handler's header, copied to w's when the answer begins:
+	// a 504 must not carry the headers of an answer that never was.
 	h http.Header
 
-	mu sync.Mutex // guards everything below
-	// timedOut is true iff the 504 was sent; writes after it are dropped.
+	mu sync.Mutex // guards everything below, and every use of w
+	// timedOut is set iff the deadline passed; writes after it fail.
 	timedOut bool
-	code     int
-	buf      []byte
+	// wroteHeader is set iff the answer has begun (its status line sent).
+	wroteHeader bool
 }
 
 func (tw *timeoutWriter) Header() http.Header { return tw.h }
 
+// begin sends the header with code; tw.mu is held.
+func (tw *timeoutWriter) begin(code int) {
+	if tw.wroteHeader {
+		return
+	}
+	tw.wroteHeader = true
+	for k, v := range tw.h {
+		tw.w.Header()[k] = v
+	}
+	tw.w.WriteHeader(code)
+}
+
 func (tw *timeoutWriter) WriteHeader(code int) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	if tw.code == 0 {
-		tw.code = code
+	if !tw.timedOut {
+		tw.begin(code)
 	}
 }
 
@@ -188,30 +209,30 @@ func (tw *timeoutWriter) Write(b []byte) (int, error) {
 	if tw.timedOut {
 		return 0, http.ErrHandlerTimeout
 	}
-	if tw.code == 0 {
-		tw.code = http.StatusOK
-	}
-	tw.buf = append(tw.buf, b...)
-	return len(b), nil
+	tw.begin(http.StatusOK)
+	return tw.w.Write(b)
 }
 
-func (tw *timeoutWriter) finish() {
+// Flush sends what was written so far.
+func (tw *timeoutWriter) Flush() {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	for k, v := range tw.h {
-		tw.w.Header()[k] = v
+	if !tw.timedOut {
+		tw.begin(http.StatusOK)
+		_ = http.NewResponseController(tw.w).Flush()
 	}
-	if tw.code == 0 {
-		tw.code = http.StatusOK
-	}
-	tw.w.WriteHeader(tw.code)
-	_, _ = tw.w.Write(tw.buf)
 }
 
+// timeout answers 504 if the answer has not begun, and else cuts it:
+// http.ErrAbortHandler makes net/http close the connection (or reset the
+// HTTP/2 stream) without logging a panic.
 func (tw *timeoutWriter) timeout(err error) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
 	tw.timedOut = true
+	if tw.wroteHeader {
+		panic(http.ErrAbortHandler)
+	}
 	responsewriters.WriteError(tw.w, apierrors.NewTimeoutError(err.Error(), 0))
 }
 
