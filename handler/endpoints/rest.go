@@ -375,7 +375,7 @@ func listResource(w http.ResponseWriter, r *http.Request, s *RequestScope) {
 // are built whole, as upstream builds them.
 func writeList(w http.ResponseWriter, r *http.Request, s *RequestScope, opts negotiation.Options, code int, list scheme.Object, shared bool) {
 	if opts.Convert == nil && !opts.Pretty && opts.MediaType != negotiation.MediaTypeYAML {
-		streamList(w, s, opts, code, list, shared)
+		streamList(r.Context(), w, s, opts, code, list, shared)
 		return
 	}
 	out, items, err := s.encodeList(list, shared)

@@ -325,13 +325,14 @@ const listChunk = 64 << 10
 // Errors: before the first write (any list under listChunk) the client
 // gets the error's Status; after it, the status line is sent, so the
 // answer is cut instead (http.ErrAbortHandler: the connection is closed),
-// which a client reads as a failed list, never as a shorter one.
+// which a client reads as a failed list, never as a shorter one. So is an
+// answer whose request's context ends (its timeout) while it streams.
 //
 // Mirrors streamEncodeCollections in
 // k8s.io/apimachinery/pkg/runtime/serializer/json/collections.go, which
 // the crdHandler's JSON serializer turns on (StreamingCollectionsEncoding
 // in customresource_handler.go).
-func streamList(w http.ResponseWriter, s *RequestScope, opts negotiation.Options, code int, list scheme.Object, shared bool) {
+func streamList(ctx context.Context, w http.ResponseWriter, s *RequestScope, opts negotiation.Options, code int, list scheme.Object, shared bool) {
 	items, err := listItems(list)
 	if err != nil {
 		responsewriters.WriteError(w, err)
@@ -379,6 +380,11 @@ func streamList(w http.ResponseWriter, s *RequestScope, opts negotiation.Options
 			return
 		}
 		if len(buf) >= listChunk {
+			if ctx.Err() != nil {
+				// The request timed out, or its client is gone: the
+				// timeout filter cuts what went out.
+				panic(http.ErrAbortHandler)
+			}
 			if send() != nil {
 				return // the client is gone
 			}

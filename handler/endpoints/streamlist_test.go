@@ -2,6 +2,7 @@ package endpoints
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -44,7 +45,7 @@ func TestStreamList(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := httptest.NewRecorder()
-			streamList(w, s, jsonOpts, http.StatusOK, widgetList(n), false)
+			streamList(context.Background(), w, s, jsonOpts, http.StatusOK, widgetList(n), false)
 			if w.Code != 200 || w.Header().Get("Content-Type") != "application/json" {
 				t.Errorf("%d %v", w.Code, w.Header())
 			}
@@ -116,7 +117,8 @@ func TestStreamList_Memory(t *testing.T) {
 
 // TestStreamList_Errors: an item that cannot be encoded before the first
 // chunk is written gives the client the error's Status; after it, the
-// answer is cut (http.ErrAbortHandler), never ended as a shorter list.
+// answer is cut (http.ErrAbortHandler), never ended as a shorter list; so
+// is a list whose request's context ended.
 func TestStreamList_Errors(t *testing.T) {
 	jsonOpts := negotiation.Options{MediaType: negotiation.MediaTypeJSON}
 	failAt := func(n int) *RequestScope {
@@ -133,7 +135,7 @@ func TestStreamList_Errors(t *testing.T) {
 	}
 	t.Run("BeforeFirstWrite", func(t *testing.T) {
 		w := httptest.NewRecorder()
-		streamList(w, failAt(3), jsonOpts, http.StatusOK, widgetList(10), false)
+		streamList(context.Background(), w, failAt(3), jsonOpts, http.StatusOK, widgetList(10), false)
 		if w.Code != http.StatusInternalServerError || !strings.Contains(w.Body.String(), `"kind":"Status"`) {
 			t.Errorf("%d %s", w.Code, w.Body)
 		}
@@ -148,7 +150,19 @@ func TestStreamList_Errors(t *testing.T) {
 				t.Errorf("before the cut: %d, %d bytes", w.code, w.n)
 			}
 		}()
-		streamList(w, failAt(5000), jsonOpts, http.StatusOK, widgetList(6000), false)
+		streamList(context.Background(), w, failAt(5000), jsonOpts, http.StatusOK, widgetList(6000), false)
 		t.Error("an encoding error after the first chunk ended the answer normally")
+	})
+	t.Run("ContextEnded", func(t *testing.T) {
+		w := &countingWriter{h: http.Header{}}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // the request timed out
+		defer func() {
+			if p := recover(); p != http.ErrAbortHandler {
+				t.Errorf("recovered %v, want http.ErrAbortHandler", p)
+			}
+		}()
+		streamList(ctx, w, failAt(-1), jsonOpts, http.StatusOK, widgetList(6000), false)
+		t.Error("a list whose request ended was streamed to its end")
 	})
 }

@@ -1,6 +1,7 @@
 package endpoints
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -183,7 +184,7 @@ func BenchmarkListEncode(b *testing.B) {
 			l := list()
 			b.StartTimer()
 			w := &countingWriter{h: http.Header{}}
-			streamList(w, s, negotiation.Options{MediaType: negotiation.MediaTypeJSON}, http.StatusOK, l, false)
+			streamList(context.Background(), w, s, negotiation.Options{MediaType: negotiation.MediaTypeJSON}, http.StatusOK, l, false)
 			if w.code != http.StatusOK {
 				b.Fatal(w.code)
 			}

@@ -24,8 +24,9 @@
 //     k8s.io/apiserver/pkg/endpoints/filters (OpenTelemetry spans)
 //
 // The timeout filter writes the answer through, as upstream's: a handler
-// that has begun answering when its deadline passes has its answer cut
-// (the connection closed), not replaced by the 504.
+// that has begun answering when its deadline passes gets AnswerGrace to
+// finish, and else its answer is cut (the connection closed), never
+// replaced by the 504 (upstream cuts it at once).
 //
 // Differences from upstream: no authentication, authorization, audit,
 // impersonation, priority-and-fairness or max-in-flight filters; the body

@@ -117,10 +117,11 @@ func WithMaxRequestBody(h http.Handler, limit int64) http.Handler {
 
 // WithTimeout gives every request that is not long-running (see
 // RequestInfo.LongRunning) a deadline of timeout. If the handler has not
-// begun its answer by then, the client gets a 504 Timeout Status; if it
-// has, the answer is cut (the connection closed, or the HTTP/2 stream
-// reset), as a half-sent answer cannot become a 504. Whatever the handler
-// writes later is dropped. timeout <= 0 disables the filter.
+// begun its answer by then, the client gets a 504 Timeout Status and
+// whatever the handler writes later is dropped; if it has, it gets
+// AnswerGrace to finish, and else the answer is cut (the connection
+// closed, or the HTTP/2 stream reset), as a half-sent answer cannot become
+// a 504. timeout <= 0 disables the filter.
 //
 // The answer is written through, not buffered: a list of a hundred
 // megabytes streams to the client (endpoints.writeList) instead of being
@@ -151,18 +152,39 @@ func WithTimeout(h http.Handler, timeout time.Duration) http.Handler {
 			}()
 			h.ServeHTTP(tw, r.WithContext(ctx))
 		}()
-		select {
-		case <-done:
+		handlerDone := func() {
 			select {
 			case p := <-panicCh:
 				panic(p) // let WithPanicRecovery answer it
 			default:
 			}
+		}
+		select {
+		case <-done:
+			handlerDone()
+			return
 		case <-ctx.Done():
-			tw.timeout(fmt.Errorf("request did not complete within requested timeout - %w", ctx.Err()))
+		}
+		if !tw.timeout(fmt.Errorf("request did not complete within requested timeout - %w", ctx.Err())) {
+			return // the 504 went out
+		}
+		// The answer had begun. Its handler, whose context has ended,
+		// may be finishing it (an error it got from that context): let it,
+		// for a moment; else cut the answer.
+		grace := time.NewTimer(AnswerGrace)
+		defer grace.Stop()
+		select {
+		case <-done:
+			handlerDone()
+		case <-grace.C:
+			tw.cut()
 		}
 	})
 }
+
+// AnswerGrace is how long WithTimeout lets a handler that has begun its
+// answer finish it after the deadline, before it cuts the answer.
+const AnswerGrace = time.Second
 
 // timeoutWriter passes a handler's answer through until WithTimeout's
 // deadline, and nothing after it.
@@ -223,17 +245,28 @@ func (tw *timeoutWriter) Flush() {
 	}
 }
 
-// timeout answers 504 if the answer has not begun, and else cuts it:
-// http.ErrAbortHandler makes net/http close the connection (or reset the
-// HTTP/2 stream) without logging a panic.
-func (tw *timeoutWriter) timeout(err error) {
+// timeout answers 504 and reports false if the answer has not begun;
+// else it reports true and changes nothing.
+func (tw *timeoutWriter) timeout(err error) (begun bool) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	tw.timedOut = true
 	if tw.wroteHeader {
-		panic(http.ErrAbortHandler)
+		return true
 	}
+	tw.timedOut = true
 	responsewriters.WriteError(tw.w, apierrors.NewTimeoutError(err.Error(), 0))
+	return false
+}
+
+// cut ends a begun answer: later writes fail, and http.ErrAbortHandler
+// makes net/http close the connection (or reset the HTTP/2 stream)
+// without logging a panic, so the client sees a failed answer, never a
+// short one.
+func (tw *timeoutWriter) cut() {
+	tw.mu.Lock()
+	tw.timedOut = true
+	tw.mu.Unlock()
+	panic(http.ErrAbortHandler)
 }
 
 // statusRecorder remembers the code and size of an answer for the log and

@@ -66,8 +66,9 @@ func TestWithTimeout_WritesThrough(t *testing.T) {
 }
 
 // TestWithTimeout_Timeout: a handler that has not begun its answer by the
-// deadline gives the client a 504 Timeout Status; one that has is cut
-// (http.ErrAbortHandler, which net/http turns into a closed connection).
+// deadline gives the client a 504 Timeout Status; one that has may finish
+// it within AnswerGrace, and is else cut (http.ErrAbortHandler, which
+// net/http turns into a closed connection).
 func TestWithTimeout_Timeout(t *testing.T) {
 	t.Run("NotBegun", func(t *testing.T) {
 		w := httptest.NewRecorder()
@@ -84,6 +85,18 @@ func TestWithTimeout_Timeout(t *testing.T) {
 		}
 		if w.Code != http.StatusGatewayTimeout || !strings.Contains(w.Body.String(), `"reason":"Timeout"`) || strings.Contains(w.Body.String(), "late") {
 			t.Errorf("%d %s", w.Code, w.Body)
+		}
+	})
+	t.Run("BegunAndFinished", func(t *testing.T) {
+		w := &countingWriter{h: http.Header{}}
+		h := filters.WithTimeout(http.HandlerFunc(func(tw http.ResponseWriter, r *http.Request) {
+			tw.WriteHeader(http.StatusGatewayTimeout) // an error the handler got from its context
+			<-r.Context().Done()
+			_, _ = tw.Write([]byte(`{"kind":"Status"}`))
+		}), 50*time.Millisecond)
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/apis/g/v1/things", nil))
+		if w.code != http.StatusGatewayTimeout || w.count() != len(`{"kind":"Status"}`) {
+			t.Errorf("code %d, %d bytes, want the handler's whole answer", w.code, w.count())
 		}
 	})
 	t.Run("Begun", func(t *testing.T) {
