@@ -373,17 +373,6 @@ func withPanicRecovery(h http.Handler, log *slog.Logger) http.Handler {
 func withRequestChecks(h http.Handler, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info, _ := request.RequestInfoFrom(r.Context())
-		if err := CheckRequestPath(r, info); err != nil {
-			responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
-			return
-		}
-		if hasBody(r) && strings.TrimSpace(r.Header.Get("Content-Type")) == "" && !isKubernetesClient(r) {
-			e := apierrors.NewUnsupportedMediaType("", nil)
-			e.ErrStatus.Message = "the request has a body but no Content-Type: send it as application/json (or application/yaml, " +
-				"a patch type for PATCH); crdlab does not read an unlabelled body as JSON, as a web page's no-cors request is one (docs/access.md)"
-			responsewriters.WriteError(w, e)
-			return
-		}
 		if !isLongRunning(r, info) && timeout > 0 {
 			rc := http.NewResponseController(w)
 			deadline := time.Now().Add(timeout + 10*time.Second)
@@ -410,6 +399,17 @@ func withRequestChecks(h http.Handler, timeout time.Duration) http.Handler {
 				defer cancel(nil)
 				r = r.WithContext(ctx)
 			}
+		}
+		if err := CheckRequestPath(r, info); err != nil {
+			responsewriters.WriteError(w, apierrors.NewBadRequest(err.Error()))
+			return
+		}
+		if hasBody(r) && strings.TrimSpace(r.Header.Get("Content-Type")) == "" && !isKubernetesClient(r) {
+			e := apierrors.NewUnsupportedMediaType("", nil)
+			e.ErrStatus.Message = "the request has a body but no Content-Type: send it as application/json (or application/yaml, " +
+				"a patch type for PATCH); crdlab does not read an unlabelled body as JSON, as a web page's no-cors request is one (docs/access.md)"
+			responsewriters.WriteError(w, e)
+			return
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -521,11 +521,12 @@ func (p *pacedBody) Read(b []byte) (int, error) {
 }
 
 // closeOnUnreadBody closes the connection after an error answered before
-// the request's body was read to its end — a 401, 403, 429 or 415, or the
-// 408 of a body cut for its pace — so that net/http does not first read
-// what is left of the body (it does, up to 256 KiB, to keep the
-// connection): a client that sends its body slowly, or never, gets its
-// refusal at once and holds nothing.
+// the request's body was read to its end — a 400 for the path, a 401,
+// 403, 415 or 429, or the 408 of a body cut for its pace — so that
+// net/http does not first read what is left of the body (it does, up to
+// 256 KiB, to keep the connection): a client that sends its body slowly,
+// or never, gets its refusal at once and holds nothing.
+// withHostCheck, in front of it, does the same (closeIfBody).
 type closeOnUnreadBody struct {
 	http.ResponseWriter
 	body *pacedBody
@@ -543,6 +544,14 @@ func (w *closeOnUnreadBody) Unwrap() http.ResponseWriter { return w.ResponseWrit
 
 // Flush passes a flush through.
 func (w *closeOnUnreadBody) Flush() { _ = http.NewResponseController(w.ResponseWriter).Flush() }
+
+// closeIfBody makes an answer given before r's body was read close the
+// connection (closeOnUnreadBody says why).
+func closeIfBody(w http.ResponseWriter, r *http.Request) {
+	if hasBody(r) {
+		w.Header().Set("Connection", "close")
+	}
+}
 
 // maxNameLength bounds object names in paths: upstream's longest valid
 // name (a DNS subdomain) is 253 bytes.

@@ -133,12 +133,14 @@ func originAllowed(origin, host string) bool {
 func withHostCheck(h http.Handler, p *hostPolicy) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !p.accepts(r.Host) {
+			closeIfBody(w, r)
 			responsewriters.WriteError(w, apierrors.NewForbidden(scheme.GroupResource{}, "", fmt.Errorf(
 				"the Host header %q does not name this server as it accepts (%s): a page in a browser may be reaching it by DNS rebinding",
 				abbreviate(r.Host), p.flag)))
 			return
 		}
 		if origin := r.Header.Get("Origin"); !originAllowed(origin, r.Host) {
+			closeIfBody(w, r)
 			responsewriters.WriteError(w, apierrors.NewForbidden(scheme.GroupResource{}, "", fmt.Errorf(
 				"requests from the web page at Origin %q are refused: only pages of this server or of a loopback host may call it",
 				abbreviate(origin))))

@@ -501,3 +501,47 @@ func TestHardening_FairShare(t *testing.T) {
 	}
 	t.Logf("flood of %d creates with 4 slots: %d held, %d refused with 429; %d of alice's 3 creates succeeded", flood, held, len(refused), created)
 }
+
+// TestHardening_RefusedBodyNotAwaited (finding 8): a request refused
+// before its body is read — a bad path (400), a rebound Host (403), no
+// Content-Type (415) — is answered at once and its connection closed,
+// although the client sends none of the body it announced. net/http
+// would otherwise read the rest of the body (up to 256 KiB) before
+// answering: with no read deadline yet, for as long as the client holds
+// it.
+func TestHardening_RefusedBodyNotAwaited(t *testing.T) {
+	s := startServer(t, t.TempDir(), serverOptions{})
+	setupCRD(s)
+	addr := strings.TrimPrefix(s.url, "http://")
+	for _, tt := range []struct {
+		name, path, host, contentType string
+		want                          int
+	}{
+		{"BadPath", "/apis/stable.example.com/v1/namespaces/default/crontabs/a%2Fb", addr, "application/json", 400},
+		{"ReboundHost", crontabsPath, "evil.example.com", "application/json", 403},
+		{"NoContentType", crontabsPath, addr, "", 415},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			ct := ""
+			if tt.contentType != "" {
+				ct = "Content-Type: " + tt.contentType + "\r\n"
+			}
+			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\n%sContent-Length: 1000\r\n\r\n{", tt.path, tt.host, ct)
+			// A bound that only a server waiting for the body reaches.
+			_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatalf("no answer while the body is unsent: %v", err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tt.want || !resp.Close {
+				t.Errorf("%d, Connection: close %v; want %d and the connection closed", resp.StatusCode, resp.Close, tt.want)
+			}
+		})
+	}
+}
