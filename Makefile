@@ -4,7 +4,7 @@ GO ?= go
 # Two cores: run test binaries two at a time.
 GOTEST_FLAGS ?= -race -p 2 -timeout 20m
 
-.PHONY: test check unit e2e serve bench bench-short bench-test bench-storage differential notebooks-setup notebooks notebooks-update diagrams grade warmup lab
+.PHONY: test check unit e2e serve bench bench-short bench-test bench-storage differential differential-real notebooks-setup notebooks notebooks-update diagrams grade warmup lab
 
 # test runs everything: formatting and vet checks, the main module's tests
 # (with -race, fuzz seed corpora included) and the end-to-end module that
@@ -55,6 +55,13 @@ bench-test:
 # tier already runs in bench-test (make test).
 differential:
 	$(GO) -C bench run ./cmd/crddiff -tier all -report ../docs/compatibility.md
+
+# differential-real runs the real projects' CRDs (the modules bench/realcrds
+# requires, read from the module cache) against crdlab and upstream the same
+# way, and rewrites their table in docs/compatibility.md. Gateway API's
+# HTTPRoute and GatewayClass run in bench-test too.
+differential-real:
+	$(GO) -C bench run ./cmd/crddiff -corpus real -tier all -report ../docs/compatibility.md
 
 bench-storage:
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./storage/bolt/

@@ -2,10 +2,13 @@ package apiserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/apis/apiextensions/cel"
 )
 
 // celCRD has CEL rules at the spec (one of them a transition rule) and on
@@ -138,4 +141,128 @@ func TestServer_CELRules(t *testing.T) {
 			t.Fatalf("an update of replicas: got %d %s", code, causeMessages(st))
 		}
 	})
+}
+
+// twoVersionCELCRD serves v1 and v2, each with three rules (one of them a
+// transition rule).
+const twoVersionCELCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"quotas.limits.example.com"},
+"spec":{"group":"limits.example.com","scope":"Cluster","names":{"plural":"quotas","singular":"quota","kind":"Quota"},
+"versions":[%s,%s]}}`
+
+const celVersion = `{"name":"%s","served":true,"storage":%t,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object",
+ "properties":{"used":{"type":"integer"},"limit":{"type":"integer"},"owner":{"type":"string","maxLength":63}},
+ "x-kubernetes-validations":[
+   {"rule":"self.used <= self.limit","message":"used must not exceed limit"},
+   {"rule":"self.owner.startsWith('team-')","messageExpression":"'owner ' + self.owner + ' is not a team'"},
+   {"rule":"self.owner == oldSelf.owner","message":"owner is immutable"}]}}}}}`
+
+// TestServer_CELCompiledOncePerVersion counts the rules the process
+// really compiles (cel.Compilations): creating a CRD with two served
+// versions of three rules each compiles them when the CRD is validated
+// and when each version's serving info is built, and then a hundred
+// custom resource writes, valid and invalid, in both versions compile
+// nothing more.
+func TestServer_CELCompiledOncePerVersion(t *testing.T) {
+	ts := startServer(t, Config{})
+	eventually(t, "ready", func() bool { code, _ := get(t, ts.url+"/readyz"); return code == 200 })
+	crd := fmt.Sprintf(twoVersionCELCRD, fmt.Sprintf(celVersion, "v1", true), fmt.Sprintf(celVersion, "v2", false))
+	quota := func(v, name, spec, rv string) string {
+		md := `"name":"` + name + `"`
+		if rv != "" {
+			md += `,"resourceVersion":"` + rv + `"`
+		}
+		return `{"apiVersion":"limits.example.com/` + v + `","kind":"Quota","metadata":{` + md + `},"spec":` + spec + `}`
+	}
+
+	before := cel.Compilations()
+	if code, st, _ := do(t, "POST", ts.url+"/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd); code != 201 {
+		t.Fatalf("create CRD: %d %s", code, causeMessages(st))
+	}
+	validated := cel.Compilations() - before
+	for _, v := range []string{"v1", "v2"} {
+		eventually(t, v+"'s rules served", func() bool {
+			code, _, _ := do(t, "POST", ts.url+"/apis/limits.example.com/"+v+"/quotas?dryRun=All", quota(v, "probe", `{"used":2,"limit":1,"owner":"team-a"}`, ""))
+			return code == 422
+		})
+	}
+	served := cel.Compilations() - before - validated
+	// The two versions' schemas are equal, so the CRD's validation checks
+	// them once (as upstream, whose internal CRD then has one
+	// spec.validation); serving compiles each version's rules.
+	if validated != 3 || served != 6 {
+		t.Errorf("the CRD's validation compiled %d rules and serving it %d more, want 3 and 6", validated, served)
+	}
+
+	before = cel.Compilations()
+	for i := 0; i < 10; i++ {
+		for _, v := range []string{"v1", "v2"} {
+			name := fmt.Sprintf("%s-%d", v, i)
+			url := ts.url + "/apis/limits.example.com/" + v + "/quotas"
+			code, obj, _ := do(t, "POST", url, quota(v, name, `{"used":1,"limit":2,"owner":"team-a"}`, ""))
+			if code != 201 {
+				t.Fatalf("create %s: %d %v", name, code, obj)
+			}
+			rv := obj["metadata"].(map[string]any)["resourceVersion"].(string)
+			if code, st, _ := do(t, "POST", url, quota(v, name+"-bad", `{"used":3,"limit":2,"owner":"ops"}`, "")); code != 422 ||
+				causeMessages(st) != "spec: Invalid value: used must not exceed limit\nspec: Invalid value: owner ops is not a team" {
+				t.Fatalf("invalid create: %d %s", code, causeMessages(st))
+			}
+			if code, st, _ := do(t, "PUT", url+"/"+name, quota(v, name, `{"used":1,"limit":2,"owner":"team-b"}`, rv)); code != 422 ||
+				causeMessages(st) != "spec: Invalid value: owner is immutable" {
+				t.Fatalf("transition: %d %s", code, causeMessages(st))
+			}
+			if code, _, _ := do(t, "PUT", url+"/"+name, quota(v, name, `{"used":2,"limit":2,"owner":"team-a"}`, rv)); code != 200 {
+				t.Fatalf("update: %d", code)
+			}
+			if code, _ := get(t, url+"/"+name); code != 200 {
+				t.Fatalf("get: %d", code)
+			}
+		}
+	}
+	if n := cel.Compilations() - before; n != 0 {
+		t.Errorf("100 custom resource requests compiled %d rules, want 0", n)
+	}
+}
+
+// twoVersionsCRD stores v2; v1 is served too, with a field v2 does not
+// have (legacy, with a pattern) and a required one.
+const twoVersionsCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"gadgets.example.com"},
+"spec":{"group":"example.com","scope":"Cluster","names":{"plural":"gadgets","singular":"gadget","kind":"Gadget"},
+"versions":[
+ {"name":"v1","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","required":["size"],
+   "properties":{"size":{"type":"integer"},"legacy":{"type":"string","pattern":"^x"}}}}}}},
+ {"name":"v2","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object",
+   "properties":{"size":{"type":"integer"}}}}}}}]}}`
+
+// TestServer_ValidatedInRequestVersion: an object written in a version
+// other than the storage version is validated with all the fields of its
+// own version, and only then pruned to the storage version's schema (as
+// upstream converts it when it writes it to storage): a field only the
+// request's version has is still checked, a required field of that version
+// is still there.
+func TestServer_ValidatedInRequestVersion(t *testing.T) {
+	ts := startServer(t, Config{})
+	eventually(t, "ready", func() bool { code, _ := get(t, ts.url+"/readyz"); return code == 200 })
+	if code, st, _ := do(t, "POST", ts.url+"/apis/apiextensions.k8s.io/v1/customresourcedefinitions", twoVersionsCRD); code != 201 {
+		t.Fatalf("create CRD: %d %s", code, causeMessages(st))
+	}
+	v1 := ts.url + "/apis/example.com/v1/gadgets"
+	eventually(t, "gadgets served", func() bool { code, _ := get(t, v1); return code == 200 })
+	gadget := func(name, spec string) string {
+		return `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"` + name + `"},"spec":` + spec + `}`
+	}
+	code, st, _ := do(t, "POST", v1, gadget("bad", `{"size":1,"legacy":"y"}`))
+	if want := `spec.legacy: Invalid value: "y": spec.legacy in body should match '^x'`; code != 422 || causeMessages(st) != want {
+		t.Fatalf("a v1 field v2 does not have: got %d %s, want 422 %s", code, causeMessages(st), want)
+	}
+	code, obj, _ := do(t, "POST", v1, gadget("good", `{"size":1,"legacy":"xyz"}`))
+	if code != 201 {
+		t.Fatalf("a valid v1 object: got %d %s", code, causeMessages(obj))
+	}
+	_, stored, _ := do(t, "GET", ts.url+"/apis/example.com/v2/gadgets/good", "")
+	if spec, _ := stored["spec"].(map[string]any); len(spec) != 1 || spec["size"] != float64(1) {
+		t.Errorf("stored in v2: spec %v, want only size (legacy pruned by v2's schema)", stored["spec"])
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
+	"github.com/crdlab/crdlab/apis/apiextensions/structural"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
@@ -60,7 +61,7 @@ func (h *GenericAPIServer) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefin
 			return nil, fmt.Errorf("the schema of version %s of %s: %w", v.Name, crd.Name, err)
 		}
 	}
-	st, err := h.cfg.CustomResourceStorage(crd, schemaValidator(crd.Spec.Group, storageVersion, schemas))
+	st, err := h.cfg.CustomResourceStorage(crd, schemaValidator(crd.Spec.Group, storageVersion, schemas, crd.Spec.PreserveUnknownFields))
 	if err != nil {
 		return nil, err
 	}
@@ -247,16 +248,20 @@ func (c *crCodec) decode(ctx context.Context, body []byte, strict bool) (scheme.
 	if strict {
 		strictErr = scheme.StrictErrors(body, nil) // repeated keys
 	}
+	// metadata holds what ObjectMeta has, whatever the schema says:
+	// upstream decodes it into an ObjectMeta (GetObjectMetaWithOptions).
+	unknown := structural.PruneObjectMeta(m)
 	if c.schema != nil {
 		if !c.preserveUnknownFields {
-			if pruned := c.schema.Prune(m); strict && len(pruned) > 0 {
-				if strictErr == nil {
-					strictErr = &scheme.StrictDecodingError{}
-				}
-				strictErr.Unknown = pruned
-			}
+			unknown = append(unknown, c.schema.Prune(m)...)
 		}
 		c.schema.Default(m)
+	}
+	if strict && len(unknown) > 0 {
+		if strictErr == nil {
+			strictErr = &scheme.StrictDecodingError{}
+		}
+		strictErr.Unknown = unknown
 	}
 	if gvk.Kind != c.kind.Kind {
 		return nil, strictErr, apierrors.NewInvalid(c.kind.GroupKind(), u.GetName(), []metav1.StatusCause{{
@@ -274,12 +279,10 @@ func (c *crCodec) decode(ctx context.Context, body []byte, strict bool) (scheme.
 	if len(causes) > 0 {
 		return nil, strictErr, apierrors.NewInvalid(c.kind.GroupKind(), u.GetName(), causes)
 	}
+	// In the storage version it holds only what that version's schema
+	// declares; but it is pruned so only once validated, with the
+	// request's version (schemaValidator).
 	u.SetAPIVersion(c.storageGV.String())
-	if c.storageSchema != nil && !c.preserveUnknownFields && c.kind.Version != c.storageGV.Version {
-		// Converted to the storage version, it holds only what that
-		// version's schema declares (upstream's schemaCoercingConverter).
-		c.storageSchema.Prune(m)
-	}
 	return u, strictErr, nil
 }
 
@@ -291,22 +294,31 @@ func (c *crCodec) decode(ctx context.Context, body []byte, strict bool) (scheme.
 //
 // Mirrors the schema part of customResourceStrategy.Validate and
 // ValidateUpdate in pkg/registry/customresource/strategy.go.
-func schemaValidator(group, storageVersion string, schemas map[string]Schema) CustomResourceValidator {
+//
+// An object written in another version keeps the fields of that version's
+// schema until it is validated; then it is pruned with the storage
+// version's schema, as upstream's storage codec (schemaCoercingConverter)
+// prunes what it converts to the storage version when it writes.
+func schemaValidator(group, storageVersion string, schemas map[string]Schema, preserveUnknownFields bool) CustomResourceValidator {
 	return func(ctx context.Context, obj, old *unstructured.Unstructured) []metav1.StatusCause {
 		version := registry.RequestVersionFrom(ctx).Version
 		if version == "" {
 			version = storageVersion
 		}
 		sch := schemas[version]
-		if sch == nil {
-			return nil
+		var causes []metav1.StatusCause
+		if sch != nil {
+			apiVersion := group + "/" + version
+			var oldObj map[string]any
+			if old != nil {
+				oldObj = withAPIVersion(old.Object, apiVersion)
+			}
+			causes = sch.Validate(ctx, withAPIVersion(obj.Object, apiVersion), oldObj)
 		}
-		apiVersion := group + "/" + version
-		var oldObj map[string]any
-		if old != nil {
-			oldObj = withAPIVersion(old.Object, apiVersion)
+		if storage := schemas[storageVersion]; len(causes) == 0 && version != storageVersion && storage != nil && !preserveUnknownFields {
+			storage.Prune(obj.Object)
 		}
-		return sch.Validate(ctx, withAPIVersion(obj.Object, apiVersion), oldObj)
+		return causes
 	}
 }
 

@@ -179,6 +179,20 @@ func TestCRDHandler_CRUD(t *testing.T) {
 		check.Equal(t, `299 - "unknown field \"spec.foo\""`, r.header.Get("Warning"))
 		check.Equal(t, nil, get(r.body, "spec", "foo"))
 	})
+	// metadata holds only ObjectMeta's fields, as upstream decodes it
+	// into an ObjectMeta: another is unknown, as an unknown spec field.
+	t.Run("ErrStrictUnknownMetadataField", func(t *testing.T) {
+		b := strings.Replace(crontab("m", `,"foo":1`), `"name":"m"`, `"name":"m","junk":1`, 1)
+		r := ts.do(t, "POST", ctPath+"?fieldValidation=Strict", b)
+		r.status(t, 400, "BadRequest")
+		check.Equal(t, `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "metadata.junk", unknown field "spec.foo"`, r.body["message"])
+	})
+	t.Run("WarnUnknownMetadataFieldPruned", func(t *testing.T) {
+		r := ts.do(t, "POST", ctPath, strings.Replace(crontab("m", ""), `"name":"m"`, `"name":"m","junk":1`, 1))
+		check.Equal(t, 201, r.code, string(r.raw))
+		check.Equal(t, `299 - "unknown field \"metadata.junk\""`, r.header.Get("Warning"))
+		check.Equal(t, nil, get(r.body, "metadata", "junk"))
+	})
 	t.Run("ErrStrictDuplicateField", func(t *testing.T) {
 		r := ts.do(t, "POST", ctPath+"?fieldValidation=Strict", crontab("dup", `,"replicas":2,"foo":1`))
 		r.status(t, 400, "BadRequest")

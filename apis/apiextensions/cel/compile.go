@@ -3,6 +3,7 @@ package cel
 import (
 	"errors"
 	"strings"
+	"sync/atomic"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
@@ -123,6 +124,15 @@ type ExpressionSet struct {
 func (s ExpressionSet) StoredRule(e string) bool              { return s.Rules[e] }
 func (s ExpressionSet) StoredMessageExpression(e string) bool { return s.MessageExpressions[e] }
 
+// compilations counts the rules compiled since the process started.
+var compilations atomic.Int64
+
+// Compilations is how many rules this process has compiled (each rule's
+// expression and its messageExpression count once). Tests read it to prove
+// that rules are compiled when a CRD version is set up, never when a
+// custom resource is written; upstream has no such counter.
+func Compilations() int64 { return compilations.Load() }
+
 // Compile compiles the rules of one schema node s (not below it), whose
 // CEL type is declType. Results are in the order of the rules.
 //
@@ -190,6 +200,7 @@ func compileRule(s *structural.Structural, r Rule, set *library.EnvSet, stored S
 	if strings.TrimSpace(r.Rule) == "" {
 		return res
 	}
+	compilations.Add(1)
 	env := set.New
 	if stored != nil && stored.StoredRule(r.Rule) {
 		env = set.Stored

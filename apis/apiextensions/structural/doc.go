@@ -19,7 +19,8 @@
 //
 //	structural.go       Structural, FromJSON         schema/structural.go, convert.go
 //	validate_schema.go  ValidateStructural           schema/validation.go, complete.go
-//	prune.go            Prune                        schema/pruning/algorithm.go
+//	prune.go            Prune, PruneObjectMeta       schema/pruning/algorithm.go,
+//	                                                 schema/objectmeta/coerce.go
 //	default.go          PruneNonNullableNulls…,      schema/defaulting/prunenulls.go,
 //	                    Default, ValidateDefaults    algorithm.go, validation.go
 //	validate.go         Validate, ValidateValue      apiserver/validation/validation.go
@@ -40,11 +41,15 @@
 //   - x-kubernetes-validations (CEL) are read here, evaluated elsewhere.
 //   - Formats: date-time, date, byte, uuid(3/4/5), ipv4, ipv6, cidr, mac,
 //     email, hostname, uri, duration, hexcolor, rgbcolor and bsonobjectid
-//     are checked (hostname and duration approximately); other formats
-//     pass. As upstream, int32/int64/float/double never range-check.
-//   - When anyOf or oneOf fails, the errors of the first failing
-//     alternative with the fewest errors are reported (kube-openapi picks
-//     the one with the most passing checks).
+//     are checked (hostname approximately); other formats pass. As
+//     upstream, int32/int64/float/double never range-check.
+//   - When anyOf or oneOf fails, the errors of the alternative that ran
+//     the most checks are reported, as kube-openapi's MatchCount picks
+//     them; the count (matchCount) follows its validators, not their code.
+//   - Metadata: only unknown top-level fields are dropped and reported (a
+//     round trip through ObjectMeta also checks nested ones, in
+//     ownerReferences say); a resource's own metadata keeps its empty
+//     fields, which upstream drops.
 //   - Error order is deterministic (keys in order); upstream's follows map
 //     iteration. ValidateDefaults skips CEL rules and the ObjectMeta
 //     coercion of defaults.

@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -22,7 +23,6 @@ var (
 	hexColorRE = regexp.MustCompile(`^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 	rgbColorRE = regexp.MustCompile(`^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$`)
 	bsonIDRE   = regexp.MustCompile(`^[0-9a-fA-F]{24}$`)
-	durationRE = regexp.MustCompile(`^(\d+(\.\d+)?\s*(ns|us|µs|ms|s|m|h|d|w|sec|secs|second|seconds|min|mins|minute|minutes|hour|hours|day|days|week|weeks)\s*)+$`)
 )
 
 // checkFormat reports whether format is one this package checks, and if
@@ -68,7 +68,7 @@ func checkFormat(format, s string) (known, ok bool) {
 		return true, err == nil
 	case "duration":
 		_, err := time.ParseDuration(s)
-		return true, err == nil || durationRE.MatchString(s)
+		return true, err == nil || isOpenAPIDuration(s)
 	case "hexcolor":
 		return true, hexColorRE.MatchString(s)
 	case "rgbcolor":
@@ -90,4 +90,37 @@ func isHostname(s string) bool {
 		}
 	}
 	return true
+}
+
+// durationPartRE finds the number-and-unit parts of a duration.
+var durationPartRE = regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`)
+
+// durationUnits are the unit spellings of each duration unit; the last of
+// each also matches as a prefix ("hours" as "hour").
+var durationUnits = [][]string{
+	{"ns", "nano"}, {"us", "µs", "micro"}, {"ms", "milli"}, {"s", "sec"},
+	{"m", "min"}, {"h", "hr", "hour"}, {"d", "day"}, {"w", "wk", "week"},
+}
+
+// isOpenAPIDuration says whether some part of s is a number followed by a
+// known unit: what strfmt accepts, however much else s holds ("1m-later"
+// passes).
+//
+// Mirrors ParseDuration in k8s.io/kube-openapi/pkg/validation/strfmt/duration.go.
+func isOpenAPIDuration(s string) bool {
+	for _, m := range durationPartRE.FindAllStringSubmatch(s, -1) {
+		if _, err := strconv.Atoi(m[2]); err != nil {
+			return false // upstream gives up on a number out of range
+		}
+		unit := strings.ToLower(strings.TrimSpace(m[3]))
+		for _, variants := range durationUnits {
+			last := len(variants) - 1
+			for i, v := range variants {
+				if i == last && strings.HasPrefix(unit, v) || strings.EqualFold(v, unit) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

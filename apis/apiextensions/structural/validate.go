@@ -198,12 +198,34 @@ func jsonType(data any) string {
 
 // checkType mirrors kube-openapi's typeValidator: a whole float passes as
 // an integer, an integer as a number, null only when nullable.
+//
+// With a format, a value that is neither a string nor an array is checked
+// against the format first ("must be of type byte: \"int64\"", naming the
+// value's Go format), and a string or an array passes unless the type is
+// numeric.
 func (v validator) checkType(s *Structural, l *loc, data any) field.ErrorList {
 	types := schemaTypes(s)
+	got := jsonType(data)
+	if s.Format != "" && data != nil {
+		numeric := slices.Contains(types, "integer") || slices.Contains(types, "number")
+		if got == "string" || got == "array" {
+			if !numeric {
+				return nil
+			}
+		} else {
+			format := map[string]string{"integer": "int64", "number": "float64"}[got]
+			if !(slices.Contains(types, got) || format == s.Format ||
+				got == "number" && slices.Contains(types, "integer") && isJSONInteger(data.(float64)) ||
+				got == "integer" && slices.Contains(types, "number")) {
+				name := l.name()
+				return field.ErrorList{field.TypeInvalid(v.field(name), format,
+					fmt.Sprintf("%s in body must be of type %s: %q", name, s.Format, format))}
+			}
+		}
+	}
 	if len(types) == 0 {
 		return nil
 	}
-	got := jsonType(data)
 	switch {
 	case data == nil && s.Nullable:
 		return nil
@@ -229,17 +251,20 @@ func (v validator) composite(format string, args ...any) *field.Error {
 // checkJunctors mirrors kube-openapi's schemaPropsValidator.
 func (v validator) checkJunctors(s *Structural, l *loc, data any) field.ErrorList {
 	var errs field.ErrorList
+	// A failed anyOf or oneOf reports the errors of its branch that ran
+	// the most checks (matchCount), the first of those on a tie.
 	if len(s.AnyOf) > 0 {
 		var best field.ErrorList
+		bestCount := -1
 		ok := false
-		for i, sub := range s.AnyOf {
+		for _, sub := range s.AnyOf {
 			r := v.validate(sub, l, data)
 			if len(r) == 0 {
 				ok = true
 				break
 			}
-			if i == 0 || len(r) < len(best) {
-				best = r
+			if n := v.matchCount(sub, l, data); n > bestCount {
+				best, bestCount = r, n
 			}
 		}
 		if !ok {
@@ -249,13 +274,16 @@ func (v validator) checkJunctors(s *Structural, l *loc, data any) field.ErrorLis
 	}
 	if len(s.OneOf) > 0 {
 		var best field.ErrorList
+		bestCount := -1
 		valid := 0
 		for _, sub := range s.OneOf {
 			r := v.validate(sub, l, data)
 			if len(r) == 0 {
 				valid++
-			} else if valid == 0 && (best == nil || len(r) < len(best)) {
-				best = r
+			} else if valid == 0 {
+				if n := v.matchCount(sub, l, data); n > bestCount {
+					best, bestCount = r, n
+				}
 			}
 		}
 		switch valid {
@@ -416,15 +444,16 @@ func (v validator) checkEnum(s *Structural, l *loc, data any) field.ErrorList {
 // forbidden by additionalProperties: false or validated by the
 // additionalProperties schema, then properties, then required.
 func (v validator) checkObject(s *Structural, l *loc, d map[string]any) field.ErrorList {
+	// Too few or too many properties does not stop the check of each.
+	var errs field.ErrorList
 	n := int64(len(d))
 	if s.MinProperties != nil && n < *s.MinProperties {
 		name := l.name()
-		return field.ErrorList{field.Invalid(v.field(name), n, fmt.Sprintf("%s in body should have at least %d properties", name, *s.MinProperties))}
+		errs = append(errs, field.Invalid(v.field(name), n, fmt.Sprintf("%s in body should have at least %d properties", name, *s.MinProperties)))
 	}
 	if s.MaxProperties != nil && n > *s.MaxProperties {
-		return field.ErrorList{field.TooMany(v.field(l.name()), len(d), int(*s.MaxProperties))}
+		errs = append(errs, field.TooMany(v.field(l.name()), len(d), int(*s.MaxProperties)))
 	}
-	var errs field.ErrorList
 	keys := sortedKeys(d)
 	if s.AdditionalProperties != nil || s.AdditionalPropertiesBool != nil {
 		for _, k := range keys {
@@ -561,4 +590,101 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// matchCount is how many checks kube-openapi runs to validate data
+// against s, passed or failed (its Result.MatchCount): each validator that
+// applies counts once, the type, number, array and junctor validators once
+// more, and an object or array adds what its fields or items count. It
+// only decides which failed anyOf or oneOf branch reports its errors.
+//
+// Mirrors the Inc calls of SchemaValidator.Validate and its validators in
+// k8s.io/kube-openapi/pkg/validation/validate (schema.go, type.go,
+// schema_props.go, validator.go, slice_validator.go, object_validator.go).
+func (v validator) matchCount(s *Structural, l *loc, data any) int {
+	if s == nil {
+		return 0
+	}
+	hasType := len(schemaTypes(s)) > 0 || s.Format != ""
+	if data == nil {
+		if hasType {
+			return 1 // only the type validator runs
+		}
+		return 0
+	}
+	data = normalizeNumber(data)
+	n := 1 // SchemaValidator's own
+	if hasType {
+		n += 2
+	}
+	n += 2 + v.junctorCount(s, l, data) // schemaPropsValidator
+	n++                                 // basicCommonValidator (enum)
+	switch d := data.(type) {
+	case string:
+		n++
+		if known, _ := checkFormat(s.Format, d); known {
+			n++
+		}
+	case int64, float64:
+		n += 2
+	case []any:
+		n += 2
+		for _, x := range d {
+			n += v.matchCount(s.Items, l, x)
+		}
+	case map[string]any:
+		n++
+		for k, x := range d {
+			if p, ok := s.Properties[k]; ok {
+				n += v.matchCount(p, l, x)
+			} else if s.AdditionalProperties != nil {
+				n += v.matchCount(s.AdditionalProperties, l, x)
+			}
+		}
+	}
+	return n
+}
+
+// junctorCount is what the junctors add to a matchCount: the counts of
+// anyOf's first valid branch (or its best failed one), of oneOf's single
+// valid branch (or its best failed one if none is valid), of every allOf
+// branch.
+func (v validator) junctorCount(s *Structural, l *loc, data any) int {
+	n := 0
+	if len(s.AnyOf) > 0 {
+		best := -1
+		for _, sub := range s.AnyOf {
+			c := v.matchCount(sub, l, data)
+			if len(v.validate(sub, l, data)) == 0 {
+				best = c
+				break
+			}
+			best = max(best, c)
+		}
+		n += best
+	}
+	if len(s.OneOf) > 0 {
+		valid, first, best := 0, 0, -1
+		for _, sub := range s.OneOf {
+			c := v.matchCount(sub, l, data)
+			if len(v.validate(sub, l, data)) == 0 {
+				if valid == 0 {
+					first = c
+				}
+				valid++
+			} else if valid == 0 {
+				best = max(best, c)
+			}
+		}
+		switch valid {
+		case 0:
+			n += max(best, 0)
+		case 1:
+			n += first
+		}
+	}
+	for _, sub := range s.AllOf {
+		n += v.matchCount(sub, l, data)
+	}
+	return n
 }

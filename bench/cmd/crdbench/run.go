@@ -354,6 +354,27 @@ func run(ctx context.Context, o options) error {
 			logf("the many-objects figures go into the results of the run of %s", full.Meta.Date)
 		}
 	}
+	if len(b.phases) == 1 && b.phases["createcel"] && !o.short {
+		// The CEL create alone: its figures go into the results of the last full run,
+		// with a note saying when and how they were measured.
+		if prev, err := os.ReadFile(filepath.Join(out, "perf.json")); err == nil {
+			var full report.Results
+			if err := json.Unmarshal(prev, &full); err != nil {
+				return fmt.Errorf("%s: %w", filepath.Join(out, "perf.json"), err)
+			}
+			for name, s := range res.Servers {
+				if f := full.Servers[name]; f != nil {
+					f.CreateCEL = s.CreateCEL
+				}
+			}
+			full.Meta.Params.CreateCELN = res.Meta.Params.CreateCELN
+			full.Notes = slices.DeleteFunc(full.Notes, func(n string) bool { return strings.HasPrefix(n, createCELNote) })
+			full.Notes = append(full.Notes, fmt.Sprintf("%s were measured alone on %s (commit `%s`, load average %.1f at the start, %.1f at the end) by `go -C bench run ./cmd/crdbench -phases createcel`; every other figure is from the run above.",
+				createCELNote, res.Meta.Date, res.Meta.Commit, res.Meta.LoadAvg[0], res.Meta.LoadAvg[1]))
+			res = &full
+			logf("the CEL create figures go into the results of the run of %s", full.Meta.Date)
+		}
+	}
 	res.CheckTargets()
 
 	if err := write(res, out); err != nil {
@@ -375,6 +396,9 @@ func run(ctx context.Context, o options) error {
 	}
 	return nil
 }
+
+// createCELNote starts the note of a CEL create measured alone.
+const createCELNote = "The figures of \"create with 10 CEL rules\""
 
 // write writes perf.json, perf.md and the charts into out.
 func write(res *report.Results, out string) error {

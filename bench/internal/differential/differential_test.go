@@ -3,14 +3,16 @@ package differential
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestDifferential runs the ci tier of the corpus against both servers and
-// fails on any difference (and on any corpus step whose expectation
-// upstream does not meet).
+// TestDifferential runs the ci tier of the own corpus and of the real
+// projects' CRDs (realcrds.go: Gateway API's HTTPRoute and GatewayClass,
+// from the module cache) against both servers and fails on any difference
+// (and on any corpus step whose expectation upstream does not meet).
 //
 // CRDDIFF_REFSERVER and CRDDIFF_CRDLAB may name prebuilt binaries.
 func TestDifferential(t *testing.T) {
@@ -20,6 +22,16 @@ func TestDifferential(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
+	real, err := LoadReal(ctx, filepath.Join("..", "..", "realcrds"), TierCI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(real) == 0 {
+		t.Fatal("no real CRD in the ci tier")
+	}
+	for _, c := range real {
+		cases = append(cases, c.Case)
+	}
 	env, err := Start(ctx, t.TempDir(), os.Getenv("CRDDIFF_REFSERVER"), os.Getenv("CRDDIFF_CRDLAB"), t.Logf)
 	if err != nil {
 		t.Fatal(err)

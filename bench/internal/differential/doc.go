@@ -18,10 +18,19 @@
 //     CEL's per-compilation type names (selfType123) made one.
 //   - A Diff is a Step whose two Outcomes differ.
 //
-// The corpus is written for crdlab (no file of another project is copied):
-// CRDs shaped like those of gateway-api, cert-manager, cluster-api,
-// crossplane and kyverno, using every schema feature and CEL library
-// upstream supports, with valid and invalid objects for each.
+// There are two corpora:
+//   - The own corpus (testdata/, corpus.go) is written for crdlab: CRDs
+//     shaped like those of gateway-api, cert-manager, cluster-api,
+//     crossplane and kyverno, using every schema feature and CEL library
+//     upstream supports, with valid and invalid objects for each.
+//   - The real corpus (realcrds.go) is the CRDs real projects ship in their
+//     Go modules, which the test-only module bench/realcrds requires; they
+//     are read from the module cache (no file is copied into this
+//     repository). A RealCase per CRD: create it, then custom resources
+//     generated from its schema (generate.go: minimal, full, every bound
+//     broken, wrong types, nulls, unknown fields, every scalar changed;
+//     updates and a patch) and the project's own examples. Projects lists
+//     them, and which CRDs are in the ci tier.
 //
 // Every CRD-creating step of all cases runs first and the harness waits
 // for them to be Established, so that upstream's two-second pause after a
