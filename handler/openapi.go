@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
@@ -75,6 +76,11 @@ type openAPIGroup struct {
 	// for. hash is openapi.Hash of the uncompressed document.
 	doc  []byte
 	hash string
+	// plain is the uncompressed document for clients that do not take
+	// gzip, held weakly: kept until the next garbage collection, so that
+	// repeated requests decompress once, but not kept for good (a
+	// provider's documents are megabytes each).
+	plain weak.Pointer[plainDoc]
 	// builtin marks the group versions of installed API groups.
 	builtin bool
 }
@@ -108,7 +114,7 @@ func (o *openAPIService) setGroup(gv scheme.GroupVersion, g *openAPIGroup) {
 		return
 	}
 	if old, ok := o.groups[gv]; ok && old.doc != nil && g.crds != nil && sameCRDs(old.crds, g.crds) {
-		g.doc, g.hash = old.doc, old.hash
+		g.doc, g.hash, g.plain = old.doc, old.hash, old.plain
 		o.groups[gv] = g
 		return // the v2 document, built from the same documents, stays too
 	}
@@ -134,6 +140,9 @@ func sameCRDs(a, b []*apiextensionsv1.CustomResourceDefinition) bool {
 	}
 	return true
 }
+
+// plainDoc is an uncompressed document.
+type plainDoc struct{ b []byte }
 
 // errNoDocument is document's error for a group version with no document.
 var errNoDocument = errors.New("no OpenAPI document")
@@ -173,8 +182,36 @@ func (o *openAPIService) document(gv scheme.GroupVersion) (gz []byte, hash strin
 			return nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
 		}
 		g.doc, g.hash = bytes.Clone(buf.Bytes()), openapi.Hash(doc)
+		g.plain = weak.Make(&plainDoc{b: doc})
 	}
 	return g.doc, g.hash, nil
+}
+
+// plainDocument returns gv's document uncompressed, gz being its
+// compressed document: the weakly held copy if the garbage collector left
+// it, else gz decompressed (and held weakly, if gz is still gv's).
+func (o *openAPIService) plainDocument(gv scheme.GroupVersion, gz []byte) ([]byte, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	g, ok := o.groups[gv]
+	current := ok && len(g.doc) > 0 && len(gz) > 0 && &g.doc[0] == &gz[0]
+	if current {
+		if p := g.plain.Value(); p != nil {
+			return p.b, nil
+		}
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil { // cannot happen: document compressed it
+		return nil, err
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, err
+	}
+	if current {
+		g.plain = weak.Make(&plainDoc{b: b})
+	}
+	return b, nil
 }
 
 // acceptsGzip reports whether r's Accept-Encoding allows gzip (Go's
@@ -256,12 +293,12 @@ func (o *openAPIService) serveGroupVersion(w http.ResponseWriter, r *http.Reques
 		_, _ = w.Write(doc)
 		return
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(doc))
-	if err != nil { // cannot happen: document compressed it
+	plain, err := o.plainDocument(gv, doc)
+	if err != nil {
 		responsewriters.WriteError(w, apierrors.NewInternalError(err))
 		return
 	}
-	_, _ = io.Copy(w, zr)
+	_, _ = w.Write(plain)
 }
 
 // UpdateGroupVersion makes /openapi/v3/apis/<group>/<version> describe
