@@ -97,4 +97,7 @@
 //     the events, /debug/crdlab/state shows queue depths, the informer's
 //     cache and the CRDs' conditions, and /ui/ draws both (package ui;
 //     debug.go). Upstream has no such teaching aid.
+//   - A served schema's CEL rules are compiled on the first write of one
+//     of the CRD's objects (customresources.go lazyRules), not with the
+//     serving info.
 package apiserver

@@ -66,4 +66,8 @@
 //     compresses every response a client takes gzip for).
 //   - One chain of links in one process, without the aggregator; the
 //     links share one discovery and one OpenAPI service.
+//   - A CRD's server-side apply type converter is built on the first
+//     write of one of its objects, not with the serving info; /status
+//     writes leave spec (their reset field) out of the managedFields
+//     bookkeeping (docs/crd-memory.md).
 package handler

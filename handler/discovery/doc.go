@@ -32,5 +32,7 @@
 // controller updates one by one); /api is not served here (crdlab has no
 // core group: the caller answers it 404, which client-go tolerates); no
 // per-group-version ETag and no "Stale" freshness (every version is
-// served by this process, so it is always "Current").
+// served by this process, so it is always "Current"). The aggregated
+// document is kept encoded between changes (upstream keeps it decoded
+// and encodes it per request).
 package discovery
