@@ -134,6 +134,12 @@ type Config struct {
 	// created in namespaces that do not exist, as crdlab allowed before it
 	// served Namespaces. Upstream always runs the plugin.
 	DisableNamespaceLifecycle bool
+	// Controllers are the kube-controller-manager controllers the server
+	// runs besides the apiextensions ones, as its --controllers: nil or
+	// "*" runs every one (KnownControllers), "-name" turns one off. With
+	// the garbage collector off, deletes ignore propagationPolicy (as
+	// kube-apiserver's --enable-garbage-collector=false).
+	Controllers []string
 }
 
 // CompletedConfig is a Config with every default filled in; only it can
@@ -190,6 +196,12 @@ func (c *Config) Complete() (CompletedConfig, error) {
 	if cc.Storage.Tracer == nil {
 		cc.Storage.Tracer = cc.Tracer
 	}
+	if cc.Controllers == nil {
+		cc.Controllers = []string{"*"}
+	}
+	if err := validateControllers(cc.Controllers); err != nil {
+		return CompletedConfig{}, err
+	}
 	cc.scheme = scheme.NewScheme()
 	install.Install(cc.scheme)
 	builtin.Install(cc.scheme)
@@ -200,6 +212,19 @@ func (c *Config) Complete() (CompletedConfig, error) {
 	}
 	cc.ResourceConfig = rc
 	return CompletedConfig{cc}, nil
+}
+
+// controllerEnabled reports whether Controllers runs name.
+func (c *completedConfig) controllerEnabled(name string) bool {
+	return controllerEnabled(name, c.Controllers)
+}
+
+// garbageCollection reports whether the garbage collector runs, and so
+// whether deletes honour propagationPolicy (upstream's
+// --enable-garbage-collector, which must agree with the controller
+// manager's).
+func (c *completedConfig) garbageCollection() bool {
+	return c.controllerEnabled(GarbageCollectorControllerName)
 }
 
 // Server is a running crdlab API server: storage, the HTTP handler, the
@@ -220,6 +245,9 @@ type Server struct {
 	metrics  *metrics
 	// controllers are the CRD informer and controllers (controllers.go).
 	controllers *crdControllers
+	// kubeControllers are the namespace controller and the garbage
+	// collector (kubecontrollers.go).
+	kubeControllers *kubeControllers
 	// queueStats are the controllers' workqueue numbers (debug.go).
 	queueStats *queueStats
 	// access is authentication, authorization, limits and TLS (access.go).
@@ -317,6 +345,15 @@ func (c CompletedConfig) New() (*Server, error) {
 		return fail(err)
 	}
 	if err := s.controllers.install(s); err != nil {
+		return fail(err)
+	}
+	s.kubeControllers = &kubeControllers{
+		log: log.With("component", "kube-controllers"), tracer: c.Tracer, queueStats: s.queueStats,
+		namespace: c.controllerEnabled(NamespaceControllerName), gc: c.garbageCollection(),
+	}
+	// A CRD's group version served or removed: the collector follows it.
+	s.controllers.onDiscoveryChange = s.kubeControllers.resyncGC
+	if err := s.kubeControllers.install(s); err != nil {
 		return fail(err)
 	}
 	s.readyz.add(HealthChecker{Name: "shutdown", Check: func(*http.Request) error {
@@ -537,6 +574,7 @@ func (s *Server) Run(ctx context.Context) error {
 	cancel()
 	wg.Wait()
 	s.controllers.wait()
+	s.kubeControllers.wait()
 	if err := s.close(); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -109,7 +109,7 @@ func TestServer_Health(t *testing.T) {
 	})
 	t.Run("Verbose", func(t *testing.T) {
 		_, body := get(t, ts.url+"/readyz?verbose")
-		want := "[+]ping ok\n[+]storage ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/start-apiextensions-controllers ok\n[+]poststarthook/crd-informer-synced ok\n[+]shutdown ok\nreadyz check passed\n"
+		want := "[+]ping ok\n[+]storage ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/start-apiextensions-controllers ok\n[+]poststarthook/crd-informer-synced ok\n[+]poststarthook/start-kube-controllers ok\n[+]shutdown ok\nreadyz check passed\n"
 		if body != want {
 			t.Errorf("body %q, want %q", body, want)
 		}
@@ -150,9 +150,10 @@ func TestServer_Health(t *testing.T) {
 		get(t, ts.url+"/apis/apiextensions.k8s.io/v1/customresourcedefinitions")
 		code, body := get(t, ts.url+"/metrics")
 		for _, want := range []string{
-			// The CRD informer (controllers.go) lists once over loopback,
-			// then keeps a watch open; the other LIST is ours.
-			`apiserver_request_total{code="200",group="apiextensions.k8s.io",resource="customresourcedefinitions",subresource="",verb="LIST",version="v1"} 2`,
+			// The CRD informer (controllers.go) and the garbage
+			// collector's monitor of CRDs (kubecontrollers.go) list once
+			// over loopback, then keep a watch open; the other LIST is ours.
+			`apiserver_request_total{code="200",group="apiextensions.k8s.io",resource="customresourcedefinitions",subresource="",verb="LIST",version="v1"} 3`,
 			`apiserver_longrunning_requests{verb="WATCH"} `,
 			// The four system namespaces (default, kube-system,
 			// kube-public, kube-node-lease) are the only writes.

@@ -76,7 +76,7 @@ func (c *completedConfig) genericConfig(backend storage.Backend, admit admission
 		Admission:      admit,
 		OpenAPIVersion: version.Get().GitVersion,
 		// Custom resources: their storage and their schemas.
-		CustomResourceStorage: customResourceStorage(backend),
+		CustomResourceStorage: customResourceStorage(backend, c.garbageCollection()),
 		SchemaFor:             schemaFor,
 	}.Complete()
 }

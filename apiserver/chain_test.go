@@ -136,9 +136,10 @@ func TestChain_Secrets(t *testing.T) {
 // Namespaces: the system ones exist; default may not be deleted; a
 // deleted namespace is Terminating (no new objects) until /finalize
 // clears its finalizer; objects need an existing namespace — custom
-// resources too.
+// resources too. The namespace controller is off, so that this test does
+// the /finalize itself (TestNamespaceDeletion runs the controller).
 func TestChain_NamespaceLifecycle(t *testing.T) {
-	ts := readyServer(t, Config{})
+	ts := readyServer(t, Config{Controllers: []string{"*", "-" + NamespaceControllerName}})
 	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
 		if code, _ := doJSON(t, "GET", ts.url+"/api/v1/namespaces/"+ns, "", ""); code != 200 {
 			t.Errorf("namespace %s: %d", ns, code)

@@ -45,6 +45,7 @@ import (
 	"github.com/crdlab/crdlab/handler"
 	handlerdiscovery "github.com/crdlab/crdlab/handler/discovery"
 	"github.com/crdlab/crdlab/informer"
+	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
@@ -87,6 +88,27 @@ type crdControllers struct {
 	crdInformer atomic.Pointer[informer.SharedIndexInformer]
 	// wg counts the goroutines start started; Run waits for them.
 	wg sync.WaitGroup
+	// onDiscoveryChange, if set, is called after the discovery controller
+	// changes a CRD group version's discovery (the garbage collector's
+	// Resync). Set before start.
+	onDiscoveryChange func()
+}
+
+// notifyingResourceManager is the handler's discovery as the discovery
+// controller writes it, calling changed after each write.
+type notifyingResourceManager struct {
+	discovery.ResourceManager
+	changed func()
+}
+
+func (m notifyingResourceManager) SetGroupVersion(gv scheme.GroupVersion, resources []apiresource.Resource) {
+	m.ResourceManager.SetGroupVersion(gv, resources)
+	m.changed()
+}
+
+func (m notifyingResourceManager) RemoveGroupVersion(gv scheme.GroupVersion) {
+	m.ResourceManager.RemoveGroupVersion(gv)
+	m.changed()
 }
 
 func newCRDControllers(h *handler.GenericAPIServer, log *slog.Logger) *crdControllers {
@@ -180,7 +202,11 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 	}
 	// The discovery controller is the only writer of CRD groups'
 	// discovery (the crdHandler's hooks decide serving only).
-	discoveryController, err := discovery.NewDiscoveryController(crdInformer, c.handler.Discovery(), opts)
+	var resources discovery.ResourceManager = c.handler.Discovery()
+	if c.onDiscoveryChange != nil {
+		resources = notifyingResourceManager{ResourceManager: resources, changed: c.onDiscoveryChange}
+	}
+	discoveryController, err := discovery.NewDiscoveryController(crdInformer, resources, opts)
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func (c *completedConfig) newKubeAPIServer(genericConfig handler.CompletedConfig
 		return nil, err
 	}
 	s := &Instance{GenericAPIServer: genericServer}
-	opts := registry.StoreOptions{Backend: backend, Scheme: c.scheme}
+	opts := registry.StoreOptions{Backend: backend, Scheme: c.scheme, EnableGarbageCollection: c.garbageCollection()}
 
 	// The legacy core group, /api/v1.
 	legacy, ok, err := c.legacyRESTStorage(s, opts)

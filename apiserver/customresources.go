@@ -39,8 +39,9 @@ import (
 // the REST storage of a CRD's custom resources in its storage version,
 // with that version's subresources and selectable fields; its strategy
 // runs validate (the handler's per-version schema checks) on every create
-// and update.
-func customResourceStorage(backend storage.Backend) func(*apiextensionsv1.CustomResourceDefinition, handler.CustomResourceValidator) (*handler.CustomResourceStorage, error) {
+// and update. With gc, deletes honour propagationPolicy (the garbage
+// collector runs).
+func customResourceStorage(backend storage.Backend, gc bool) func(*apiextensionsv1.CustomResourceDefinition, handler.CustomResourceValidator) (*handler.CustomResourceStorage, error) {
 	return func(crd *apiextensionsv1.CustomResourceDefinition, validate handler.CustomResourceValidator) (*handler.CustomResourceStorage, error) {
 		storageVersion, err := helpers.GetCRDStorageVersion(crd)
 		if err != nil {
@@ -70,6 +71,8 @@ func customResourceStorage(backend storage.Backend) func(*apiextensionsv1.Custom
 			ListKind:       listKind,
 			StorageVersion: storageVersion,
 			Namespaced:     crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+
+			EnableGarbageCollection: gc,
 		}
 		if validate != nil {
 			cfg.Validator = func(ctx context.Context, obj *unstructured.Unstructured) []metav1.StatusCause {

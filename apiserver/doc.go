@@ -18,7 +18,10 @@
 // OnAdd/OnUpdate/OnDelete hooks (what is served), and the CRD controllers
 // (naming, establishing, finalizer, discovery, OpenAPI, non-structural
 // schema, API approval); discovery and OpenAPI of CRD groups are written by
-// their controllers alone.
+// their controllers alone. Another (kubecontrollers.go) runs two
+// controllers of kube-controller-manager the built-in link needs: the
+// namespace controller and the garbage collector (Config.Controllers, as
+// its --controllers).
 //
 // Access and overload (access.go): in front of everything sits a Host
 // and Origin check against web pages (hostcheck.go, as kubectl proxy's
@@ -66,6 +69,9 @@
 //     post-start hooks start-apiextensions-informers,
 //     start-apiextensions-controllers and crd-informer-synced
 //     (controllers.go)
+//   - k8s.io/kubernetes/cmd/kube-controller-manager/app: StartControllers,
+//     startNamespaceController, startGarbageCollectorController
+//     (kubecontrollers.go)
 //
 // Differences from upstream:
 //   - The chain has no aggregator (no APIServices); its kube-apiserver
@@ -92,6 +98,9 @@
 //     start-apiextensions-informers hook).
 //   - The controllers' loopback client has no client-side rate limit
 //     (upstream's loopback config allows QPS 50, burst 100).
+//   - The namespace controller and the garbage collector run in the
+//     server (upstream: kube-controller-manager, a process of its own),
+//     in the hook start-kube-controllers, which /readyz waits for.
 //   - Config.Tracer (crdlab serve --trace) traces every step of requests
 //     and the control loop (package trace); /debug/crdlab/events streams
 //     the events, /debug/crdlab/state shows queue depths, the informer's

@@ -47,6 +47,7 @@ func (c *completedConfig) newCustomResourceDefinitions(genericConfig handler.Com
 
 	// The storage of each resource (one, shared by the versions).
 	customResourceDefinitionStorage, customResourceDefinitionStatusStorage := customresourcedefinition.NewREST(backend, c.scheme)
+	customResourceDefinitionStorage.EnableGarbageCollection = c.garbageCollection()
 
 	storage := map[string]registry.Storage{}
 	// customresourcedefinitions

@@ -59,6 +59,7 @@ type serveOptions struct {
 	// existing namespace.
 	eventTTL           time.Duration
 	namespaceLifecycle bool
+	controllers        []string
 }
 
 // newServeCommand is `crdlab serve`: run the API server until SIGINT or
@@ -135,6 +136,7 @@ on stderr and drawn on the page:
 	f.StringSliceVar(&o.etcdServers, "etcd-servers", nil, "etcd client URLs for --storage=etcd, comma separated, as kube-apiserver's --etcd-servers")
 	f.StringVar(&o.etcdPrefix, "etcd-prefix", o.etcdPrefix, "the key prefix of every object in etcd, as kube-apiserver's --etcd-prefix (servers sharing objects use the same prefix)")
 	f.DurationVar(&o.eventTTL, "event-ttl", o.eventTTL, "how long an Event is kept after its last write, as kube-apiserver's --event-ttl")
+	f.StringSliceVar(&o.controllers, "controllers", []string{"*"}, "the kube-controller-manager controllers to run in the server, as its --controllers: '*' runs namespace-controller and garbage-collector-controller, '-name' turns one off (with the garbage collector off, deletes ignore propagationPolicy)")
 	f.BoolVar(&o.namespaceLifecycle, "namespace-lifecycle", o.namespaceLifecycle, "objects can only be created in a namespace that exists and is not being deleted, and default, kube-system and kube-public cannot be deleted (upstream's NamespaceLifecycle admission); false accepts any namespace name, as crdlab did before it served Namespaces")
 	return cmd
 }
@@ -203,6 +205,7 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 
 		EventTTL:                  o.eventTTL,
 		DisableNamespaceLifecycle: !o.namespaceLifecycle,
+		Controllers:               o.controllers,
 	}
 	if o.storageBackend == apiserver.StorageEtcd && len(o.etcdServers) == 0 {
 		return fmt.Errorf("--storage=etcd needs --etcd-servers")
