@@ -23,10 +23,11 @@
   // which sends the requests the handler serves.
   const COMPONENTS = ['handler', 'registry', 'storage', 'watch', 'reflector', 'deltafifo',
     'informer', 'crdhandler', 'workqueue', 'controller'];
-  // The user agent of the server's own loopback client: the informers and
-  // controllers inside `crdlab serve`. A write with it is a controller
-  // writing status back.
-  const LOOPBACK_UA = 'crdlab-apiextensions-controllers';
+  // The user agents of the server's own loopback clients: the informers
+  // and controllers inside `crdlab serve` (the apiextensions ones, and the
+  // namespace controller and garbage collector). A write with one is a
+  // controller writing back.
+  const LOOPBACK_UA = /crdlab-(apiextensions|kube)-controllers/;
   // A request event's message starts with its verb, the RequestInfo verb
   // ("UPDATE /apis/…") or the HTTP method: these are writes.
   const WRITE = /^(CREATE|UPDATE|PATCH|DELETE|DELETECOLLECTION|POST|PUT)\b/i;
@@ -379,7 +380,7 @@
     if (k) k.shown[c] = now;
     if (c === 'handler') {
       if (e.step === 'request') {
-        if ((e.actor || '').indexOf(LOOPBACK_UA) < 0) {
+        if (!LOOPBACK_UA.test(e.actor || '')) {
           flashes.client = now;
           addDot('client', 'handler');
         }
