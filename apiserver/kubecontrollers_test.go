@@ -353,3 +353,20 @@ func TestGarbageCollector_Propagation(t *testing.T) {
 		_ = cm
 	})
 }
+
+// TestGarbageCollector_ForegroundCRDDelete: a CRD deleted in foreground
+// (as client-go users do) carries both the collector's finalizer and the
+// CRD finalizer's, and goes once both have done their part.
+func TestGarbageCollector_ForegroundCRDDelete(t *testing.T) {
+	_, cs, dyn := kubeControllersServer(t)
+	ctx := context.Background()
+	createNamespace(t, cs, "ns")
+	createAll(t, dyn, crontabsGVR, []*unstructured.Unstructured{crontab("ns", "a")})
+	crds := cs.ApiextensionsV1().CustomResourceDefinitions()
+	p := metav1.DeletePropagationForeground
+	require.NoError(t, crds.Delete(ctx, "crontabs."+group, metav1.DeleteOptions{PropagationPolicy: &p}))
+	within(t, 30*time.Second, "CRD deleted", func() bool {
+		_, err := crds.Get(ctx, "crontabs."+group, metav1.GetOptions{})
+		return apierrors.IsNotFound(err)
+	})
+}
