@@ -192,6 +192,53 @@ func TestKubectlServerSideApply(t *testing.T) {
 		}
 		s.getJSON(t, "crontab", "member-a", "--show-managed-fields")
 	})
+
+	t.Run("ApplySetPruneSecretParent", func(t *testing.T) {
+		feature(t, "kubectl", "ApplySet pruning (a Secret parent, kubectl's default)",
+			"KUBECTL_APPLYSET=true kubectl apply --server-side --prune --applyset=crontabs -f dir")
+		// kubectl creates the parent Secret itself, with a server-side
+		// apply, and labels each member with the set's ID.
+		members := filepath.Join(dir, "secret-set")
+		if err := os.Mkdir(members, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []string{"in-set-a", "in-set-b"} {
+			if err := os.WriteFile(filepath.Join(members, n+".yaml"), []byte(crontab(n, "cronSpec: \"* * * * */5\"\nimage: m")), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		env := []string{"KUBECTL_APPLYSET=true"}
+		args := []string{"apply", "--server-side", "--prune", "--applyset=crontabs", "-n", "default", "-f", members}
+		r := s.kubectlEnv(t, env, args...)
+		if r.err != nil {
+			t.Fatalf("%v", r)
+		}
+		wantContains(t, r.stdout, "crontab.stable.example.com/in-set-b serverside-applied")
+		sum := sha256.Sum256([]byte(strings.Join([]string{"crontabs", "default", "Secret", ""}, ".")))
+		id := fmt.Sprintf(apply.V1ApplySetIdFormat, base64.RawURLEncoding.EncodeToString(sum[:]))
+		p := s.getJSON(t, "secret", "crontabs", "-n", "default", "--show-managed-fields")
+		wantValue(t, p, id, "metadata", "labels", apply.ApplySetParentIDLabel)
+		wantValue(t, p, "CronTab.stable.example.com", "metadata", "annotations", apply.ApplySetGKsAnnotation)
+		if m := managers(p); !strings.Contains(m, "kubectl-applyset/Apply") {
+			t.Errorf("parent Secret's managedFields %s, want kubectl-applyset's Apply entry", m)
+		}
+		wantValue(t, s.getJSON(t, "crontab", "in-set-b"), id, "metadata", "labels", apply.ApplysetPartOfLabel)
+
+		if err := os.Remove(filepath.Join(members, "in-set-b.yaml")); err != nil {
+			t.Fatal(err)
+		}
+		r = s.kubectlEnv(t, env, args...)
+		if r.err != nil {
+			t.Fatalf("%v", r)
+		}
+		wantContains(t, r.stdout, "crontab.stable.example.com/in-set-b pruned")
+		if r := s.kubectl(t, "get", "crontab", "in-set-b"); r.err == nil {
+			t.Errorf("in-set-b is still there after the prune")
+		}
+		s.getJSON(t, "crontab", "in-set-a")
+		// The custom-resource set's members are not this set's.
+		s.getJSON(t, "crontab", "member-a")
+	})
 }
 
 // managers lists an object's managedFields as "manager/Operation", in
