@@ -229,6 +229,17 @@ func (m *metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(&b, "apiserver_dropped_requests_total{request_kind=\"mutating\"} %d\n", st.Rejected[limits.KindMutating])
 		fmt.Fprintf(&b, "apiserver_dropped_requests_total{request_kind=\"readOnly\"} %d\n", st.Rejected[limits.KindReadOnly])
 		fmt.Fprintf(&b, "apiserver_dropped_requests_total{request_kind=\"watch\"} %d\n", st.Rejected[limits.KindWatch])
+		b.WriteString("# HELP crdlab_fair_share_users Users holding request slots now, by kind (each holds at most its fair share, docs/access.md).\n")
+		b.WriteString("# TYPE crdlab_fair_share_users gauge\n")
+		b.WriteString("# HELP crdlab_fair_share_rejected_total Requests answered 429 because their user held its fair share while slots were free (part of apiserver_dropped_requests_total).\n")
+		b.WriteString("# TYPE crdlab_fair_share_rejected_total counter\n")
+		for _, k := range []struct {
+			name string
+			kind int
+		}{{"mutating", limits.KindMutating}, {"readOnly", limits.KindReadOnly}, {"watch", limits.KindWatch}} {
+			fmt.Fprintf(&b, "crdlab_fair_share_users{request_kind=%q} %d\n", k.name, st.Users[k.kind])
+			fmt.Fprintf(&b, "crdlab_fair_share_rejected_total{request_kind=%q} %d\n", k.name, st.RejectedOverShare[k.kind])
+		}
 	}
 	b.WriteString("# HELP go_goroutines Number of goroutines that currently exist.\n")
 	b.WriteString("# TYPE go_goroutines gauge\n")

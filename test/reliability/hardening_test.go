@@ -499,6 +499,9 @@ func TestHardening_FairShare(t *testing.T) {
 	if n := inflight(); n < held {
 		t.Errorf("the flood's creates ended before alice's (%d of %d in flight): the test proved nothing", n, held)
 	}
+	if n := int(s.metric(`crdlab_fair_share_rejected_total{request_kind="mutating"}`)); n != len(refused) {
+		t.Errorf("crdlab_fair_share_rejected_total{request_kind=\"mutating\"} %d, want %d", n, len(refused))
+	}
 	t.Logf("flood of %d creates with 4 slots: %d held, %d refused with 429; %d of alice's 3 creates succeeded", flood, held, len(refused), created)
 }
 
