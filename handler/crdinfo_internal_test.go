@@ -1,6 +1,8 @@
 package handler
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"strings"
 	"testing"
@@ -132,4 +134,35 @@ func TestResetTopFields(t *testing.T) {
 	check.Equal(t, []string{"v1"}, out.Status.StoredVersions)
 	check.Equal(t, "example.com", crd.Spec.Group)
 	check.True(t, withoutFields(crd, map[string]bool{"nope": true}) == scheme.Object(crd), "copied without a field to leave out")
+}
+
+// TestPlainCache: uncompressed documents are kept up to the bound, the
+// least recently used go first, and a document with another hash is
+// never answered from an older entry.
+func TestPlainCache(t *testing.T) {
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		_, _ = zw.Write([]byte(s))
+		_ = zw.Close()
+		return b.Bytes()
+	}
+	a, b := scheme.GroupVersion{Group: "a.example.com", Version: "v1"}, scheme.GroupVersion{Group: "b.example.com", Version: "v1"}
+	c := newPlainCache(10)
+	got, err := c.get(a, "h1", gz("aaaaa"))
+	check.NoError(t, err)
+	check.Equal(t, "aaaaa", string(got))
+	got, _ = c.get(a, "h1", []byte("not gzip: answered from the cache"))
+	check.Equal(t, "aaaaa", string(got))
+	got, _ = c.get(a, "h2", gz("AAAAA"))
+	check.Equal(t, "AAAAA", string(got))
+	_, _ = c.get(b, "h1", gz("bbbbb")) // 15 bytes: a/h1 goes
+	check.Equal(t, 10, c.size)
+	_, err = c.get(a, "h1", []byte("not gzip"))
+	check.True(t, err != nil, "a/h1 was not evicted")
+	got, _ = c.get(b, "h1", []byte("not gzip"))
+	check.Equal(t, "bbbbb", string(got))
+	got, _ = c.get(b, "big", gz("more than ten bytes"))
+	check.Equal(t, "more than ten bytes", string(got))
+	check.Equal(t, 10, c.size)
 }
