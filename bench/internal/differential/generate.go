@@ -376,3 +376,90 @@ func deepCopy(v any) any {
 	}
 	return v
 }
+
+// vary changes every scalar of v that it can change within the schema s:
+// an enum's next value, another candidate that matches a pattern, a
+// number one step inside its bounds, a flipped boolean; values whose
+// schema allows no other (one enum value, a format) stay. The object then
+// passes the OpenAPI checks its original passed, so what it trips are CEL
+// rules: "is immutable" on update, the rules that relate fields on create.
+func vary(s *apiextensionsv1.JSONSchemaProps, v any, root bool) any {
+	if s == nil {
+		return v
+	}
+	switch x := v.(type) {
+	case string:
+		if len(s.Enum) > 0 {
+			for i, e := range s.Enum {
+				var cur any
+				if json.Unmarshal(e.Raw, &cur) == nil && cur == x && len(s.Enum) > 1 {
+					var next any
+					_ = json.Unmarshal(s.Enum[(i+1)%len(s.Enum)].Raw, &next)
+					return next
+				}
+			}
+			return x
+		}
+		if s.Format != "" || s.XIntOrString {
+			return x
+		}
+		fits := func(c string) bool {
+			n := int64(len(c))
+			return c != x && (s.MinLength == nil || n >= *s.MinLength) && (s.MaxLength == nil || n <= *s.MaxLength)
+		}
+		if s.Pattern != "" {
+			re, err := regexp.Compile(s.Pattern)
+			if err != nil {
+				return x
+			}
+			for _, c := range append([]string{x + "b", "b" + x}, candidates...) {
+				if re.MatchString(c) && fits(c) {
+					return c
+				}
+			}
+			return x
+		}
+		if fits(x + "b") {
+			return x + "b"
+		}
+		return x
+	case int64:
+		return int64(varyNumber(s, float64(x)))
+	case float64:
+		return varyNumber(s, x)
+	case bool:
+		return !x
+	case []any:
+		var items *apiextensionsv1.JSONSchemaProps
+		if s.Items != nil {
+			items = s.Items.Schema
+		}
+		for i := range x {
+			x[i] = vary(items, x[i], false)
+		}
+	case map[string]any:
+		for k, val := range x {
+			if (root || s.XEmbeddedResource) && (k == "apiVersion" || k == "kind" || k == "metadata") {
+				continue
+			}
+			if p, ok := s.Properties[k]; ok {
+				x[k] = vary(&p, val, false)
+			} else if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+				x[k] = vary(s.AdditionalProperties.Schema, val, false)
+			}
+		}
+	}
+	return v
+}
+
+// varyNumber moves n one step, up if its maximum allows, else down if its
+// minimum does.
+func varyNumber(s *apiextensionsv1.JSONSchemaProps, n float64) float64 {
+	if s.Maximum == nil || n+1 < *s.Maximum || n+1 == *s.Maximum && !s.ExclusiveMaximum {
+		return n + 1
+	}
+	if s.Minimum == nil || n-1 > *s.Minimum || n-1 == *s.Minimum && !s.ExclusiveMinimum {
+		return n - 1
+	}
+	return n
+}

@@ -43,4 +43,15 @@ func TestGenerator(t *testing.T) {
 	if want := map[string]any{"s": "v-changed", "n": int64(2), "b": false, "l": []any{"x-changed"}}; !reflect.DeepEqual(o["spec"], want) || o["metadata"].(map[string]any)["name"] != "x" {
 		t.Errorf("changed: %v", o)
 	}
+
+	// vary stays within the schema: the enum's next value, a pattern's
+	// other candidate, a number inside its bounds.
+	full := g.object(modeFull)
+	full["metadata"] = map[string]any{"name": "n"}
+	v := vary(&schema, full, true).(map[string]any)
+	want := map[string]any{"mode": "Slow", "path": "/b", "port": int64(1025), "hosts": []any{"ab"}, "when": "2026-01-01T00:00:00Z",
+		"template": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "embedded"}, "anything": map[string]any{"goes": "here"}}}
+	if !reflect.DeepEqual(v["spec"], want) || v["metadata"].(map[string]any)["name"] != "n" {
+		t.Errorf("vary:\n got %#v\nwant %#v", v["spec"], want)
+	}
 }

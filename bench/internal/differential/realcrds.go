@@ -363,6 +363,10 @@ func realCase(p Project, c crdFile, tier string, examples []example) (RealCase, 
 		add(Step{Name: "update-full-changed", Op: OpUpdate, Object: mustJSON(changed(object("full", modeFull)))})
 		grown := object("minimal", modeFull)
 		add(Step{Name: "update-minimal-to-full", Op: OpUpdate, Object: mustJSON(grown)})
+		// Every value changed within the schema: what is left to trip
+		// are CEL rules (transition rules on update).
+		add(Step{Name: "create-varied", Op: OpCreate, Object: mustJSON(vary(v.Schema.OpenAPIV3Schema, object("varied", modeFull), true))})
+		add(Step{Name: "update-full-varied", Op: OpUpdate, Object: mustJSON(vary(v.Schema.OpenAPIV3Schema, object("full", modeFull), true))})
 		add(Step{Name: "patch-full-spec-null", Op: OpPatch, Target: "full", Object: json.RawMessage(`{"spec":null}`)})
 	}
 	// The project's examples of this kind: created as they are, then
@@ -386,11 +390,23 @@ func realCase(p Project, c crdFile, tier string, examples []example) (RealCase, 
 		md["name"] = name
 		add(Step{Name: "example-" + fmt.Sprint(n), Op: OpCreate, Version: v, Object: mustJSON(obj)})
 		add(Step{Name: "example-" + fmt.Sprint(n) + "-changed", Op: OpUpdate, Version: v, Object: mustJSON(changed(deepCopy(obj).(map[string]any)))})
+		if sch := versionSchema(crd, v); sch != nil {
+			add(Step{Name: "example-" + fmt.Sprint(n) + "-varied", Op: OpUpdate, Version: v, Object: mustJSON(vary(sch, deepCopy(obj), true))})
+		}
 	}
 	if err := rc.check(); err != nil {
 		return rc, err
 	}
 	return rc, nil
+}
+
+func versionSchema(crd *apiextensionsv1.CustomResourceDefinition, v string) *apiextensionsv1.JSONSchemaProps {
+	for _, x := range crd.Spec.Versions {
+		if x.Name == v && x.Schema != nil {
+			return x.Schema.OpenAPIV3Schema
+		}
+	}
+	return nil
 }
 
 func servedVersion(crd *apiextensionsv1.CustomResourceDefinition, v string) bool {
