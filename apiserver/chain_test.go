@@ -278,3 +278,71 @@ func TestChain_OpenAPI(t *testing.T) {
 		t.Errorf("v2: %d", code)
 	}
 }
+
+// Strategic merge patches of built-in kinds merge lists by upstream's
+// patch tags (ownerReferences by uid, finalizers as a set, a Namespace's
+// conditions by type), honour the directives, go through the kind's
+// write path (a Secret's stringData) and record an Update entry.
+func TestChain_StrategicMergePatch(t *testing.T) {
+	ts := readyServer(t, Config{})
+	const smp = "application/strategic-merge-patch+json"
+	cms := ts.url + "/api/v1/namespaces/default/configmaps"
+	owner := func(uid, name string) string {
+		return `{"apiVersion":"v1","kind":"ConfigMap","name":"` + name + `","uid":"` + uid + `"}`
+	}
+	if code, body := doJSON(t, "POST", cms, "application/json", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c",`+
+		`"ownerReferences":[`+owner("1", "a")+`,`+owner("2", "b")+`],"finalizers":["x.example.com/a"]},"data":{"k":"v","old":"x"}}`); code != 201 {
+		t.Fatalf("create: %d %v", code, body)
+	}
+	code, body := doJSON(t, "PATCH", cms+"/c?fieldManager=smp", smp, `{"metadata":{"ownerReferences":[`+owner("3", "c")+`,{"uid":"1","$patch":"delete"}],`+
+		`"finalizers":["x.example.com/b"]},"data":{"k":"w","old":null}}`)
+	raw, _ := json.Marshal(body)
+	if code != 200 {
+		t.Fatalf("patch: %d %s", code, raw)
+	}
+	for _, want := range []string{`"data":{"k":"w"}`, `"finalizers":["x.example.com/b","x.example.com/a"]`,
+		`"ownerReferences":[` + owner("3", "c") + `,` + owner("2", "b") + `]`, `"manager":"smp","operation":"Update"`} {
+		if !bytes.Contains(raw, []byte(want)) {
+			t.Errorf("the patched ConfigMap lacks %s:\n%s", want, raw)
+		}
+	}
+
+	t.Run("SecretStringData", func(t *testing.T) {
+		secrets := ts.url + "/api/v1/namespaces/default/secrets"
+		if code, body := doJSON(t, "POST", secrets, "application/json", `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"a":"YQ=="}}`); code != 201 {
+			t.Fatalf("create: %d %v", code, body)
+		}
+		code, body := doJSON(t, "PATCH", secrets+"/s", smp, `{"stringData":{"b":"b"}}`)
+		if code != 200 || nested(body, "data", "a") != "YQ==" || nested(body, "data", "b") != "Yg==" {
+			t.Errorf("%d %v", code, body)
+		}
+	})
+	t.Run("NamespaceConditions", func(t *testing.T) {
+		status := ts.url + "/api/v1/namespaces/default/status"
+		set := `{"status":{"conditions":[{"type":"A","status":"True"},{"type":"B","status":"True"}]}}`
+		if code, body := doJSON(t, "PATCH", status, smp, set); code != 200 {
+			t.Fatalf("%d %v", code, body)
+		}
+		code, body := doJSON(t, "PATCH", status, smp, `{"status":{"conditions":[{"type":"B","status":"False"}]}}`)
+		raw, _ := json.Marshal(body)
+		if code != 200 || !bytes.Contains(raw, []byte(`"conditions":[{"lastTransitionTime":null,"status":"True","type":"A"},{"lastTransitionTime":null,"status":"False","type":"B"}]`)) {
+			t.Errorf("conditions merged by type: %d %s", code, raw)
+		}
+	})
+	t.Run("ErrMissingMergeKey", func(t *testing.T) {
+		code, body := doJSON(t, "PATCH", cms+"/c", smp, `{"metadata":{"ownerReferences":[{"name":"z"}]}}`)
+		if code != 422 || !strings.Contains(body["message"].(string), "does not contain declared merge key: uid") {
+			t.Errorf("%d %v", code, body)
+		}
+	})
+	t.Run("ErrNotAnObject", func(t *testing.T) {
+		if code, body := doJSON(t, "PATCH", cms+"/c", smp, `["data"]`); code != 400 || body["reason"] != "BadRequest" {
+			t.Errorf("%d %v", code, body)
+		}
+	})
+	t.Run("ErrNotFound", func(t *testing.T) {
+		if code, body := doJSON(t, "PATCH", cms+"/nope", smp, `{}`); code != 404 {
+			t.Errorf("%d %v", code, body)
+		}
+	})
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/machinery/openapi"
+	"github.com/crdlab/crdlab/machinery/strategicpatch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -267,6 +268,15 @@ func (h *GenericAPIServer) newTypedScope(info *APIGroupInfo, gv scheme.GroupVers
 	}
 	if tc, ok := st.(internalTableConvertor); ok && subresource == "" {
 		scope.Table = hubTable{tc: tc, scheme: s, hub: hub}
+	}
+	// A strategic merge patch merges by the struct tags of the version's
+	// Go type (upstream's smpPatcher: its schemaReferenceObj).
+	wire, err := s.New(kind)
+	if err != nil {
+		return nil, err
+	}
+	if scope.StrategicMerge, err = strategicpatch.NewPatchMetaFromStruct(wire); err != nil {
+		return nil, fmt.Errorf("patch metadata of %s: %w", kind, err)
 	}
 	return h.serverScope(scope), nil
 }

@@ -245,9 +245,35 @@ func TestHandler_CRDs(t *testing.T) {
 		r := ts.do(t, "PATCH", crdPath+"/nope.example.com", `{}`, "Content-Type", "application/merge-patch+json")
 		r.status(t, 404, "NotFound")
 	})
-	t.Run("ErrStrategicMergePatch", func(t *testing.T) {
-		r := ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com", `{}`, "Content-Type", "application/strategic-merge-patch+json")
-		r.status(t, 415, "UnsupportedMediaType")
+	t.Run("StrategicMergePatch", func(t *testing.T) {
+		// A CRD is a compiled-in kind: upstream's apiextensions-apiserver
+		// applies a strategic merge patch to it (its lists, without patch
+		// tags, are replaced whole).
+		r := ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com?fieldManager=smp",
+			`{"metadata":{"labels":{"smp":"yes"},"finalizers":["x.example.com/keep"]}}`, "Content-Type", "application/strategic-merge-patch+json")
+		check.Equal(t, 200, r.code, string(r.raw))
+		meta := r.body["metadata"].(map[string]any)
+		check.Equal(t, "yes", meta["labels"].(map[string]any)["smp"])
+		check.Equal(t, []any{"x.example.com/keep"}, meta["finalizers"])
+		var managers []string
+		for _, e := range meta["managedFields"].([]any) {
+			e := e.(map[string]any)
+			managers = append(managers, e["manager"].(string)+"/"+e["operation"].(string))
+		}
+		check.Contains(t, strings.Join(managers, " "), "smp/Update")
+		r = ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com",
+			`{"metadata":{"$deleteFromPrimitiveList/finalizers":["x.example.com/keep"],"labels":{"smp":null}}}`, "Content-Type", "application/strategic-merge-patch+json")
+		check.Equal(t, 200, r.code, string(r.raw))
+		meta = r.body["metadata"].(map[string]any)
+		check.Equal(t, nil, meta["finalizers"])
+		check.Equal(t, nil, meta["labels"].(map[string]any)["smp"])
+	})
+	t.Run("ErrStrategicMergePatchMalformed", func(t *testing.T) {
+		r := ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com", `{"metadata":{"$retainKeys":"name"}}`, "Content-Type", "application/strategic-merge-patch+json")
+		r.status(t, 400, "BadRequest")
+		check.Equal(t, "invalid patch format of retainKeys", r.body["message"])
+		r = ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com", `{"metadata":{"labels":{"$patch":"shuffle"}}}`, "Content-Type", "application/strategic-merge-patch+json")
+		r.status(t, 422, "Invalid")
 	})
 	t.Run("ErrApplyPatchOfNoKind", func(t *testing.T) {
 		r := ts.do(t, "PATCH", crdPath+"/crontabs.stable.example.com?fieldManager=kubectl", `{}`, "Content-Type", "application/apply-patch+yaml")

@@ -8,6 +8,7 @@
 //	fields       field selectors: parse, match          (apimachinery/pkg/fields)
 //	jsonpath     kubectl's JSONPath templates           (client-go/util/jsonpath)
 //	patch        JSON patch and JSON merge patch        (apimachinery/pkg/util/jsonmergepatch, evanphx/json-patch semantics)
+//	strategicpatch  strategic merge patch by Go struct tags  (apimachinery/pkg/util/strategicpatch)
 //	watch        the watch.Interface and its events     (apimachinery/pkg/watch)
 //	duration     kubectl's AGE column: "5m10s", "2d4h"  (apimachinery/pkg/util/duration)
 //	openapi      OpenAPI v3 documents for served kinds  (kube-openapi, apiextensions-apiserver/pkg/controller/openapi/builder)

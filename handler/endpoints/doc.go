@@ -17,7 +17,8 @@
 //     name to one handler. rest.go has get, list, create, update, delete
 //     and deletecollection; decodeWrite is the step create and update
 //     share (options, body, Decode, field validation, the URL's namespace
-//     and name). patch.go has JSON and merge patches and server-side apply;
+//     and name). patch.go has JSON, merge and strategic merge patches
+//     (machinery/strategicpatch) and server-side apply;
 //     watch.go watches, encoded once for every watcher (WatchLines,
 //     watchcache.go); table.go the Table and PartialObjectMetadata answers.
 //     A list in plain JSON streams, a chunk at a time (streamList).
@@ -34,7 +35,7 @@
 // Upstream:
 //   - k8s.io/apiserver/pkg/endpoints/handlers: rest.go (RequestScope,
 //     checkName), get.go (GetResource, ListResource), create.go,
-//     update.go, patch.go (patcher, applyPatcher), delete.go, watch.go
+//     update.go, patch.go (patcher, smpPatcher, applyPatcher), delete.go, watch.go
 //     (WatchServer), response.go (transformObject, asTable),
 //     fieldmanager usage; installer.go (the verbs a storage serves)
 //   - k8s.io/apiserver/pkg/registry/rest: create.go, update.go
@@ -48,9 +49,12 @@
 // Differences from upstream:
 //   - Functions of a scope and a ResponseWriter, not http.HandlerFuncs
 //     built per route; the name and namespace come from RequestInfo.
-//   - Strategic merge patch is a 415 for every resource (upstream applies
-//     it to built-in types), and so is an apply in CBOR (upstream: behind
-//     a feature gate, off by default); a PUT or PATCH of a collection, or a POST
+//   - A strategic merge patch applies to scopes with StrategicMerge (the
+//     built-in kinds and CRDs, by their Go types' patch tags) and is a 415
+//     for custom resources, as upstream; one that cannot apply (an element
+//     without its merge key, an unknown $patch) is a 422 where upstream
+//     answers 500. An apply in CBOR is a 415 (upstream: behind a feature
+//     gate, off by default); a PUT or PATCH of a collection, or a POST
 //     naming an object, is a 405.
 //   - Watches of a Table send column definitions with every event;
 //     upstream sends them with the first only. Each write of a watch is

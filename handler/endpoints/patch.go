@@ -12,6 +12,7 @@ import (
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/machinery/patch"
+	"github.com/crdlab/crdlab/machinery/strategicpatch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -25,9 +26,22 @@ const (
 	patchTypeApplyCBOR      = "application/apply-patch+cbor"
 )
 
-// supportedPatchTypes are the patch types crdlab applies, in the order a
-// 415 lists them.
-var supportedPatchTypes = []string{patchTypeJSON, patchTypeMerge, patchTypeApply}
+// supportedPatchTypes are the patch types crdlab applies to a custom
+// resource, in the order a 415 lists them (upstream's crdHandler's);
+// typedPatchTypes those it applies to a built-in kind (upstream's
+// endpoints installer's).
+var (
+	supportedPatchTypes = []string{patchTypeJSON, patchTypeMerge, patchTypeApply}
+	typedPatchTypes     = []string{patchTypeJSON, patchTypeMerge, patchTypeStrategicMerge, patchTypeApply}
+)
+
+// patchTypes are the patch types s applies.
+func (s *RequestScope) patchTypes() []string {
+	if s.StrategicMerge != nil {
+		return typedPatchTypes
+	}
+	return supportedPatchTypes
+}
 
 // patchResource serves PATCH on one object: read the current object,
 // write it in the URL's version, apply the patch, decode the result as a
@@ -35,7 +49,10 @@ var supportedPatchTypes = []string{patchTypeJSON, patchTypeMerge, patchTypeApply
 // storage's retry loop, so a concurrent write makes it start over. A JSON
 // or merge patch records an Update entry in managedFields; a server-side
 // apply (applyPatch) merges through the field manager and may create the
-// object.
+// object. A strategic merge patch (a scope with StrategicMerge: a
+// built-in kind) is applied by package machinery/strategicpatch with the
+// patch metadata of the URL version's Go type, and records an Update
+// entry as a merge patch does.
 //
 // Mirrors PatchResource and (*patcher).patchResource in handlers/patch.go.
 func patchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, namespace, name string) {
@@ -48,17 +65,18 @@ func patchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name
 	apply := patchType == patchTypeApply
 	switch {
 	case patchType == patchTypeJSON, patchType == patchTypeMerge:
+	case patchType == patchTypeStrategicMerge && s.StrategicMerge != nil:
 	case apply && s.FieldManager != nil:
 	case apply:
-		e := apierrors.NewUnsupportedMediaType(patchType, supportedPatchTypes)
+		e := apierrors.NewUnsupportedMediaType(patchType, s.patchTypes())
 		e.ErrStatus.Message = fmt.Sprintf("not supported: server-side apply of %s (upstream applies it to every resource)", s.groupResource())
 		responsewriters.WriteError(w, e)
 		return
 	default:
-		// Strategic merge needs Go struct tags; upstream answers 415 for
-		// custom resources too. CBOR applies need a feature gate upstream,
-		// off by default.
-		responsewriters.WriteError(w, apierrors.NewUnsupportedMediaType(patchType, supportedPatchTypes))
+		// Strategic merge needs a Go type's struct tags: upstream answers
+		// 415 for custom resources too. CBOR applies need a feature gate
+		// upstream, off by default.
+		responsewriters.WriteError(w, apierrors.NewUnsupportedMediaType(patchType, s.patchTypes()))
 		return
 	}
 	opts, err := negotiateObject(r, s, false)
@@ -108,9 +126,14 @@ func patchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name
 			return nil, err
 		}
 		var patched []byte
-		if patchType == patchTypeJSON {
+		switch patchType {
+		case patchTypeJSON:
 			patched, err = patch.JSONPatch(currentJSON, body)
-		} else {
+		case patchTypeStrategicMerge:
+			if patched, err = strategicpatch.StrategicMergePatch(currentJSON, body, s.StrategicMerge); err != nil {
+				return nil, strategicPatchError(err)
+			}
+		default:
 			patched, err = patch.MergePatch(currentJSON, body)
 		}
 		if err != nil {
@@ -235,14 +258,34 @@ func patchError(err error) error {
 		// print as "…is invalid: : <message>". Upstream's message is a
 		// generic "the server rejected our request due to an error in our
 		// request"; crdlab keeps the patch's own, which says what failed.
-		return &apierrors.StatusError{ErrStatus: metav1.Status{
-			TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
-			Status:   metav1.StatusFailure, Code: http.StatusUnprocessableEntity, Reason: metav1.StatusReasonInvalid,
-			Message: pe.Msg,
-			Details: &metav1.StatusDetails{},
-		}}
+		return unprocessable(pe.Msg)
 	case patch.CodeTooLarge:
 		return apierrors.NewRequestEntityTooLarge(pe.Msg)
 	}
 	return apierrors.NewInternalError(err)
+}
+
+// strategicPatchError answers a failed strategic merge patch: one in a
+// wrong format (not a JSON object, a malformed directive) is 400, one that
+// cannot apply 422 — where upstream answers 422 for a list of lists only
+// and 500 for the others (an element without its merge key, an unknown
+// $patch value).
+//
+// Mirrors interpretStrategicMergePatchError.
+func strategicPatchError(err error) error {
+	if strategicpatch.IsBadFormat(err) {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	return unprocessable(err.Error())
+}
+
+// unprocessable is upstream's NewGenericServerResponse(422, …) of a patch
+// that cannot apply.
+func unprocessable(msg string) error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusFailure, Code: http.StatusUnprocessableEntity, Reason: metav1.StatusReasonInvalid,
+		Message: msg,
+		Details: &metav1.StatusDetails{},
+	}}
 }

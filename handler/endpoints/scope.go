@@ -18,6 +18,7 @@ import (
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/protobuf"
 	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/machinery/strategicpatch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
@@ -81,6 +82,11 @@ type RequestScope struct {
 	// server-side apply (fieldmanager.go); nil for a scope without them
 	// (an apply is then a 415).
 	FieldManager *FieldManager
+	// StrategicMerge, if set, is the patch metadata of the Go type of
+	// Kind: a strategic merge patch applies with it (built-in kinds).
+	// Nil: a strategic merge patch is a 415, as upstream answers for
+	// custom resources.
+	StrategicMerge strategicpatch.LookupPatchMeta
 	// FieldLabel, if set, maps the field selector keys of this version to
 	// those the storage selects on (scheme.ConvertFieldLabel).
 	FieldLabel func(label, value string) (string, string, error)

@@ -49,7 +49,7 @@ type NamespaceSpec struct {
 // NamespaceStatus is information about the current status of a Namespace.
 type NamespaceStatus struct {
 	Phase      NamespacePhase       `json:"phase,omitempty"`
-	Conditions []NamespaceCondition `json:"conditions,omitempty"`
+	Conditions []NamespaceCondition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type"`
 }
 
 // NamespaceCondition contains details about the state of a namespace.

@@ -49,8 +49,10 @@ type ObjectMeta struct {
 	DeletionGracePeriodSeconds *int64            `json:"deletionGracePeriodSeconds,omitempty"`
 	Labels                     map[string]string `json:"labels,omitempty"`
 	Annotations                map[string]string `json:"annotations,omitempty"`
-	OwnerReferences            []OwnerReference  `json:"ownerReferences,omitempty"`
-	Finalizers                 []string          `json:"finalizers,omitempty"`
+	// A strategic merge patch merges ownerReferences by uid and
+	// finalizers as a set (the tags upstream's ObjectMeta has).
+	OwnerReferences []OwnerReference `json:"ownerReferences,omitempty" patchStrategy:"merge" patchMergeKey:"uid"`
+	Finalizers      []string         `json:"finalizers,omitempty" patchStrategy:"merge"`
 	// ManagedFields says which manager owns which fields (package
 	// machinery/managedfields keeps it).
 	ManagedFields []ManagedFieldsEntry `json:"managedFields,omitempty"`
