@@ -16,6 +16,10 @@
 //     `go.etcd.io/…`). It is documentation, not checked: upstream's source
 //     is not in this repository.
 //   - A link is a Markdown link to a relative path; its target must exist.
+//   - A diagram reference is a bare `path/file.go` or `path/file.go:Name`
+//     in a diagram source (notebooks/diagrams/*.mmd, mermaid has no code
+//     spans): DiagramRefs finds them, and each is checked as strictly as
+//     docs/map.md's.
 //   - Strict checking (docs/map.md, docs/questions.md) checks every
 //     reference; elsewhere a path whose first element is not at the
 //     repository root (`testdata/fuzz/`) is taken for prose and skipped.

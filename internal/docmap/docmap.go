@@ -79,6 +79,29 @@ func Refs(md []byte) []Ref {
 	return refs
 }
 
+// bareRef is a reference written without a code span, as in a diagram
+// source: a path with a slash, ending in .go, with an optional :Name or
+// :Type.Member.
+var bareRef = regexp.MustCompile(`(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_-]+\.go(?::[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)?`)
+
+// DiagramRefs returns the references in a diagram source
+// (notebooks/diagrams/NAME.mmd), in order: mermaid has no code spans, so
+// every `path/file.go` or `path/file.go:Name` token is one.
+func DiagramRefs(src []byte) []Ref {
+	var refs []Ref
+	for i, line := range strings.Split(string(src), "\n") {
+		for _, text := range bareRef.FindAllString(line, -1) {
+			path, name, _ := strings.Cut(text, ":")
+			r := Ref{Line: i + 1, Text: text, Path: path, Name: name}
+			if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
+				r.Upstream = true
+			}
+			refs = append(refs, r)
+		}
+	}
+	return refs
+}
+
 // Links returns the relative link targets of a Markdown document: not
 // URLs, not in-page anchors.
 func Links(md []byte) []Link {

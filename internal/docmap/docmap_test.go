@@ -3,6 +3,7 @@ package docmap
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -199,5 +200,47 @@ func TestMap_CoversSeedHeadings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestDiagramRefs(t *testing.T) {
+	src := "flowchart LR\n" +
+		`    a["A · cmd/crdlab/serve.go:runServe<br/>apiserver/apiserver.go:Config.Complete"] --> b["handler/notfound.go"]` + "\n" +
+		`    u["k8s.io/kubernetes/cmd/kube-apiserver/app/server.go · apiserver.Config"]` + "\n"
+	got := DiagramRefs([]byte(src))
+	want := []Ref{
+		{Line: 2, Text: "cmd/crdlab/serve.go:runServe", Path: "cmd/crdlab/serve.go", Name: "runServe"},
+		{Line: 2, Text: "apiserver/apiserver.go:Config.Complete", Path: "apiserver/apiserver.go", Name: "Config.Complete"},
+		{Line: 2, Text: "handler/notfound.go", Path: "handler/notfound.go"},
+		{Line: 3, Text: "k8s.io/kubernetes/cmd/kube-apiserver/app/server.go", Path: "k8s.io/kubernetes/cmd/kube-apiserver/app/server.go", Upstream: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("DiagramRefs:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestDiagrams checks every crdlab reference in the notebooks' diagram
+// sources (notebooks/diagrams/*.mmd): a picture that names crdlab code
+// cannot outlive a rename.
+func TestDiagrams(t *testing.T) {
+	sources, err := filepath.Glob(filepath.Join(repoRoot, "notebooks", "diagrams", "*.mmd"))
+	if err != nil || len(sources) == 0 {
+		t.Fatalf("no notebooks/diagrams/*.mmd found: %v", err)
+	}
+	checked := 0
+	for _, p := range sources {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range DiagramRefs(src) {
+			if err := r.Check(repoRoot); err != nil {
+				t.Errorf("%s:%d: %s: %v", filepath.Base(p), r.Line, r.Text, err)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no diagram names crdlab code: is DiagramRefs finding references?")
 	}
 }
