@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,8 +75,8 @@ func (s *server) helm3(t *testing.T, args ...string) string {
 	return r.stdout
 }
 
-// TestHelm3 installs and uninstalls a chart with Helm 3 and its default
-// driver (upgrade is a gap: see its subtest), which keeps each release revision in a
+// TestHelm3 installs, upgrades, rolls back and uninstalls a chart with
+// Helm 3 and its default driver, which keeps each release revision in a
 // Secret of the release's namespace: crdlab's built-in link serves the
 // namespace (--create-namespace), the Secrets (listed by label), the
 // ConfigMap; the apiextensions link serves the CRD and the CronTabs.
@@ -114,21 +115,52 @@ func TestHelm3(t *testing.T) {
 		t.Fatal("the chart did not install")
 	}
 
+	// Helm 3 updates a built-in kind it knows the Go type of (the
+	// ConfigMap) with a three-way strategic merge patch, and a custom
+	// resource with a JSON merge patch.
 	t.Run("Upgrade", func(t *testing.T) {
-		row := feature(t, "helm", "Helm 3 upgrade, rollback and history",
+		feature(t, "helm", "Helm 3 upgrade (a three-way strategic merge patch of the ConfigMap, a merge patch of the custom resources)",
 			"helm upgrade shop ./crontabs -n shop --set color=green")
-		r := s.helm3Run(t, "upgrade", "shop", helm3Chart, "-n", "shop", "--set", "color=green", "--set", "image=backup:2")
-		// Helm 3 updates a built-in kind it knows the Go type of with a
-		// strategic merge patch, which crdlab's built-in link does not
-		// take yet: a gap, answered with upstream's 415 and its list of
-		// the patch types it takes.
-		if r.err == nil {
-			t.Fatalf("helm upgrade succeeded: strategic merge patch works now; test upgrade, rollback and history here\n%s", r.stdout)
+		out := s.helm3(t, "upgrade", "shop", helm3Chart, "-n", "shop", "--set", "color=green", "--set", "image=backup:2", "--set", "extra=on")
+		wantContains(t, out, "STATUS: deployed")
+		wantContains(t, out, "REVISION: 2")
+		wantContains(t, settings(t), "green")
+		wantContains(t, s.kubectlOK(t, "get", "configmap", "shop-settings", "-n", "shop", "-o", "jsonpath={.data.extra}"), "on")
+		wantContains(t, s.kubectlOK(t, "get", "crontab", "shop-nightly", "-n", "shop", "-o", "jsonpath={.spec.image}"), "backup:2")
+		if got := releases(t); got != "sh.helm.release.v1.shop.v1:superseded sh.helm.release.v1.shop.v2:deployed " {
+			t.Errorf("release secrets: %q", got)
 		}
-		wantContains(t, r.stderr, `cannot patch "shop-settings" with kind ConfigMap: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`)
+	})
+
+	t.Run("History", func(t *testing.T) {
+		feature(t, "helm", "Helm 3 history", "helm history shop -n shop")
+		var history []struct {
+			Revision int    `json:"revision"`
+			Status   string `json:"status"`
+		}
+		out := s.helm3(t, "history", "shop", "-n", "shop", "-o", "json")
+		if err := json.Unmarshal([]byte(out), &history); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		if len(history) != 2 || history[0].Revision != 1 || history[0].Status != "superseded" ||
+			history[1].Revision != 2 || history[1].Status != "deployed" {
+			t.Errorf("history: %+v", history)
+		}
+	})
+
+	t.Run("Rollback", func(t *testing.T) {
+		feature(t, "helm", "Helm 3 rollback (a field the older revision lacks is removed by the strategic merge patch)",
+			"helm rollback shop 1 -n shop")
+		wantContains(t, s.helm3(t, "rollback", "shop", "1", "-n", "shop", "--wait", "--timeout", "60s"), "Rollback was a success")
 		wantContains(t, settings(t), "blue")
-		row.notSupported("not yet: Helm 3 updates built-in kinds (the ConfigMap) with a strategic merge patch, which crdlab's " +
-			"built-in link answers with 415 (upstream's kube-apiserver applies it); rollback and history are untested until it does")
+		cm := s.kubectlOK(t, "get", "configmap", "shop-settings", "-n", "shop", "-o", "jsonpath={.data}")
+		if strings.Contains(cm, "extra") {
+			t.Errorf("the rollback kept data.extra: %s", cm)
+		}
+		wantContains(t, s.kubectlOK(t, "get", "crontab", "shop-nightly", "-n", "shop", "-o", "jsonpath={.spec.image}"), "backup:1")
+		if got := releases(t); got != "sh.helm.release.v1.shop.v1:superseded sh.helm.release.v1.shop.v2:superseded sh.helm.release.v1.shop.v3:deployed " {
+			t.Errorf("release secrets: %q", got)
+		}
 	})
 
 	t.Run("Uninstall", func(t *testing.T) {
