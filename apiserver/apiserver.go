@@ -449,10 +449,6 @@ func dataFileError(err error) error {
 // Addr is the address the server listens on, e.g. 127.0.0.1:43117.
 func (s *Server) Addr() string { return s.listener.Addr().String() }
 
-// Handler is the server's whole HTTP handler, for tests that serve it
-// with httptest instead of Run.
-func (s *Server) Handler() http.Handler { return s.http.Handler }
-
 // AddReadyzCheck adds a check to /readyz: the server is ready only when
 // fn returns nil. Checks may be added before or while the server runs.
 //

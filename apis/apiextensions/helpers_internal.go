@@ -34,36 +34,6 @@ func HasPerVersionColumns(versions []CustomResourceDefinitionVersion) bool {
 	return false
 }
 
-// HasPerVersionSelectableFields reports whether any version has its own selectable fields.
-func HasPerVersionSelectableFields(versions []CustomResourceDefinitionVersion) bool {
-	for _, v := range versions {
-		if len(v.SelectableFields) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// HasServedCRDVersion reports whether version is served.
-func HasServedCRDVersion(crd *CustomResourceDefinition, version string) bool {
-	for _, v := range crd.Spec.Versions {
-		if v.Name == version {
-			return v.Served
-		}
-	}
-	return false
-}
-
-// GetCRDStorageVersion returns the name of the storage version, or "".
-func GetCRDStorageVersion(crd *CustomResourceDefinition) string {
-	for _, v := range crd.Spec.Versions {
-		if v.Storage {
-			return v.Name
-		}
-	}
-	return ""
-}
-
 // IsStoredVersion reports whether version is in status.storedVersions.
 func IsStoredVersion(crd *CustomResourceDefinition, version string) bool {
 	for _, v := range crd.Status.StoredVersions {
@@ -93,19 +63,6 @@ func GetSchemaForVersion(crd *CustomResourceDefinition, version string) *CustomR
 	for _, v := range crd.Spec.Versions {
 		if v.Name == version {
 			return v.Schema
-		}
-	}
-	return nil
-}
-
-// GetSubresourcesForVersion returns the subresources that apply to version.
-func GetSubresourcesForVersion(crd *CustomResourceDefinition, version string) *CustomResourceSubresources {
-	if crd.Spec.Subresources != nil {
-		return crd.Spec.Subresources
-	}
-	for _, v := range crd.Spec.Versions {
-		if v.Name == version {
-			return v.Subresources
 		}
 	}
 	return nil

@@ -48,9 +48,6 @@ const (
 	String                        // StrVal is set
 )
 
-// FromInt returns an IntOrString holding i.
-func FromInt(i int32) IntOrString { return IntOrString{Type: Int, IntVal: i} }
-
 // FromString returns an IntOrString holding s.
 func FromString(s string) IntOrString { return IntOrString{Type: String, StrVal: s} }
 

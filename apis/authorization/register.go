@@ -11,11 +11,6 @@ var SchemeGroupVersion = scheme.GroupVersion{Group: GroupName, Version: scheme.A
 // Kind returns the group-qualified kind.
 func Kind(kind string) scheme.GroupKind { return scheme.GroupKind{Group: GroupName, Kind: kind} }
 
-// Resource returns the group-qualified resource.
-func Resource(resource string) scheme.GroupResource {
-	return scheme.GroupResource{Group: GroupName, Resource: resource}
-}
-
 // AddToScheme registers the internal types.
 func AddToScheme(s *scheme.Scheme) error {
 	s.AddKnownTypes(SchemeGroupVersion, &SelfSubjectAccessReview{}, &SelfSubjectRulesReview{})

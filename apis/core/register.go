@@ -8,9 +8,6 @@ const GroupName = ""
 // SchemeGroupVersion is the internal version of the core group.
 var SchemeGroupVersion = scheme.GroupVersion{Group: GroupName, Version: scheme.APIVersionInternal}
 
-// Kind returns the group-qualified kind.
-func Kind(kind string) scheme.GroupKind { return scheme.GroupKind{Group: GroupName, Kind: kind} }
-
 // Resource returns the group-qualified resource.
 func Resource(resource string) scheme.GroupResource {
 	return scheme.GroupResource{Group: GroupName, Resource: resource}

@@ -314,4 +314,3 @@ func IsUnauthorized(err error) bool { return ReasonForError(err) == metav1.Statu
 func IsInternalError(err error) bool {
 	return ReasonForError(err) == metav1.StatusReasonInternalError
 }
-func IsTimeout(err error) bool { return ReasonForError(err) == metav1.StatusReasonTimeout }

@@ -11,11 +11,6 @@ const GroupName = "events.k8s.io"
 // SchemeGroupVersion is the group's internal version.
 var SchemeGroupVersion = scheme.GroupVersion{Group: GroupName, Version: scheme.APIVersionInternal}
 
-// Resource returns the group-qualified resource.
-func Resource(resource string) scheme.GroupResource {
-	return scheme.GroupResource{Group: GroupName, Resource: resource}
-}
-
 // AddToScheme registers core.Event (the hub) as events.k8s.io's internal
 // Event.
 //

@@ -78,14 +78,6 @@ type Authorizer interface {
 	Authorize(ctx context.Context, a Attributes) (d Decision, reason string, err error)
 }
 
-// AuthorizerFunc is a func as an Authorizer.
-type AuthorizerFunc func(ctx context.Context, a Attributes) (Decision, string, error)
-
-// Authorize calls f.
-func (f AuthorizerFunc) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
-	return f(ctx, a)
-}
-
 // union asks each authorizer in turn; the first Allow or Deny decides.
 //
 // Mirrors union.unionAuthzHandler.

@@ -47,21 +47,6 @@ type Interface interface {
 	Admit(ctx context.Context, a Attributes) error
 }
 
-// Chain asks each plugin in turn; the first error wins.
-//
-// Mirrors admission.chainAdmissionHandler.
-type Chain []Interface
-
-// Admit runs the plugins in order.
-func (c Chain) Admit(ctx context.Context, a Attributes) error {
-	for _, p := range c {
-		if err := p.Admit(ctx, a); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // NewForbidden is the 403 of a write an admission plugin refuses:
 // `<resource> "<name>" is forbidden: <reason>`.
 //

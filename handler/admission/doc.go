@@ -5,11 +5,10 @@
 //
 // Vocabulary: an admission plugin (Interface) sees the Attributes of a
 // write — operation, kind, resource, namespace, name, the object — and
-// returns nil or an API error; a Chain asks its plugins in order. The
-// handler hands the chain to the registry as the create, update and delete
-// validation functions (ValidateObjectFunc), so that a plugin sees the
-// object exactly as it is about to be written, as upstream's validating
-// admission does.
+// returns nil or an API error. The handler hands the plugin to the
+// registry as the create, update and delete validation functions
+// (ValidateObjectFunc), so that a plugin sees the object exactly as it is
+// about to be written, as upstream's validating admission does.
 //
 // The one plugin here, NamespaceLifecycle (lifecycle.go), is upstream's:
 // creates in a missing namespace are 404 `namespaces "x" not found`,
@@ -18,11 +17,12 @@
 //
 // Upstream:
 //   - k8s.io/apiserver/pkg/admission: interfaces.go (Attributes,
-//     Operation, ValidationInterface), chain.go, errors.go (NewForbidden)
+//     Operation, ValidationInterface), errors.go (NewForbidden)
 //   - k8s.io/apiserver/pkg/registry/rest/create.go
 //     (AdmissionToValidateObjectFunc)
 //   - k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission.go
 //
 // Differences from upstream: no mutating admission, no webhooks, no
-// plugin configuration; one plugin.
+// plugin configuration; one plugin, so no chain of plugins (upstream's
+// chain.go).
 package admission

@@ -139,9 +139,6 @@ type Set map[string]string
 // String renders the set as an equality selector, fields sorted.
 func (s Set) String() string { return SelectorFromSet(s).String() }
 
-// AsSelector is SelectorFromSet(s).
-func (s Set) AsSelector() Selector { return SelectorFromSet(s) }
-
 // SelectorFromSet returns the selector requiring each field of set to have
 // its value; nil or empty gives Everything.
 //

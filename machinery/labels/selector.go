@@ -291,9 +291,6 @@ func (ls Set) String() string {
 	return strings.Join(parts, ",")
 }
 
-// AsSelector is SelectorFromSet(ls).
-func (ls Set) AsSelector() Selector { return SelectorFromSet(ls) }
-
 // SelectorFromSet returns the selector that requires every label of ls to
 // have its value. A nil or empty set gives Everything. It does not validate
 // keys or values (the server rejects bad ones when it parses String()).

@@ -60,10 +60,6 @@ func ListMap(keys ...string) map[string]any {
 // (+listType=set).
 func ListSet() map[string]any { return map[string]any{"x-kubernetes-list-type": "set"} }
 
-// ListAtomic is the marker of a list replaced as a whole (+listType=atomic,
-// the default).
-func ListAtomic() map[string]any { return map[string]any{"x-kubernetes-list-type": "atomic"} }
-
 // MapAtomic is the marker of a map or struct replaced as a whole
 // (+mapType=atomic, +structType=atomic).
 func MapAtomic() map[string]any { return map[string]any{"x-kubernetes-map-type": "atomic"} }

@@ -103,26 +103,6 @@ func (l *loc) name() string {
 	return b.String()
 }
 
-// path is the field.Path below base.
-func (l *loc) path(base *field.Path) *field.Path {
-	p := base
-	for _, s := range l.steps() {
-		switch s.kind {
-		case 'p':
-			p = p.Child(s.key)
-		case 'k':
-			if p == nil {
-				p = field.NewPath(s.key)
-			} else {
-				p = p.Key(s.key)
-			}
-		case 'i':
-			p = p.Index(s.idx)
-		}
-	}
-	return p
-}
-
 // field is the error path of a kube-openapi error at name, as
 // kubeOpenAPIResultToFieldErrors builds it: the base path, then the name
 // without its leading dot as one step.

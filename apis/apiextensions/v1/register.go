@@ -10,9 +10,6 @@ const GroupName = "apiextensions.k8s.io"
 // SchemeGroupVersion is apiextensions.k8s.io/v1.
 var SchemeGroupVersion = scheme.GroupVersion{Group: GroupName, Version: "v1"}
 
-// Kind returns the group-qualified kind.
-func Kind(kind string) scheme.GroupKind { return SchemeGroupVersion.WithKind(kind).GroupKind() }
-
 // Resource returns the group-qualified resource.
 func Resource(resource string) scheme.GroupResource {
 	return SchemeGroupVersion.WithResource(resource).GroupResource()

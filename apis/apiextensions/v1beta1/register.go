@@ -10,14 +10,6 @@ const GroupName = "apiextensions.k8s.io"
 // SchemeGroupVersion is apiextensions.k8s.io/v1beta1.
 var SchemeGroupVersion = scheme.GroupVersion{Group: GroupName, Version: "v1beta1"}
 
-// Kind returns the group-qualified kind.
-func Kind(kind string) scheme.GroupKind { return SchemeGroupVersion.WithKind(kind).GroupKind() }
-
-// Resource returns the group-qualified resource.
-func Resource(resource string) scheme.GroupResource {
-	return SchemeGroupVersion.WithResource(resource).GroupResource()
-}
-
 // AddToScheme registers the v1beta1 types, their conversions to and from the
 // internal version, and their defaulting functions.
 //

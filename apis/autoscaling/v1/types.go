@@ -44,9 +44,3 @@ type ScaleStatus struct {
 func (s *Scale) DeepCopyObject() scheme.Object { return deepcopy.Copy(s) }
 
 var _ metav1.RuntimeObject = (*Scale)(nil)
-
-// AddToScheme registers Scale in autoscaling/v1.
-func AddToScheme(s *scheme.Scheme) error {
-	s.AddKnownTypes(SchemeGroupVersion, &Scale{})
-	return nil
-}

@@ -167,7 +167,8 @@ type EventList struct {
 
 // List holds a list of objects, which may not be known by the server.
 //
-// Mirrors k8s.io/api/core/v1.List (type List metav1.List).
+// Mirrors k8s.io/api/core/v1.List (type List metav1.List; crdlab has no
+// metav1.List, as nothing but core/v1 uses one).
 type List struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata,omitempty"`
