@@ -23,29 +23,9 @@
 // namespace controller and the garbage collector (Config.Controllers, as
 // its --controllers).
 //
-// Access and overload (access.go): in front of everything sits a Host
-// and Origin check against web pages (hostcheck.go, as kubectl proxy's
-// --accept-hosts), then upstream's outer filter chain, small — the RequestInfo (the one parse of the URL:
-// the authorizer and the handler read the same), request checks (paths that
-// could reach another object's storage key are a 400; requests that are
-// not watches get their timeout to send and read, a body without a
-// Content-Type is a 415), authentication (package
-// authn: bearer tokens from --token-file, 401), max-in-flight and a watch
-// cap (package limits: 429 with Retry-After), authorization (package
-// authz: AlwaysAllow, ReadOnlyAnonymous or a Static policy, 403). HTTPS
-// comes from certificate files or a self-signed CA kept in a directory
-// (package tlsutil). The controllers reach the server with
-// LoopbackClientConfig: a random token of system:masters and, over TLS,
-// a certificate only they trust. New refuses a non-loopback Listen
-// without authentication (ErrPublicWithoutAuth). docs/access.md is the
-// operator's guide.
-//
-// Shutdown order (Run): /readyz turns unhealthy ("shutdown"), post-start
-// hooks and the controllers they started are told to stop (they are
-// clients of this server), the listener closes, every watch's context ends
-// (so watches finish cleanly instead of holding the server), the other
-// requests get ShutdownTimeout to finish, the controllers are waited for,
-// and the storage closes.
+// Access and overload (access.go, hostcheck.go) and the shutdown order
+// (Run) are walked through step by step in docs/apiserver.md; the
+// operator's guide to tokens, modes, TLS and limits is docs/access.md.
 //
 // Upstream:
 //   - k8s.io/kubernetes/cmd/kube-apiserver/app/server.go (CreateServerChain:

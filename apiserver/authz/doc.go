@@ -37,46 +37,11 @@
 // can list a user's rules (RuleResolver, rules.go) for
 // SelfSubjectRulesReview.
 //
-// # The policy file (Static mode)
-//
-// YAML (or JSON): a list of rules, each granting verbs on resources (or on
-// non-resource paths) to users and groups, optionally in some namespaces
-// only. Anything no rule grants is forbidden. The field names are RBAC's
-// PolicyRule's, with the subjects of a binding folded in:
-//
-//	# alice administers everything; bob reads crontabs in default;
-//	# anyone with a token may read everything.
-//	rules:
-//	- users: [alice]
-//	  verbs: ["*"]
-//	  apiGroups: ["*"]
-//	  resources: ["*"]
-//	- users: [bob]
-//	  namespaces: [default]
-//	  verbs: [get, list, watch]
-//	  apiGroups: [stable.example.com]
-//	  resources: [crontabs, crontabs/status]
-//	- groups: [system:authenticated]
-//	  verbs: [get, list, watch]
-//	  apiGroups: ["*"]
-//	  resources: ["*"]
-//	- users: [prometheus]
-//	  verbs: [get]
-//	  nonResourceURLs: [/metrics]
-//
-// A rule matches when the user is one of users or in one of groups, the
-// verb is one of verbs, and either the request is for a resource and
-// apiGroups, resources, resourceNames and namespaces match, or it is for a
-// path and nonResourceURLs match. "*" matches anything in verbs,
-// apiGroups, resources and nonResourceURLs; "*/status" matches the status
-// subresource of any resource; a nonResourceURL ending in "*" is a
-// prefix. Empty resourceNames means every name; empty namespaces means
-// every namespace and cluster-scoped resources too (a ClusterRoleBinding),
-// otherwise only requests in those namespaces (RoleBindings in each). The
-// core group is "". Verbs: get, list, watch, create, update, patch,
-// delete, deletecollection for resources; for paths, the lower-case HTTP
-// method (get, post, put, patch, delete, head, options). Unknown fields
-// and verbs are errors at start, so a typo cannot quietly grant nothing.
+// Static mode reads a policy file: a list of rules, each granting verbs
+// on resources (or on non-resource paths) to users and groups, optionally
+// in some namespaces only; RBAC's PolicyRule with a binding's subjects
+// folded in. Anything no rule grants is forbidden. The format, an example
+// and the matching rules are in docs/access.md ("The policy file").
 //
 // Upstream:
 //   - k8s.io/apiserver/pkg/authorization/authorizer/interfaces.go
@@ -96,8 +61,8 @@
 // Differences from upstream:
 //   - No Role, ClusterRole or binding objects, and no RBAC API: the policy
 //     is one file read at start. No aggregation, no escalation checks.
-//   - No Node, ABAC or Webhook modes; no SubjectAccessReview, so `kubectl
-//     auth can-i` does not work (404).
+//   - No Node, ABAC or Webhook modes; no SubjectAccessReview (only the
+//     self reviews above).
 //   - ReadOnlyAnonymous is crdlab's own.
 //   - The Forbidden Status has no reason suffix (upstream's RBAC adds
 //     one when bindings point at missing roles; crdlab has none).
