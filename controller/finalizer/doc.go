@@ -26,14 +26,8 @@
 //     create raced the Terminating condition) sync fails and the key is
 //     retried with backoff; each try deletes what is left and lists again.
 //
-// Tracing: with controller.Options.Tracer set, the controller's queue
-// ("crd_finalizer") emits workqueue events and each sync a "sync" event
-// (actor "finalizer"); each status write is a "status" event:
-// "Terminating=True (InstanceDeletionInProgress)" when the cleanup
-// starts (or InstanceDeletionFailed), then "Terminating=False
-// (InstanceDeletionCompleted), finalizer
-// customresourcecleanup.apiextensions.k8s.io removed" (or the reason the
-// instances were not deleted) for the write that lets the CRD go.
+// Tracing: the queue is "crd_finalizer", the actor "finalizer"; its
+// status events are listed in docs/controllers.md ("Tracing").
 //
 // Upstream:
 //   - k8s.io/apiextensions-apiserver/pkg/controller/finalizer/crd_finalizer.go

@@ -44,20 +44,9 @@
 // numbers still work.
 //
 // It is three files, static/index.html, static/app.js and static/style.css:
-// plain JavaScript, no framework, no build step. They are compiled into the
-// binary with embed and load nothing from anywhere else (a
-// Content-Security-Policy says so to the browser), so the page works
-// offline, in a classroom without Internet. To stay fast at 1,000 events a
-// second it parses the stream a batch at a time, draws at most once per
-// animation frame, keeps at most 500 rows in the list (100 while more than
-// 200 events a second arrive; pause shows 500 again) and at most 60 moving
-// dots.
-//
-// For tests, window.crdlab holds the page's progress (connection, events,
-// lastSeq, dropped), <body data-connection> the connection state, each CRD
-// panel is <section class="crd" data-crd=NAME data-state=STATE>, and the
-// path is <ol id="path" data-key=KEY> of <li data-component=C>.
-// e2e/ui drives the page in headless Chromium against a real server.
+// plain JavaScript, no framework, no build step, embedded in the binary.
+// How the page stays offline and fast, and the hooks its tests read, are in
+// docs/teaching.md ("How the page is built").
 //
 // Upstream: none. kube-apiserver has no such page; its nearest relatives
 // are the slow-request step logs of k8s.io/utils/trace and the
