@@ -118,14 +118,19 @@ func TestServer_CELRules(t *testing.T) {
 	})
 
 	t.Run("Ratcheting", func(t *testing.T) {
-		// The CRD now wants replicas <= 2: v breaks it.
-		_, crd, _ := do(t, "GET", crds+"/volumes.storage.example.com", "")
-		crdRV := crd["metadata"].(map[string]any)["resourceVersion"].(string)
-		tighter := strings.Replace(celCRD, "%s", `,"resourceVersion":"`+crdRV+`"`, 1)
-		tighter = strings.Replace(tighter, "%s", `,{"rule":"self <= 2","message":"at most 2 replicas"}`, 1)
-		if code, st, _ := do(t, "PUT", crds+"/volumes.storage.example.com", tighter); code != 200 {
-			t.Fatalf("update CRD: %d %s", code, causeMessages(st))
-		}
+		// The CRD now wants replicas <= 2: v breaks it. The CRD controllers
+		// may still be writing its status: a 409 means read it again.
+		eventually(t, "the CRD updated", func() bool {
+			_, crd, _ := do(t, "GET", crds+"/volumes.storage.example.com", "")
+			crdRV := crd["metadata"].(map[string]any)["resourceVersion"].(string)
+			tighter := strings.Replace(celCRD, "%s", `,"resourceVersion":"`+crdRV+`"`, 1)
+			tighter = strings.Replace(tighter, "%s", `,{"rule":"self <= 2","message":"at most 2 replicas"}`, 1)
+			code, st, _ := do(t, "PUT", crds+"/volumes.storage.example.com", tighter)
+			if code != 200 && code != 409 {
+				t.Fatalf("update CRD: %d %s", code, causeMessages(st))
+			}
+			return code == 200
+		})
 		// Wait until the handler serves the new rule (a new object breaking it is refused).
 		eventually(t, "the new rule is served", func() bool {
 			code, _, _ := do(t, "POST", vols+"?dryRun=All", volume("probe", `{"size":1,"maxSize":5,"class":"x","replicas":3}`, ""))

@@ -64,14 +64,17 @@ func WithTrace(h http.Handler, tr *trace.Tracer) http.Handler {
 		note.emitPendingLocked("")
 		resp := ev
 		resp.Key, resp.ResourceVersion = note.key, note.rv
+		// Under the lock: after a timeout the handler may still be running
+		// (WithTimeout) and noting.
+		link := note.link
 		note.mu.Unlock()
 		resp.Step, resp.Duration = "response", time.Since(start)
 		if resp.Key == "" {
 			resp.Key = ev.Key
 		}
 		resp.Message = strconv.Itoa(rw.code()) + " " + http.StatusText(rw.code()) + " to " + verb + " " + r.URL.Path
-		if note.link != "" {
-			resp.Message += " (served by " + note.link + ")"
+		if link != "" {
+			resp.Message += " (served by " + link + ")"
 		}
 		if rw.code() >= 400 {
 			resp.Err = http.StatusText(rw.code())
