@@ -24,6 +24,36 @@ func JSONFromBytes(raw []byte) (JSON, error) {
 	return convertNumbers(v), nil
 }
 
+var nullJSON = []byte("null")
+
+// JSONFromRaw is the hub value of an external JSON's Raw bytes: empty Raw
+// and JSON null are both no value (nil). Convert_v1_JSON_To_apiextensions_JSON
+// and its v1beta1 twin call it.
+//
+// Mirrors the body of Convert_v1_JSON_To_apiextensions_JSON in
+// k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/conversion.go.
+func JSONFromRaw(raw []byte) (JSON, error) {
+	if len(raw) == 0 || bytes.Equal(raw, nullJSON) {
+		return nil, nil
+	}
+	return JSONFromBytes(raw)
+}
+
+// RawFromJSON is the external Raw bytes of a hub value: null becomes empty
+// Raw, as JSON.UnmarshalJSON treats it.
+//
+// Mirrors the body of Convert_apiextensions_JSON_To_v1_JSON (same file).
+func RawFromJSON(v JSON) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 || bytes.Equal(raw, nullJSON) {
+		return nil, nil
+	}
+	return raw, nil
+}
+
 func convertNumbers(v any) any {
 	switch t := v.(type) {
 	case map[string]any:

@@ -1,8 +1,6 @@
 package v1
 
 import (
-	"bytes"
-	"encoding/json"
 	"reflect"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
@@ -198,34 +196,25 @@ func Convert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(in *apiextensio
 	return nil
 }
 
-var nullJSON = []byte("null")
-
 // Convert_v1_JSON_To_apiextensions_JSON decodes raw JSON bytes into a Go
-// value (whole numbers as int64, as upstream's util/json).
+// value (whole numbers as int64, as upstream's util/json); empty or null
+// Raw is no value.
 func Convert_v1_JSON_To_apiextensions_JSON(in *JSON, out *apiextensions.JSON) error {
-	var i apiextensions.JSON
-	if len(in.Raw) > 0 && !bytes.Equal(in.Raw, nullJSON) {
-		v, err := apiextensions.JSONFromBytes(in.Raw)
-		if err != nil {
-			return err
-		}
-		i = v
+	v, err := apiextensions.JSONFromRaw(in.Raw)
+	if err != nil {
+		return err
 	}
-	*out = i
+	*out = v
 	return nil
 }
 
 // Convert_apiextensions_JSON_To_v1_JSON encodes a Go value as raw JSON
 // bytes; null becomes empty Raw, as JSON.UnmarshalJSON treats it.
 func Convert_apiextensions_JSON_To_v1_JSON(in *apiextensions.JSON, out *JSON) error {
-	raw, err := json.Marshal(*in)
+	raw, err := apiextensions.RawFromJSON(*in)
 	if err != nil {
 		return err
 	}
-	if len(raw) == 0 || bytes.Equal(raw, nullJSON) {
-		out.Raw = nil
-	} else {
-		out.Raw = raw
-	}
+	out.Raw = raw
 	return nil
 }

@@ -1,9 +1,6 @@
 package v1beta1
 
 import (
-	"bytes"
-	"encoding/json"
-
 	"github.com/crdlab/crdlab/apis/apiextensions"
 )
 
@@ -28,33 +25,25 @@ func Convert_apiextensions_JSONSchemaProps_To_v1beta1_JSONSchemaProps(in *apiext
 	return nil
 }
 
-var nullJSON = []byte("null")
-
-// Convert_v1beta1_JSON_To_apiextensions_JSON decodes raw JSON bytes into a
-// Go value (whole numbers as int64, as upstream's util/json).
+// Convert_v1beta1_JSON_To_apiextensions_JSON decodes raw JSON bytes into a Go
+// value (whole numbers as int64, as upstream's util/json); empty or null
+// Raw is no value.
 func Convert_v1beta1_JSON_To_apiextensions_JSON(in *JSON, out *apiextensions.JSON) error {
-	var i apiextensions.JSON
-	if len(in.Raw) > 0 && !bytes.Equal(in.Raw, nullJSON) {
-		v, err := apiextensions.JSONFromBytes(in.Raw)
-		if err != nil {
-			return err
-		}
-		i = v
-	}
-	*out = i
-	return nil
-}
-
-// Convert_apiextensions_JSON_To_v1beta1_JSON encodes a Go value as raw JSON bytes.
-func Convert_apiextensions_JSON_To_v1beta1_JSON(in *apiextensions.JSON, out *JSON) error {
-	raw, err := json.Marshal(*in)
+	v, err := apiextensions.JSONFromRaw(in.Raw)
 	if err != nil {
 		return err
 	}
-	if len(raw) == 0 || bytes.Equal(raw, nullJSON) {
-		out.Raw = nil
-	} else {
-		out.Raw = raw
+	*out = v
+	return nil
+}
+
+// Convert_apiextensions_JSON_To_v1beta1_JSON encodes a Go value as raw JSON
+// bytes; null becomes empty Raw, as JSON.UnmarshalJSON treats it.
+func Convert_apiextensions_JSON_To_v1beta1_JSON(in *apiextensions.JSON, out *JSON) error {
+	raw, err := apiextensions.RawFromJSON(*in)
+	if err != nil {
+		return err
 	}
+	out.Raw = raw
 	return nil
 }
