@@ -145,6 +145,56 @@ func TestKubectlBuiltins(t *testing.T) {
 		row.notef("without --prune-allowlist kubectl maps its whole default list (Pods, Deployments …), which crdlab does not serve: the apply fails")
 	})
 
+	t.Run("PatchStrategic", func(t *testing.T) {
+		feature(t, "kubectl", "patch a ConfigMap with a strategic merge patch (kubectl's default type): maps merge, finalizers merge as a set, $deleteFromPrimitiveList",
+			`kubectl patch configmap patched -p '{"metadata":{"finalizers":[…]}}'`)
+		s.kubectlOK(t, "create", "configmap", "patched", "--from-literal=k=v", "--from-literal=gone=x")
+		wantContains(t, s.kubectlOK(t, "patch", "configmap", "patched", "--type", "strategic",
+			"-p", `{"metadata":{"labels":{"tier":"gold"},"finalizers":["example.com/a"]},"data":{"gone":null,"n":"1"}}`), "configmap/patched patched")
+		// No --type: kubectl's default is a strategic merge patch.
+		s.kubectlOK(t, "patch", "configmap", "patched", "-p", `{"metadata":{"finalizers":["example.com/b"]}}`)
+		got := s.kubectlOK(t, "get", "configmap", "patched", "-o", "jsonpath={.metadata.labels.tier} {.metadata.finalizers} {.data}")
+		if want := `gold ["example.com/b","example.com/a"] {"k":"v","n":"1"}`; got != want {
+			t.Errorf("after the patches: %s, want %s", got, want)
+		}
+		s.kubectlOK(t, "patch", "configmap", "patched", "-p", `{"metadata":{"$deleteFromPrimitiveList/finalizers":["example.com/a","example.com/b"]}}`)
+		if got := s.kubectlOK(t, "get", "configmap", "patched", "-o", "jsonpath={.metadata.finalizers}"); got != "" {
+			t.Errorf("finalizers left: %s", got)
+		}
+		wantContains(t, s.kubectlOK(t, "delete", "configmap", "patched"), `configmap "patched" deleted`)
+	})
+
+	t.Run("ApplyTwice", func(t *testing.T) {
+		feature(t, "kubectl", "client-side apply twice of a changed ConfigMap and Secret (a three-way strategic merge patch: removed keys go)",
+			"kubectl apply -f app.yaml; (edit app.yaml); kubectl apply -f app.yaml")
+		// The first version has a label and a data key the second drops.
+		app := func(color string, first bool) string {
+			labels, extra := "{app: web}", ""
+			if first {
+				labels, extra = "{app: web, tier: one}", "  extra: one\n"
+			}
+			return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: default\n  labels: " + labels + "\n" +
+				"data:\n  color: " + color + "\n" + extra +
+				"---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: app\n  namespace: default\nstringData:\n  password: " + color + "\n"
+		}
+		f := write("app.yaml", app("blue", true))
+		out := s.kubectlOK(t, "apply", "-f", f)
+		wantContains(t, out, "configmap/app created")
+		wantContains(t, out, "secret/app created")
+		// Someone else adds a label: the second apply must keep it.
+		s.kubectlOK(t, "label", "configmap", "app", "owner=ops")
+		f = write("app.yaml", app("green", false))
+		out = s.kubectlOK(t, "apply", "-f", f)
+		wantContains(t, out, "configmap/app configured")
+		wantContains(t, out, "secret/app configured")
+		got := s.kubectlOK(t, "get", "configmap", "app", "-o", "jsonpath={.data} {.metadata.labels}")
+		if want := `{"color":"green"} {"app":"web","owner":"ops"}`; got != want {
+			t.Errorf("after the second apply: %s, want %s", got, want)
+		}
+		wantContains(t, s.kubectlOK(t, "get", "secret", "app", "-o", "jsonpath={.data.password}"), "Z3JlZW4=")
+		wantContains(t, s.kubectlOK(t, "apply", "-f", f), "configmap/app unchanged")
+	})
+
 	t.Run("Events", func(t *testing.T) {
 		feature(t, "kubectl", "events (core/v1 and events.k8s.io/v1 Events, one storage)", "kubectl events -n default --for configmap/keep")
 		event := `apiVersion: events.k8s.io/v1
