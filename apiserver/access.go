@@ -494,6 +494,15 @@ func (p *pacedBody) Read(b []byte) (int, error) {
 	if d.After(p.final) {
 		d = p.final
 	}
+	if !d.After(time.Now()) {
+		// Missed already. Not SetReadDeadline with a time passed: over
+		// HTTP/2 that closes the stream's body from this goroutine, racing
+		// with the connection's (net/http's onReadTimeout). The deadline
+		// set for the previous read, earlier still, stays on the connection.
+		p.done = true
+		p.late.Store(true)
+		return 0, p.tooSlow()
+	}
 	p.deadline.Store(d.UnixNano())
 	_ = p.rc.SetReadDeadline(d)
 	n, err := p.ReadCloser.Read(b)
@@ -512,7 +521,12 @@ func (p *pacedBody) Read(b []byte) (int, error) {
 		return n, err
 	}
 	p.late.Store(true)
-	return n, &apierrors.StatusError{ErrStatus: metav1.Status{
+	return n, p.tooSlow()
+}
+
+// tooSlow is the 408 of a body that missed its pace.
+func (p *pacedBody) tooSlow() error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
 		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   metav1.StatusFailure, Code: http.StatusRequestTimeout, Reason: metav1.StatusReasonTimeout,
 		Message: fmt.Sprintf("the request body came too slowly: %d bytes in %v; a body must arrive within %v plus a second per %d KiB",
