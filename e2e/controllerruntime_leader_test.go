@@ -196,6 +196,20 @@ func TestControllerRuntimeLeaderElection(t *testing.T) {
 		}
 	}
 
+	waitEvent := func(t *testing.T, want string) {
+		t.Helper()
+		eventually(t, "an event "+want, func() error {
+			out := s.kubectl(t, "events", "-n", "default")
+			if out.err != nil {
+				return out.err
+			}
+			if !strings.Contains(out.stdout, want) {
+				return fmt.Errorf("kubectl events lacks %q", want)
+			}
+			return nil
+		})
+	}
+
 	// The managers run for the whole test (stopped when it ends), across
 	// its subtests.
 	a := startElectingManager(t, cfg, "manager-a", reconciles)
@@ -219,6 +233,12 @@ func TestControllerRuntimeLeaderElection(t *testing.T) {
 		}
 		if follower.elected() {
 			t.Fatalf("both managers lead")
+		}
+		// Recorders write their events in the background: wait for the
+		// leader's before Takeover kills it, which would lose those still
+		// queued (as it would in a real crash).
+		for _, want := range []string{leader.name + " set status.replicas to 2", "reconciled by " + leader.name} {
+			waitEvent(t, want)
 		}
 		l := readLease(t)
 		firstHolder = ptr.Deref(l.Spec.HolderIdentity, "")
@@ -269,16 +289,7 @@ func TestControllerRuntimeLeaderElection(t *testing.T) {
 			follower.name + " set status.replicas to 3", "reconciled by " + follower.name,
 			"became leader",
 		} {
-			eventually(t, "an event "+want, func() error {
-				out := s.kubectl(t, "events", "-n", "default")
-				if out.err != nil {
-					return out.err
-				}
-				if !strings.Contains(out.stdout, want) {
-					return fmt.Errorf("kubectl events lacks %q", want)
-				}
-				return nil
-			})
+			waitEvent(t, want)
 		}
 		// Each recorder's events, in the version it wrote.
 		wantContains(t, s.kubectlOK(t, "get", "events", "-n", "default", "--field-selector", "reason=Scaled", "-o", "name"), "event/")
