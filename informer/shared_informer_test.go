@@ -352,4 +352,27 @@ func TestFilteringResourceEventHandler(t *testing.T) {
 			}
 		})
 	}
+	// An add or a delete is passed on only for an object that passes.
+	for _, rv := range []string{"pass", "fail"} {
+		t.Run("AddDelete_"+rv, func(t *testing.T) {
+			var got []string
+			h := FilteringResourceEventHandler{
+				FilterFunc: func(obj any) bool { return rvOf(obj) == "pass" },
+				Handler: ResourceEventHandlerFuncs{
+					AddFunc:    func(any, bool) { got = append(got, "add") },
+					UpdateFunc: func(any, any) { got = append(got, "update") },
+					DeleteFunc: func(any) { got = append(got, "delete") },
+				},
+			}
+			h.OnAdd(newObj("ns", "a", rv), true)
+			h.OnDelete(newObj("ns", "a", rv))
+			want := "[]"
+			if rv == "pass" {
+				want = "[add delete]"
+			}
+			if fmt.Sprint(got) != want {
+				t.Fatalf("OnAdd, OnDelete called %v, want %s", got, want)
+			}
+		})
+	}
 }

@@ -171,21 +171,11 @@ func Compile(s *structural.Structural, rules []Rule, declType *DeclType, perCall
 func prepareEnvSet(base *library.EnvSet, declType *DeclType) (withOldSelf, withOptionalOldSelf *library.EnvSet, err error) {
 	scoped := declType.maybeAssignTypeName(uniqueSelfTypeName())
 	extend := func(oldSelfType *cel.Type) (*library.EnvSet, error) {
-		ext := func(env *cel.Env) (*cel.Env, error) {
-			opts := append(newTypeProvider(scoped, env).envOptions(),
+		return base.Extend(func(env *cel.Env) []cel.EnvOption {
+			return append(newTypeProvider(scoped, env).envOptions(),
 				cel.Variable(ScopedVarName, scoped.CelType()),
 				cel.Variable(OldScopedVarName, oldSelfType))
-			return env.Extend(opts...)
-		}
-		n, err := ext(base.New)
-		if err != nil {
-			return nil, err
-		}
-		s, err := ext(base.Stored)
-		if err != nil {
-			return nil, err
-		}
-		return &library.EnvSet{New: n, Stored: s}, nil
+		})
 	}
 	if withOldSelf, err = extend(scoped.CelType()); err != nil {
 		return nil, nil, err

@@ -71,13 +71,19 @@ var baseEnvSet = sync.OnceValues(func() (*EnvSet, error) {
 // Mirrors environment.MustBaseEnvSet(DefaultCompatibilityVersion()).
 func BaseEnvSet() (*EnvSet, error) { return baseEnvSet() }
 
-// Extend returns both environments extended with opts.
-func (e *EnvSet) Extend(opts ...cel.EnvOption) (*EnvSet, error) {
-	n, err := e.New.Extend(opts...)
+// Extend returns both environments extended with the options opts gives
+// for each. opts is called once per environment, because a type provider
+// (what declares a schema's object types) is built over the environment
+// it extends.
+//
+// Mirrors (*EnvSet).Extend in k8s.io/apiserver/pkg/cel/environment, which
+// receives the declared types and builds that provider itself.
+func (e *EnvSet) Extend(opts func(*cel.Env) []cel.EnvOption) (*EnvSet, error) {
+	n, err := e.New.Extend(opts(e.New)...)
 	if err != nil {
 		return nil, err
 	}
-	s, err := e.Stored.Extend(opts...)
+	s, err := e.Stored.Extend(opts(e.Stored)...)
 	if err != nil {
 		return nil, err
 	}
