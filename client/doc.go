@@ -20,42 +20,30 @@
 //     and returned when sending, so there is one error check.
 //   - Options structs (metav1.ListOptions, GetOptions, CreateOptions …)
 //     become query parameters by their json names (scheme.EncodeParameters).
-//   - An error answer whose body is a Status is the server's own error and
-//     comes back whole as *apierrors.StatusError, so apierrors.IsNotFound,
-//     IsConflict, IsAlreadyExists, IsInvalid, IsResourceExpired … work, also
-//     through fmt.Errorf("%w"). Any other error answer (a proxy, a crash)
-//     gets a reason from its HTTP code and a cause of type
-//     UnexpectedServerResponse (IsUnexpectedServerError).
+//   - An error answer whose body is a Status comes back whole as
+//     *apierrors.StatusError, so apierrors.IsNotFound, IsConflict …
+//     work, also through fmt.Errorf("%w"); any other error answer gets a
+//     reason from its HTTP code (IsUnexpectedServerError).
 //   - A watch is a chunked stream of {"type","object"} JSON lines; a
-//     StreamWatcher reads it in one goroutine and delivers watch.Events.
-//     Objects are decoded by an ObjectDecoder: unstructured by default,
-//     typed for the Clientset (JSONDecoder) or through a scheme
-//     (CodecDecoder). ERROR events carry a *metav1.Status; BOOKMARK events an
-//     object with only a resourceVersion.
+//     StreamWatcher reads it in one goroutine and delivers watch.Events,
+//     decoded by an ObjectDecoder (unstructured by default; JSONDecoder,
+//     CodecDecoder).
 //   - Every request but a watch first takes a token from the client's
-//     rate limiter (package flowcontrol): QPS 0 means client-go's 5 QPS with
-//     bursts of 10, a negative QPS means no limit. The server's own
-//     controllers ask for more.
+//     rate limiter (package flowcontrol): QPS 0 means client-go's 5 QPS
+//     with bursts of 10, a negative QPS means no limit.
 //
 // Subpackages: flowcontrol (the token bucket), dynamic (any resource as
 // unstructured objects), discovery (which groups and resources exist).
 //
 // Upstream:
-//   - k8s.io/client-go/rest: config.go (Config, RESTClientFor,
-//     UnversionedRESTClientFor), url_utils.go (DefaultServerURL,
-//     DefaultVersionedAPIPath), client.go (RESTClient), request.go (Request,
-//     Result, transformResponse, newUnstructuredResponseError,
-//     IsValidPathSegmentName)
-//   - k8s.io/client-go/rest/watch/decoder.go and
-//     k8s.io/apimachinery/pkg/watch/streamwatcher.go (StreamWatcher)
+//   - k8s.io/client-go/rest: config.go (Config, RESTClientFor), client.go
+//     (RESTClient), request.go (Request, Result, transformResponse),
+//     watch/decoder.go; apimachinery's watch/streamwatcher.go
 //   - k8s.io/apimachinery/pkg/api/errors: NewGenericServerResponse,
-//     IsUnexpectedServerError, NewClientErrorReporter
-//   - k8s.io/apimachinery/pkg/types: PatchType
+//     IsUnexpectedServerError
 //   - k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset
 //     (Clientset, NewForConfig) and .../typed/apiextensions/v1
-//     (ApiextensionsV1Client, CustomResourceDefinitionInterface)
-//   - k8s.io/client-go/kubernetes/typed/core/v1 (CoreV1Client,
-//     NamespaceInterface and its Finalize), narrowed to namespaces
+//   - k8s.io/client-go/kubernetes/typed/core/v1, narrowed to namespaces
 //
 // Differences from upstream (all of them in docs/client.md): JSON only, no
 // protobuf or content negotiation; Config has no TLS or kubeconfig fields

@@ -7,37 +7,31 @@
 //
 // Vocabulary:
 //   - GenericAPIServer (handler.go): one link
-//     (Config.Complete().New(name, delegate)); a filter chain (filters)
-//     before a router that routes discovery and OpenAPI by path and every
-//     other resource path by its RequestInfo — the one parse of the URL,
-//     which the authorizer read too (docs/access.md). Its NotFoundHandler
-//     is the delegate: the next link's UnprotectedHandler, or
+//     (Config.Complete().New(name, delegate)); filters before a router
+//     that routes discovery and OpenAPI by path and every other resource
+//     path by its RequestInfo, the one parse of the URL (docs/access.md).
+//     Its NotFoundHandler is the delegate: the next link, or
 //     NotFoundHandler at the end (notfound.go).
 //   - APIGroupInfo, InstallAPIGroup, InstallLegacyAPIGroup (apigroup.go):
 //     a compiled-in group's REST storages by version and resource, turned
-//     into endpoints.RequestScopes (decode in the URL's version, convert
-//     to the hub through the scheme; encode back), discovery, OpenAPI.
-//   - CRDHandler (crdhandler.go): ServeHTTP looks up the CRD
-//     <resource>.<group> that RequestInfo names and serves it iff
-//     NamesAccepted or Established; its hooks OnAdd/OnUpdate/OnDelete keep
-//     the latest CRDs (a lister), drop a CRD's crdInfo when it changes, and
-//     hand CRDs to the Establisher (QueueCRD). A terminating CRD's creates
-//     meet forbidCreateAdmission (403).
-//   - crdInfo (crdinfo.go): what serving one CRD needs — per served
-//     version, the endpoints.RequestScope of the resource, /status and
-//     /scale, with a crCodec (decode: type check, prune, default, validate,
-//     convert to the storage version; encode back) and a field manager
-//     (fieldmanager.go).
+//     into endpoints.RequestScopes, discovery and OpenAPI.
+//   - CRDHandler (crdhandler.go): ServeHTTP serves the CRD
+//     <resource>.<group> that RequestInfo names iff NamesAccepted or
+//     Established; OnAdd/OnUpdate/OnDelete keep the latest CRDs, drop a
+//     changed CRD's crdInfo and hand CRDs to the Establisher (QueueCRD).
+//     A terminating CRD's creates meet forbidCreateAdmission (403).
+//   - crdInfo (crdinfo.go): what serving one CRD needs: per served
+//     version, the RequestScope of the resource, /status and /scale, with
+//     a crCodec (type check, prune, default, validate, convert to the
+//     storage version; encode back) and a field manager (fieldmanager.go).
 //   - OpenAPI (openapi.go, openapiv2.go): /openapi/v3, one document per
-//     group version (machinery/openapi, from the Go types or from the CRDs
-//     the OpenAPI controller hands to UpdateGroupVersion), and /openapi/v2
-//     derived from them.
+//     group version (from the Go types, or from the CRDs the OpenAPI
+//     controller hands to UpdateGroupVersion), and /openapi/v2 from them.
 //
-// Subpackages: endpoints (RequestScope and the verb handlers: get, list,
-// watch, create, update, patch and apply, delete; the admission calls),
-// request (RequestInfo), filters, negotiation (Accept), responsewriters
-// (objects, and errors as metav1.Status), discovery, protobuf (request
-// bodies), admission (NamespaceLifecycle).
+// Subpackages: endpoints (RequestScope, the verb handlers, admission
+// calls), request (RequestInfo), filters, negotiation (Accept),
+// responsewriters (objects; errors as metav1.Status), discovery, protobuf
+// (request bodies), admission (NamespaceLifecycle).
 //
 // Upstream:
 //   - k8s.io/apiserver/pkg/server: config.go (Config, completedConfig.New,
@@ -45,29 +39,21 @@
 //     APIGroupInfo, InstallAPIGroup, InstallLegacyAPIGroup,
 //     DelegationTarget), handler.go (the director), util/notfoundhandler;
 //     endpoints/installer.go (routes and verbs per resource)
-//   - k8s.io/apiextensions-apiserver/pkg/apiserver: customresource_handler.go
-//     (crdHandler, crdInfo, ServeHTTP, serveResource/Status/Scale,
-//     forbidCreateAdmission)
-//   - k8s.io/kube-openapi/pkg/handler3 (/openapi/v3: OpenAPIService,
-//     UpdateGroupVersion, DeleteGroupVersion)
+//   - k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go
+//     (crdHandler, crdInfo, serveResource/Status/Scale, forbidCreateAdmission)
+//   - k8s.io/kube-openapi/pkg/handler3 (OpenAPIService, UpdateGroupVersion)
 //
-// Differences from upstream (more in docs/handler.md):
+// Differences from upstream (in full in docs/handler.md, "Notes"):
 //   - One storage per CRD, in its storage version; scopes convert bodies
-//     to it and answers back (upstream: one storage per served version).
-//     Only the None conversion strategy: not supported: webhooks.
+//     to it and answers back (upstream: one per served version). Only the
+//     None conversion strategy: not supported: webhooks.
 //   - Pruning and defaulting run in the scope's decode (Config.SchemaFor);
-//     schema validation (OpenAPI, then CEL rules) in the storage's strategy
-//     (Config.CustomResourceStorage's validate), as upstream.
-//   - A CRD whose schemas do not convert to a typed schema is merged by
-//     server-side apply with deduced types (upstream answers its requests
-//     with an error).
-//   - Protobuf is read, never written; not supported: CBOR, gzip (except
-//     the /openapi/v3 group-version documents, kept compressed: upstream
-//     compresses every response a client takes gzip for).
+//     OpenAPI and CEL validation in the storage's strategy, as upstream.
+//   - Protobuf is read, never written; not supported: CBOR, gzip (but for
+//     the /openapi/v3 group-version documents).
 //   - One chain of links in one process, without the aggregator; the
 //     links share one discovery and one OpenAPI service.
-//   - A CRD's server-side apply type converter is built on the first
-//     write of one of its objects, not with the serving info; /status
-//     writes leave spec (their reset field) out of the managedFields
-//     bookkeeping (docs/crd-memory.md).
+//   - Server-side apply: a CRD whose schemas are not typed is merged with
+//     deduced types (upstream: an error); the type converter is built on
+//     the first write (docs/crd-memory.md).
 package handler

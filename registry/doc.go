@@ -21,9 +21,8 @@
 //     removes the last one deletes the object;
 //   - dry run (dryRun=All) runs every step of a write except the write;
 //   - the garbage collector's finalizers, orphan and foregroundDeletion,
-//     are what a delete's propagationPolicy leaves on the object (gc.go).
-//   - a TableConvertor prints objects as a Table's rows (table.go: the
-//     interface, and DefaultTableConvertor's Name and Created At).
+//     are what a delete's propagationPolicy leaves on the object (gc.go);
+//   - a TableConvertor prints objects as a Table's rows (table.go).
 //
 // Every REST method returns API errors only (*apis/errors.StatusError):
 // storage's become API errors in one table (errors.go, upstream's
@@ -33,33 +32,20 @@
 //
 // Upstream:
 //   - k8s.io/apiserver/pkg/registry/generic/registry/store.go (Store,
-//     NamespaceKeyFunc, ShouldDeleteDuringUpdate, markAsDeleting,
-//     deletionFinalizersForGarbageCollection …)
-//   - k8s.io/apiserver/pkg/registry/rest: rest.go, create.go
-//     (BeforeCreate, FillObjectMetaSystemFields), update.go (BeforeUpdate,
-//     DefaultUpdatedObjectInfo), delete.go (BeforeDelete), meta.go,
-//     table.go (TableConvertor, defaultTableConvertor)
+//     NamespaceKeyFunc, ShouldDeleteDuringUpdate, markAsDeleting …)
+//   - k8s.io/apiserver/pkg/registry/rest: rest.go, create.go, update.go,
+//     delete.go (BeforeCreate/Update/Delete), meta.go, table.go
 //   - k8s.io/apiserver/pkg/storage/errors/storage.go (Interpret*Error)
-//   - k8s.io/apiserver/pkg/storage/names/generate.go (SimpleNameGenerator)
-//   - k8s.io/apiserver/pkg/warning (AddWarning)
-//   - k8s.io/apimachinery/pkg/apis/meta/internalversion/validation
-//     (ValidateListOptions), meta/v1/validation (ValidateDeleteOptions)
+//   - k8s.io/apiserver/pkg/storage/names/generate.go, pkg/warning
+//   - k8s.io/apimachinery/pkg/apis/meta: internalversion/validation,
+//     v1/validation (ValidateListOptions, ValidateDeleteOptions)
 //
-// Differences from upstream:
-//   - Every resource's default propagation policy is Background (no
-//     GarbageCollectionDeleteStrategy; upstream's apps/v1 default to
-//     Foreground, crdlab serves none). Without EnableGarbageCollection,
-//     propagationPolicy and orphanDependents are validated, then ignored,
-//     as upstream's store with garbage collection disabled.
-//   - No graceful deletion, no Begin/After hooks, no Decorator; the
-//     handler calls the table convertor and the field manager (in the
-//     UpdatedObjectInfo, as upstream's transformers); strategies only
-//     declare reset fields and list markers (fieldmanagement.go). A TTL is
-//     one duration per resource (StoreOptions.TTL; upstream: a TTLFunc).
-//   - Dry run is done in the Store (upstream: DryRunnableStorage);
-//     DeleteCollection deletes 16 objects at a time (upstream: 1 worker).
-//   - A strategy may answer in ready StatusCauses (CauseValidator), as the
-//     handler's schema validator does; Store does not set generation.
-//   - A create with a resourceVersion is a 400 (upstream: a 500); an
-//     object over storage's MaxObjectSize is a 413, as etcd's limit.
+// Differences from upstream (in full in docs/registry.md):
+//   - Every resource's default propagation policy is Background; without
+//     EnableGarbageCollection, propagationPolicy is validated, then
+//     ignored, as upstream's store with garbage collection disabled.
+//   - No graceful deletion, no Begin/After hooks, no Decorator; a TTL is
+//     one duration per resource (StoreOptions.TTL).
+//   - Dry run is done in the Store (upstream: DryRunnableStorage).
+//   - A create with a resourceVersion is a 400 (upstream: a 500).
 package registry

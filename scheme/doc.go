@@ -15,9 +15,9 @@
 //     "Deployment"; a GroupVersionKind names exactly one Go type in the
 //     scheme. A Resource is the lower-case plural used in URLs
 //     ("deployments"); a GroupVersionResource names one.
-//   - A Type is the Go struct (registered as a pointer) serving a kind.
-//     Every registered type implements Object: it exposes its apiVersion and
-//     kind (ObjectKind) and can deep-copy itself.
+//   - A Type is the Go struct (registered as a pointer, under its name or
+//     an explicit GroupVersionKind) serving a kind. It implements Object:
+//     it exposes its apiVersion and kind and can deep-copy itself.
 //   - A conversion function converts one Go type into another (an external
 //     version to the hub or back); ConvertToVersion chains two of them:
 //     external → internal → external, which is why N versions need 2N
@@ -54,9 +54,7 @@
 //     (AddConversionFunc) with no conversion.Scope; there is no reflection-
 //     based converter for nested fields and no generated code: each API
 //     package writes its conversions out.
-//   - no unversioned types, no protobuf or
-//     CBOR serializers, no content negotiation: JSON in, JSON or YAML out.
-//   - a type is registered under its Go struct name only (AddKnownTypes) or
-//     an explicit GroupVersionKind (AddKnownTypeWithName).
-//   - Decode rejects documents that name the internal version.
+//   - no unversioned types, no protobuf or CBOR serializers, no content
+//     negotiation: JSON in, JSON or YAML out; Decode rejects documents
+//     that name the internal version.
 package scheme

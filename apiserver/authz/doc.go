@@ -25,23 +25,16 @@
 //     at, and only token holders change.
 //   - Static: a policy file of rules (below), a simplified RBAC.
 //
-// In every mode, members of system:masters (the server's own loopback
-// client) may do everything, and everyone may GET /healthz, /livez,
-// /readyz (and their per-check paths) and /version: upstream's
-// system:public-info-viewer. In Static mode, authenticated users may also
-// read discovery and OpenAPI (/api, /apis, /openapi/v3 and below), as
-// upstream's system:discovery role lets them — without it kubectl can do
-// nothing — and ask about themselves (create selfsubjectaccessreviews,
-// selfsubjectrulesreviews and selfsubjectreviews: kubectl auth can-i and
-// auth whoami), as upstream's system:basic-user role lets them. Every mode
-// can list a user's rules (RuleResolver, rules.go) for
-// SelfSubjectRulesReview.
+// In every mode, system:masters (the server's own loopback client) may do
+// everything, and everyone may GET the health endpoints and /version
+// (upstream's system:public-info-viewer). In Static mode, authenticated
+// users may also read discovery and OpenAPI (system:discovery) and ask
+// about themselves (the self reviews: system:basic-user). Every mode can
+// list a user's rules (RuleResolver, rules.go) for SelfSubjectRulesReview.
 //
-// Static mode reads a policy file: a list of rules, each granting verbs
-// on resources (or on non-resource paths) to users and groups, optionally
-// in some namespaces only; RBAC's PolicyRule with a binding's subjects
-// folded in. Anything no rule grants is forbidden. The format, an example
-// and the matching rules are in docs/access.md ("The policy file").
+// Static mode reads a policy file of rules, RBAC's PolicyRule with a
+// binding's subjects folded in; anything no rule grants is forbidden
+// (docs/access.md, "The policy file").
 //
 // Upstream:
 //   - k8s.io/apiserver/pkg/authorization/authorizer/interfaces.go
@@ -52,9 +45,8 @@
 //     (WithAuthorization, GetAuthorizerAttributes)
 //   - k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go
 //     (Forbidden, forbiddenMessage)
-//   - k8s.io/kubernetes/pkg/apis/rbac/v1/evaluation_helpers.go (VerbMatches,
-//     APIGroupMatches, ResourceMatches, ResourceNameMatches,
-//     NonResourceURLMatches) and plugin/pkg/auth/authorizer/rbac/rbac.go
+//   - k8s.io/kubernetes/pkg/apis/rbac/v1/evaluation_helpers.go (VerbMatches
+//     …) and plugin/pkg/auth/authorizer/rbac/rbac.go
 //   - k8s.io/kubernetes/plugin/pkg/auth/authorizer/rbac/bootstrappolicy
 //     (system:public-info-viewer, system:discovery)
 //
@@ -63,7 +55,6 @@
 //     is one file read at start. No aggregation, no escalation checks.
 //   - No Node, ABAC or Webhook modes; no SubjectAccessReview (only the
 //     self reviews above).
-//   - ReadOnlyAnonymous is crdlab's own.
 //   - The Forbidden Status has no reason suffix (upstream's RBAC adds
 //     one when bindings point at missing roles; crdlab has none).
 package authz

@@ -39,21 +39,16 @@
 //   - k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go
 //     (forbidCreateAdmission: the 403 on create while terminating)
 //
-// Differences from upstream:
+// Differences from upstream (in full in docs/controllers.md):
 //   - Instances are listed and deleted through the dynamic client over
 //     loopback HTTP (DynamicCRClientGetter), not straight from the
-//     crdHandler's storage. Upstream avoids the REST path because a
-//     ThirdPartyResource could once share the URL; crdlab has none, and
-//     the REST path keeps the controller on the client side of the wire,
-//     as every other controller.
-//   - Upstream waits for the instances inside sync, listing them at once
-//     and then every 5 seconds, for up to a minute (then
-//     InstanceDeletionCheck; wait.PollUntilContextTimeout). Here sync returns
-//     ErrInstancesRemain at once and the queue retries with backoff
-//     (5ms doubling, capped at MaxRetryDelay), so a worker is never parked
-//     in a poll. The InstanceDeletionCheck reason is therefore not used.
+//     crdHandler's storage: the controller stays on the client side of
+//     the wire, as every other controller.
+//   - sync returns ErrInstancesRemain at once and the queue retries with
+//     backoff, instead of polling every 5 s for up to a minute inside
+//     sync (so the InstanceDeletionCheck reason is not used).
 //   - The InstanceDeletionInProgress write is skipped when the CRD already
-//     says so, which keeps retries from writing the CRD each time.
+//     says so.
 //
 // A CRD whose group and plural are those of a built-in resource
 // (customresourcedefinitions.apiextensions.k8s.io,

@@ -34,35 +34,22 @@
 //     crdlab's discovery controller does so when a CRD is served or not)
 //     and starts or stops monitors.
 //
-// Tracing (controller.Options.Tracer, actor "garbagecollector"): the two
-// queues emit workqueue events; each item looked at is a "sync" event;
-// what the collector does to an object is a "delete", "orphan" or
-// "finalize" event saying why ("every owner is gone: deleting it with
-// propagationPolicy Background"). The monitors and the graph-changes queue
-// are not traced (every write of every object passes through them).
+// Tracing (actor "garbagecollector": the two queues, sync, delete,
+// orphan, finalize; not the monitors): docs/controllers.md.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector:
-// garbagecollector.go (GarbageCollector, Run, Sync, attemptToDeleteItem,
-// classifyReferences, isDangling, processDeletingDependentsItem,
-// orphanDependents, GetDeletableResources), graph_builder.go
-// (GraphBuilder, syncMonitors, processGraphChanges, processTransitions,
-// addDependentToOwners, referencesDiffs), graph.go (node, objectReference),
-// operations.go and patch.go (deleteObject, removeFinalizer, the
-// ownerReference patches), uid_cache.go (ReferenceCache).
+// garbagecollector.go (GarbageCollector, attemptToDeleteItem, isDangling,
+// processDeletingDependentsItem, orphanDependents), graph_builder.go
+// (GraphBuilder, syncMonitors, processGraphChanges), graph.go,
+// operations.go and patch.go, uid_cache.go (ReferenceCache).
 //
-// Differences from upstream:
+// Differences from upstream (in full in docs/controllers.md):
 //   - Monitors are dynamic-client informers with a metadata-only
-//     transform, not metadata-client informers; the REST mapping comes
-//     from the last discovery Sync read, by group and kind (any version
-//     of a kind maps to the preferred one).
-//   - Patches are JSON merge patches conditional on resourceVersion
-//     (upstream tries a strategic merge patch first); each reads the
-//     object from the server, not from the monitor's cache.
-//   - A node has one lock, not one per field. Upstream's handling of
-//     ownerReferences whose coordinates disagree with the observed owner
-//     (alternate identities, partitionDependents) is reduced to: the
-//     observed identity replaces a virtual one, and an owner in another
-//     namespace is dangling. No OwnerRefInvalidNamespace events.
-//   - Sync also runs on Resync; no metrics, no /debug/controllers graph
-//     dump.
+//     transform; the REST mapping is by group and kind, from the last
+//     discovery read.
+//   - JSON merge patches conditional on resourceVersion (upstream tries a
+//     strategic merge patch first).
+//   - One lock per node; a reduced handling of ownerReferences whose
+//     coordinates disagree with the observed owner.
+//   - Sync also runs on Resync; no metrics, no /debug/controllers.
 package garbagecollector

@@ -27,18 +27,12 @@
 //     the namespace is retried with backoff (5 ms doubling, at most a
 //     minute).
 //   - Conditions: each pass writes upstream's five conditions on the
-//     namespace status, True with a reason when something is wrong
-//     (NamespaceDeletionDiscoveryFailure, …GroupVersionParsingFailure,
-//     NamespaceDeletionContentFailure, NamespaceContentRemaining "Some
-//     resources are remaining: crontabs.stable.example.com has 3 resource
-//     instances", NamespaceFinalizersRemaining), False with an "ok" reason
-//     otherwise (ContentRemoved, ContentHasNoFinalizers, …).
+//     namespace status (NamespaceContentRemaining: "Some resources are
+//     remaining: crontabs.stable.example.com has 3 resource instances",
+//     …), True with a reason when something is wrong, else False.
 //
-// Tracing: with controller.Options.Tracer set, the queue ("namespace")
-// emits workqueue events, each sync a "sync" event (actor "namespace"),
-// each resource emptied a "delete" event ("deletecollection
-// configmaps in namespace x: 0 remain"), a condition write a "status"
-// event, and the last step a "finalize" event.
+// Tracing (actor "namespace": sync, delete, status, finalize) and the
+// measured figures: docs/controllers.md.
 //
 // Upstream:
 //   - k8s.io/kubernetes/pkg/controller/namespace/namespace_controller.go
@@ -50,15 +44,11 @@
 //     retryOnConflictError, ResourcesRemainingError)
 //   - …/deletion/status_condition_utils.go (namespaceConditionUpdater)
 //
-// Differences from upstream:
-//   - DeletionGracePeriod is 0: upstream waits 5 s (namespaceDeletionGracePeriod)
-//     so that other apiservers' admission and lagging etcd members see the
-//     deletion before the namespace is emptied. One crdlab server has no
-//     such lag; HADeletionGracePeriod keeps the knob.
-//   - The objects are listed and deleted with the dynamic client (whole
-//     objects) rather than the metadata client (PartialObjectMetadata).
-//   - Which verbs a resource has comes from discovery, read at every sync
-//     (upstream's TODO); upstream caches 405s in an opCache.
-//   - No pods, so no pods-first pass and no graceful-termination estimate.
-//   - Resources are emptied in a fixed order (sorted), not map order.
+// Differences from upstream (also in docs/controllers.md):
+//   - DeletionGracePeriod is 0: upstream waits 5 s so that other
+//     apiservers and lagging etcd members see the deletion first; one
+//     crdlab server has no such lag (HADeletionGracePeriod keeps the knob).
+//   - The dynamic client (whole objects), not the metadata client.
+//   - Verbs come from discovery at every sync (upstream: an opCache).
+//   - No pods-first pass; resources are emptied in a sorted order.
 package namespace

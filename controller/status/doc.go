@@ -54,8 +54,7 @@
 //     schemas and all, for 60 s). An entry goes when the informer's copy
 //     is as new (crdlab's resourceVersions are the store's integer
 //     revisions, as etcd's) or the CRD is gone.
-//   - Run takes a worker count for the shape every controller shares, but
-//     always runs one worker, as upstream: name reservation is not safe
-//     to run concurrently.
-//   - Errors go to the slog logger, not utilruntime.HandleError.
+//   - Run takes a worker count, as every controller, but runs one, as
+//     upstream: name reservation is not safe to run concurrently. Errors
+//     go to the slog logger, not utilruntime.HandleError.
 package status

@@ -54,8 +54,7 @@
 //     code openapi-gen generates at build time. A field is required iff it
 //     has no omitempty (or omitzero) and is not a pointer (upstream reads
 //     +optional markers, so it calls a CRD's status.acceptedNames and
-//     status.storedVersions optional). The list and map markers
-//     (x-kubernetes-list-type…) of built-in types are declared beside
-//     them (GoTypes.Markers, from their strategies), not read from
+//     status.storedVersions optional). Built-in types' list and map
+//     markers are declared beside them (GoTypes.Markers), not read from
 //     comments.
 package openapi

@@ -56,6 +56,5 @@
 //
 // One process, one file: no Raft, no WAL, acknowledged after bbolt's
 // commit. The index is the watch cache: any revision not compacted can be
-// watched from. Slow watchers end with a 410 ERROR event. More in
-// docs/storage.md.
+// watched from; slow watchers end with a 410 (more in docs/storage.md).
 package bolt

@@ -54,8 +54,7 @@
 // as Jaeger, neither of which follows an object through the informers and
 // controllers.
 //
-// Differences from upstream: the whole package is crdlab's own, a teaching
-// aid. Not implemented: history beyond the server's ring of 4,096 events
-// and the page's 5,000, and any view of custom resources' own controllers
-// (only the apiextensions machinery is traced).
+// Differences from upstream: the whole package is crdlab's own. Not
+// implemented: history beyond the server's 4,096 events and the page's
+// 5,000; views of custom resources' own controllers (not traced).
 package ui
