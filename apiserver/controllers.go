@@ -31,9 +31,7 @@ import (
 	"time"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
-	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/client"
-	"github.com/crdlab/crdlab/client/dynamic"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/controller/apiapproval"
 	"github.com/crdlab/crdlab/controller/discovery"
@@ -46,7 +44,6 @@ import (
 	handlerdiscovery "github.com/crdlab/crdlab/handler/discovery"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/machinery/apiresource"
-	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
 )
@@ -138,35 +135,16 @@ func (c *crdControllers) install(s *Server) error {
 // starts them (until ctx ends), and returns once the informer has synced
 // and discovery lists the CRDs that were there at start-up.
 func (c *crdControllers) start(ctx context.Context, loopback *client.Config) error {
-	// The loopback client: this server talking to itself, as upstream's
-	// LoopbackClientConfig (its token, and its certificate over TLS). No
-	// client-side rate limit: every request is the server's own work.
-	loopback.QPS, loopback.UserAgent = -1, "crdlab-apiextensions-controllers"
-	cs, err := client.NewForConfig(loopback)
+	cs, dyn, err := loopbackClients(loopback, "crdlab-apiextensions-controllers")
 	if err != nil {
-		return fmt.Errorf("loopback client: %w", err)
-	}
-	dyn, err := dynamic.NewForConfig(loopback)
-	if err != nil {
-		return fmt.Errorf("loopback dynamic client: %w", err)
+		return err
 	}
 	crdClient := cs.ApiextensionsV1().CustomResourceDefinitions()
 
 	factory := informer.NewSharedInformerFactory()
 	crdInformer := factory.InformerFor(apiextensionsv1.SchemeGroupVersion.WithResource("customresourcedefinitions"),
 		func() informer.SharedIndexInformer {
-			return informer.NewSharedIndexInformerWithOptions(&informer.ListWatch{
-				ListFunc: func(ctx context.Context, o metav1.ListOptions) (scheme.Object, error) {
-					list, err := crdClient.List(ctx, o)
-					if err != nil {
-						return nil, err
-					}
-					return list, nil
-				},
-				WatchFunc: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-					return crdClient.Watch(ctx, o)
-				},
-			}, informer.SharedIndexInformerOptions{
+			return informer.NewSharedIndexInformerWithOptions(listWatch(crdClient), informer.SharedIndexInformerOptions{
 				Name:         "customresourcedefinitions",
 				ResyncPeriod: crdInformerResync,
 				// The versions of a cached CRD share their equal schema

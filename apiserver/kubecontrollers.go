@@ -24,16 +24,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/client"
 	"github.com/crdlab/crdlab/client/discovery"
-	"github.com/crdlab/crdlab/client/dynamic"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/controller/garbagecollector"
 	"github.com/crdlab/crdlab/controller/namespace"
 	"github.com/crdlab/crdlab/informer"
-	"github.com/crdlab/crdlab/machinery/watch"
-	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -142,14 +138,9 @@ func (k *kubeControllers) resyncGC() {
 // start builds the loopback clients and the controllers and starts them
 // until ctx ends.
 func (k *kubeControllers) start(ctx context.Context, loopback *client.Config) error {
-	loopback.QPS, loopback.UserAgent = -1, "crdlab-kube-controllers"
-	cs, err := client.NewForConfig(loopback)
+	cs, dyn, err := loopbackClients(loopback, "crdlab-kube-controllers")
 	if err != nil {
-		return fmt.Errorf("loopback client: %w", err)
-	}
-	dyn, err := dynamic.NewForConfig(loopback)
-	if err != nil {
-		return fmt.Errorf("loopback dynamic client: %w", err)
+		return err
 	}
 	disc, err := discovery.NewDiscoveryClientForConfig(loopback)
 	if err != nil {
@@ -160,18 +151,7 @@ func (k *kubeControllers) start(ctx context.Context, loopback *client.Config) er
 
 	if k.namespace {
 		namespaces := cs.CoreV1().Namespaces()
-		nsInformer := informer.NewSharedIndexInformerWithOptions(&informer.ListWatch{
-			ListFunc: func(ctx context.Context, o metav1.ListOptions) (scheme.Object, error) {
-				list, err := namespaces.List(ctx, o)
-				if err != nil {
-					return nil, err
-				}
-				return list, nil
-			},
-			WatchFunc: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				return namespaces.Watch(ctx, o)
-			},
-		}, informer.SharedIndexInformerOptions{
+		nsInformer := informer.NewSharedIndexInformerWithOptions(listWatch(namespaces), informer.SharedIndexInformerOptions{
 			Name:         "namespaces",
 			ResyncPeriod: namespaceResync,
 			Logger:       k.log.With("informer", "namespaces"),
