@@ -24,7 +24,7 @@ type REST struct {
 //
 // Mirrors NewREST in pkg/registry/coordination/lease/storage/storage.go.
 func NewREST(s *scheme.Scheme, opts registry.StoreOptions) (*REST, error) {
-	st := strategy{ObjectTyper: s}
+	st := strategy{registry.PlainStrategy{ObjectTyper: s}}
 	store := &registry.Store{
 		NewFunc:                  func() storage.Object { return &coordination.Lease{} },
 		NewListFunc:              func() scheme.Object { return &coordination.LeaseList{} },
@@ -44,8 +44,7 @@ func NewREST(s *scheme.Scheme, opts registry.StoreOptions) (*REST, error) {
 
 // strategy mirrors leaseStrategy in pkg/registry/coordination/lease/strategy.go.
 type strategy struct {
-	registry.ObjectTyper
-	registry.SimpleNameGenerator
+	registry.PlainStrategy
 }
 
 var (
@@ -53,20 +52,12 @@ var (
 	_ registry.UpdateStrategy = strategy{}
 )
 
-func (strategy) NamespaceScoped() bool                                          { return true }
-func (strategy) PrepareForCreate(context.Context, scheme.Object)                {}
-func (strategy) PrepareForUpdate(context.Context, scheme.Object, scheme.Object) {}
-func (strategy) WarningsOnCreate(context.Context, scheme.Object) []string       { return nil }
-func (strategy) Canonicalize(scheme.Object)                                     {}
-
 // AllowCreateOnUpdate is true: a PUT of a missing Lease creates it.
 func (strategy) AllowCreateOnUpdate() bool { return true }
 
 // AllowUnconditionalUpdate is false: an update must name the
 // resourceVersion it read, so that two candidates cannot both win.
 func (strategy) AllowUnconditionalUpdate() bool { return false }
-
-func (strategy) WarningsOnUpdate(context.Context, scheme.Object, scheme.Object) []string { return nil }
 
 func (strategy) Validate(_ context.Context, obj scheme.Object) field.ErrorList {
 	return coordination.ValidateLease(obj.(*coordination.Lease))

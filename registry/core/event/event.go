@@ -36,7 +36,7 @@ func NewREST(s *scheme.Scheme, opts registry.StoreOptions, ttl time.Duration) (*
 	if ttl <= 0 {
 		ttl = DefaultTTL
 	}
-	st := strategy{ObjectTyper: s}
+	st := strategy{registry.PlainStrategy{ObjectTyper: s}}
 	store := &registry.Store{
 		NewFunc:                  func() storage.Object { return &core.Event{} },
 		NewListFunc:              func() scheme.Object { return &core.EventList{} },
@@ -62,8 +62,7 @@ func (r *REST) ShortNames() []string { return []string{"ev"} }
 
 // strategy mirrors eventStrategy in pkg/registry/core/event/strategy.go.
 type strategy struct {
-	registry.ObjectTyper
-	registry.SimpleNameGenerator
+	registry.PlainStrategy
 }
 
 var (
@@ -71,18 +70,10 @@ var (
 	_ registry.UpdateStrategy = strategy{}
 )
 
-func (strategy) NamespaceScoped() bool                                          { return true }
-func (strategy) PrepareForCreate(context.Context, scheme.Object)                {}
-func (strategy) PrepareForUpdate(context.Context, scheme.Object, scheme.Object) {}
-func (strategy) WarningsOnCreate(context.Context, scheme.Object) []string       { return nil }
-func (strategy) Canonicalize(scheme.Object)                                     {}
-
 // AllowCreateOnUpdate is true: recorders PUT or PATCH Events they may not
 // have created yet.
 func (strategy) AllowCreateOnUpdate() bool      { return true }
 func (strategy) AllowUnconditionalUpdate() bool { return true }
-
-func (strategy) WarningsOnUpdate(context.Context, scheme.Object, scheme.Object) []string { return nil }
 
 // Validate checks an Event by the version it was written in.
 func (strategy) Validate(ctx context.Context, obj scheme.Object) field.ErrorList {

@@ -26,7 +26,7 @@ type REST struct {
 //
 // Mirrors NewREST in pkg/registry/core/secret/storage/storage.go.
 func NewREST(s *scheme.Scheme, opts registry.StoreOptions) (*REST, error) {
-	st := strategy{ObjectTyper: s}
+	st := strategy{registry.PlainStrategy{ObjectTyper: s}}
 	store := &registry.Store{
 		NewFunc:                  func() storage.Object { return &core.Secret{} },
 		NewListFunc:              func() scheme.Object { return &core.SecretList{} },
@@ -48,8 +48,7 @@ func NewREST(s *scheme.Scheme, opts registry.StoreOptions) (*REST, error) {
 
 // strategy mirrors strategy in pkg/registry/core/secret/strategy.go.
 type strategy struct {
-	registry.ObjectTyper
-	registry.SimpleNameGenerator
+	registry.PlainStrategy
 }
 
 var (
@@ -57,14 +56,8 @@ var (
 	_ registry.UpdateStrategy = strategy{}
 )
 
-func (strategy) NamespaceScoped() bool                                    { return true }
-func (strategy) PrepareForCreate(context.Context, scheme.Object)          {}
-func (strategy) WarningsOnCreate(context.Context, scheme.Object) []string { return nil }
-func (strategy) Canonicalize(scheme.Object)                               {}
-func (strategy) AllowCreateOnUpdate() bool                                { return false }
-func (strategy) AllowUnconditionalUpdate() bool                           { return true }
-
-func (strategy) WarningsOnUpdate(context.Context, scheme.Object, scheme.Object) []string { return nil }
+func (strategy) AllowCreateOnUpdate() bool      { return false }
+func (strategy) AllowUnconditionalUpdate() bool { return true }
 
 func (strategy) Validate(_ context.Context, obj scheme.Object) field.ErrorList {
 	return validation.ValidateSecret(obj.(*core.Secret))
