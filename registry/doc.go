@@ -20,6 +20,8 @@
 //     delete only sets metadata.deletionTimestamp, and the update that
 //     removes the last one deletes the object;
 //   - dry run (dryRun=All) runs every step of a write except the write;
+//   - a two-step delete (twostepdelete.go) first only marks the object
+//     (namespaces, CRDs); a controller empties it, then it goes;
 //   - the garbage collector's finalizers, orphan and foregroundDeletion,
 //     are what a delete's propagationPolicy leaves on the object (gc.go);
 //   - a TableConvertor prints objects as a Table's rows (table.go).

@@ -2,15 +2,12 @@ package customresourcedefinition
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
-	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
@@ -68,9 +65,6 @@ func (r *REST) ShortNames() []string { return []string{"crd", "crds"} }
 // Categories puts CRDs in "kubectl get api-extensions".
 func (r *REST) Categories() []string { return []string{"api-extensions"} }
 
-// errDryRun ends a dry-run update before it is written.
-var errDryRun = errors.New("dry run")
-
 // Delete marks a CRD for deletion on the first request: it sets
 // deletionTimestamp, adds the customresourcecleanup finalizer and the
 // Terminating condition, and returns the CRD with false. The finalizer
@@ -86,75 +80,29 @@ func (r *REST) Delete(ctx context.Context, name string, deleteValidation registr
 		return nil, false, err
 	}
 	crd := obj.(*apiextensions.CustomResourceDefinition)
-
-	o := metav1.DeleteOptions{}
-	if opts != nil {
-		o = *opts
-	}
-	p := metav1.Preconditions{}
-	if o.Preconditions != nil {
-		p = *o.Preconditions
-	}
-	if p.UID == nil {
-		p.UID = &crd.UID
-	} else if *p.UID != crd.UID {
-		return nil, false, apierrors.NewConflict(Resource, name,
-			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, crd.UID))
-	}
-	if p.ResourceVersion != nil && *p.ResourceVersion != crd.ResourceVersion {
-		return nil, false, apierrors.NewConflict(Resource, name,
-			fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *p.ResourceVersion, crd.ResourceVersion))
-	}
-	o.Preconditions = &p
-	if crd.DeletionTimestamp != nil {
-		return r.Store.Delete(ctx, name, deleteValidation, &o)
-	}
-	if errs := registry.ValidateDeleteOptions(&o); len(errs) > 0 {
-		return nil, false, registry.NewInvalid(scheme.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}, "", errs)
-	}
-
-	key, err := r.KeyFunc(ctx, name)
+	o, err := registry.DeletePreconditions(Resource, crd, opts)
 	if err != nil {
 		return nil, false, err
 	}
-	dryRun := registry.IsDryRun(o.DryRun)
-	var dryRunResult storage.Object
-	out := r.NewFunc()
-	err = r.Storage.GuaranteedUpdate(ctx, key, out, false, &storage.Preconditions{UID: p.UID, ResourceVersion: p.ResourceVersion},
-		func(existing storage.Object) (storage.Object, error) {
-			existingCRD := existing.(*apiextensions.CustomResourceDefinition)
-			if deleteValidation != nil {
-				if err := deleteValidation(ctx, existingCRD); err != nil {
-					return nil, err
-				}
-			}
-			if existingCRD.DeletionTimestamp == nil {
-				now := metav1.NewTime(r.now())
-				existingCRD.DeletionTimestamp = &now
-			}
-			if !hasFinalizer(existingCRD, apiextensions.CustomResourceCleanupFinalizer) {
-				existingCRD.Finalizers = append(existingCRD.Finalizers, apiextensions.CustomResourceCleanupFinalizer)
-			}
-			setCondition(existingCRD, apiextensions.CustomResourceDefinitionCondition{
-				Type:    apiextensions.Terminating,
-				Status:  apiextensions.ConditionTrue,
-				Reason:  "InstanceDeletionPending",
-				Message: "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
-			}, r.now())
-			if dryRun {
-				dryRunResult = existingCRD
-				return nil, errDryRun
-			}
-			return existingCRD, nil
-		})
-	switch {
-	case err == nil:
-		return out, false, nil
-	case errors.Is(err, errDryRun):
-		return dryRunResult, false, nil
-	default:
-		return nil, false, registry.InterpretDeleteError(err, Resource, name)
+	if crd.DeletionTimestamp != nil {
+		return r.Store.Delete(ctx, name, deleteValidation, &o)
 	}
+	return r.MarkForDeletion(ctx, name, &o, deleteValidation, func(existing storage.Object) {
+		existingCRD := existing.(*apiextensions.CustomResourceDefinition)
+		if existingCRD.DeletionTimestamp == nil {
+			now := metav1.NewTime(r.now())
+			existingCRD.DeletionTimestamp = &now
+		}
+		if !hasFinalizer(existingCRD, apiextensions.CustomResourceCleanupFinalizer) {
+			existingCRD.Finalizers = append(existingCRD.Finalizers, apiextensions.CustomResourceCleanupFinalizer)
+		}
+		setCondition(existingCRD, apiextensions.CustomResourceDefinitionCondition{
+			Type:    apiextensions.Terminating,
+			Status:  apiextensions.ConditionTrue,
+			Reason:  "InstanceDeletionPending",
+			Message: "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+		}, r.now())
+	})
 }
 
 func (r *REST) now() time.Time {

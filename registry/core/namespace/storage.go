@@ -2,13 +2,10 @@ package namespace
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/crdlab/crdlab/apis/core"
-	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/registry/printers"
@@ -66,9 +63,6 @@ func NewREST(s *scheme.Scheme, opts registry.StoreOptions) (*REST, *StatusREST, 
 // ShortNames are kubectl's abbreviations: ns.
 func (r *REST) ShortNames() []string { return []string{"ns"} }
 
-// errDryRun ends a dry-run update just before it is written.
-var errDryRun = errors.New("dry run")
-
 // Delete starts the deletion of a namespace, or finishes it:
 //   - an Active namespace is marked: deletionTimestamp set, phase
 //     Terminating, and the orphan or foregroundDeletion finalizer the
@@ -85,26 +79,10 @@ func (r *REST) Delete(ctx context.Context, name string, deleteValidation registr
 		return nil, false, err
 	}
 	ns := obj.(*core.Namespace)
-	o := metav1.DeleteOptions{}
-	if opts != nil {
-		o = *opts
+	o, err := registry.DeletePreconditions(Resource, ns, opts)
+	if err != nil {
+		return nil, false, err
 	}
-	p := metav1.Preconditions{}
-	if o.Preconditions != nil {
-		p = *o.Preconditions
-	}
-	if p.UID == nil {
-		p.UID = &ns.UID
-	} else if *p.UID != ns.UID {
-		return nil, false, apierrors.NewConflict(Resource, name,
-			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, ns.UID))
-	}
-	if p.ResourceVersion != nil && *p.ResourceVersion != ns.ResourceVersion {
-		return nil, false, apierrors.NewConflict(Resource, name,
-			fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *p.ResourceVersion, ns.ResourceVersion))
-	}
-	o.Preconditions = &p
-
 	if ns.DeletionTimestamp == nil {
 		return r.markTerminating(ctx, name, deleteValidation, &o)
 	}
@@ -118,44 +96,15 @@ func (r *REST) Delete(ctx context.Context, name string, deleteValidation registr
 // guaranteed update, with the garbage-collection finalizers the options
 // ask for.
 func (r *REST) markTerminating(ctx context.Context, name string, deleteValidation registry.ValidateObjectFunc, opts *metav1.DeleteOptions) (scheme.Object, bool, error) {
-	if errs := registry.ValidateDeleteOptions(opts); len(errs) > 0 {
-		return nil, false, registry.NewInvalid(scheme.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}, "", errs)
-	}
-	key, err := r.KeyFunc(ctx, name)
-	if err != nil {
-		return nil, false, err
-	}
-	dryRun := registry.IsDryRun(opts.DryRun)
-	var dryRunResult storage.Object
-	out := r.NewFunc()
-	err = r.Storage.GuaranteedUpdate(ctx, key, out, false,
-		&storage.Preconditions{UID: opts.Preconditions.UID, ResourceVersion: opts.Preconditions.ResourceVersion},
-		func(existing storage.Object) (storage.Object, error) {
-			ns := existing.(*core.Namespace)
-			if deleteValidation != nil {
-				if err := deleteValidation(ctx, ns.DeepCopyObject()); err != nil {
-					return nil, err
-				}
-			}
-			if ns.DeletionTimestamp == nil {
-				now := metav1.NewTime(r.now())
-				ns.DeletionTimestamp = &now
-			}
-			ns.Status.Phase = core.NamespaceTerminating
-			ns.Finalizers = gcFinalizers(ns.Finalizers, opts)
-			if dryRun {
-				dryRunResult = ns
-				return nil, errDryRun
-			}
-			return ns, nil
-		})
-	switch {
-	case err == nil:
-		return out, false, nil
-	case errors.Is(err, errDryRun):
-		return dryRunResult, false, nil
-	}
-	return nil, false, registry.InterpretDeleteError(err, Resource, name)
+	return r.MarkForDeletion(ctx, name, opts, deleteValidation, func(existing storage.Object) {
+		ns := existing.(*core.Namespace)
+		if ns.DeletionTimestamp == nil {
+			now := metav1.NewTime(r.now())
+			ns.DeletionTimestamp = &now
+		}
+		ns.Status.Phase = core.NamespaceTerminating
+		ns.Finalizers = gcFinalizers(ns.Finalizers, opts)
+	})
 }
 
 func (r *REST) now() time.Time {
