@@ -139,26 +139,32 @@ func TestLimiter_Defaults(t *testing.T) {
 	}
 }
 
+// peakCounter is a handler that counts the requests inside it; peak is
+// the most there were at once (read it once the requests are done).
+type peakCounter struct {
+	mu       sync.Mutex
+	in, peak int
+}
+
+func (p *peakCounter) ServeHTTP(http.ResponseWriter, *http.Request) {
+	p.mu.Lock()
+	p.in++
+	p.peak = max(p.peak, p.in)
+	p.mu.Unlock()
+	runtime.Gosched() // let the others in meanwhile
+	p.mu.Lock()
+	p.in--
+	p.mu.Unlock()
+}
+
 // TestLimiter_Concurrent hammers a small limiter from many goroutines
 // (run with -race): no more than the limit are ever in the handler, and
 // every request is either served or answered 429.
 func TestLimiter_Concurrent(t *testing.T) {
 	const limit = 3
 	l := limits.New(limits.Config{MaxRequestsInFlight: limit}, nil)
-	var mu sync.Mutex
-	in, peak := 0, 0
-	h := l.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		in++
-		peak = max(peak, in)
-		mu.Unlock()
-		for i := 0; i < 100; i++ {
-			_ = i * i
-		}
-		mu.Lock()
-		in--
-		mu.Unlock()
-	}))
+	var counter peakCounter
+	h := l.Handler(&counter)
 	var wg sync.WaitGroup
 	var served, rejected sync.Map
 	for g := 0; g < 16; g++ {
@@ -180,8 +186,8 @@ func TestLimiter_Concurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if peak > limit {
-		t.Errorf("peak %d in flight, limit %d", peak, limit)
+	if counter.peak > limit {
+		t.Errorf("peak %d in flight, limit %d", counter.peak, limit)
 	}
 	n := 0
 	served.Range(func(any, any) bool { n++; return true })
@@ -249,18 +255,8 @@ func TestLimiter_FairShare(t *testing.T) {
 func TestLimiter_FairShareConcurrent(t *testing.T) {
 	const limit = 8
 	l := limits.New(limits.Config{MaxMutatingRequestsInFlight: limit}, nil)
-	var mu sync.Mutex
-	in, peak := 0, 0
-	h := l.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		in++
-		peak = max(peak, in)
-		mu.Unlock()
-		runtime.Gosched() // let the others in meanwhile
-		mu.Lock()
-		in--
-		mu.Unlock()
-	}))
+	var counter peakCounter
+	h := l.Handler(&counter)
 	var wg sync.WaitGroup
 	var served, rejected [4]int
 	for u := range 4 {
@@ -288,8 +284,8 @@ func TestLimiter_FairShareConcurrent(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	if peak > limit {
-		t.Errorf("peak %d in flight, limit %d", peak, limit)
+	if counter.peak > limit {
+		t.Errorf("peak %d in flight, limit %d", counter.peak, limit)
 	}
 	for u := range 4 {
 		if served[u]+rejected[u] != 800 || served[u] == 0 {
