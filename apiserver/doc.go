@@ -22,6 +22,13 @@
 //     garbage collector (Config.Controllers, as kube-controller-manager's
 //     --controllers).
 //
+// Layout, in the order a server starts: apiserver.go (Config, Complete,
+// New, Run), resourceconfig.go, chain.go with controlplane.go and
+// extensions.go (the links), customresources.go (a CRD's storage), the
+// filters in front (access.go, hostcheck.go; subpackages authn, authz,
+// limits, tlsutil), healthz.go, metrics.go, debug.go, and the post-start
+// hooks (controllers.go, kubecontrollers.go, loopback.go).
+//
 // Access and overload (access.go, hostcheck.go), the shutdown order (Run)
 // and the full lists below: docs/apiserver.md; the operator's guide to
 // tokens, modes, TLS and limits: docs/access.md.

@@ -3,6 +3,9 @@
 // resource. It is crdlab's client-go tools/cache and informers: the CRD
 // controllers and the crdHandler follow CustomResourceDefinitions with it.
 //
+// One package, as upstream's tools/cache: the parts below call each other
+// through unexported fields, so each is one file, read in this order.
+//
 // Vocabulary (one file each):
 //
 //   - A ListerWatcher lists a resource and watches it from a
