@@ -105,7 +105,10 @@ func SwaggerDocOf(t reflect.Type) map[string]string {
 //     siblings);
 //   - a type with its own JSON encoding (json.Marshaler,
 //     encoding.TextMarshaler) is what its OpenAPISchemaType and
-//     OpenAPISchemaFormat methods say, or any JSON value without them;
+//     OpenAPISchemaFormat methods say, or any JSON value without them —
+//     unless it has a MarshalsAsFields method: its MarshalJSON writes
+//     what encoding/json writes for its fields, only faster
+//     (JSONSchemaProps);
 //   - bool, integers, floats and strings are boolean, integer (int32 or
 //     int64), number (float or double) and string; []byte is a base64
 //     string (format byte); a slice is an array, a map an object with
@@ -154,8 +157,18 @@ func (r *goReflector) doc(t reflect.Type) map[string]string {
 	return SwaggerDocOf(t)
 }
 
+// asFields is a type whose MarshalJSON writes what encoding/json writes
+// for its fields (a faster encoder of the same JSON): its schema is its
+// fields'.
+type asFields interface{ MarshalsAsFields() }
+
+var asFieldsType = reflect.TypeFor[asFields]()
+
 // customJSON reports whether t writes its own JSON.
 func customJSON(t reflect.Type) bool {
+	if t.Implements(asFieldsType) || reflect.PointerTo(t).Implements(asFieldsType) {
+		return false
+	}
 	return t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler) ||
 		t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler)
 }

@@ -11,7 +11,9 @@
 // JSON holds raw bytes (default, example, enum values).
 //
 // Layout: types.go and types_jsonschema.go (the types), conversion.go and
-// defaults.go (the rules worth reading), register.go; zz_*.go hold what
+// defaults.go (the rules worth reading), register.go, encode.go
+// (JSONSchemaProps written in one pass, the bytes encoding/json writes);
+// zz_*.go hold what
 // upstream generates, written by hand in its shape — field-for-field
 // conversions, defaulting and deep-copy plumbing, and the SwaggerDoc
 // descriptions the OpenAPI document and `kubectl explain crd` show
