@@ -469,12 +469,11 @@ func (e *Store) Update(ctx context.Context, name string, objInfo UpdatedObjectIn
 	ignoreNotFound := e.UpdateStrategy.AllowCreateOnUpdate() || forceAllowCreate
 
 	var (
-		creating     bool           // the last tryUpdate creates the object
-		deleteObj    storage.Object // set with errEmptiedFinalizers
-		dryRunResult storage.Object // set with errDryRun
+		creating  bool           // the last tryUpdate creates the object
+		deleteObj storage.Object // set with errEmptiedFinalizers
 	)
 	tryUpdate := func(existing storage.Object) (storage.Object, error) {
-		creating, deleteObj, dryRunResult = false, nil, nil
+		creating, deleteObj = false, nil
 		existingRV := existing.GetResourceVersion()
 		if existingRV == "" && !ignoreNotFound {
 			return nil, apierrors.NewNotFound(gr, name)
@@ -531,23 +530,16 @@ func (e *Store) Update(ctx context.Context, name string, objInfo UpdatedObjectIn
 				return nil, errEmptiedFinalizers
 			}
 		}
-		if dryRun {
-			dryRunResult = obj
-			return nil, errDryRun
-		}
 		return obj, nil
 	}
 
-	out := e.NewFunc()
 	if !dryRun {
 		e.traceWrite(ctx, "update", nil, name, "GuaranteedUpdate: read, PrepareForUpdate, ValidateUpdate, write if unchanged meanwhile", "Update")
 	}
-	err = e.Storage.GuaranteedUpdate(ctx, key, out, ignoreNotFound, preconditions, tryUpdate)
+	out, err := e.guaranteedUpdate(ctx, key, ignoreNotFound, preconditions, dryRun, tryUpdate)
 	switch {
 	case err == nil:
 		return out, creating, nil
-	case errors.Is(err, errDryRun):
-		return dryRunResult, creating, nil
 	case errors.Is(err, errEmptiedFinalizers):
 		return e.deleteWithoutFinalizers(ctx, name, key, deleteObj, preconditions, dryRun)
 	case creating:
@@ -651,6 +643,35 @@ func (e *Store) Delete(ctx context.Context, name string, deleteValidation Valida
 	return out, true, nil
 }
 
+// guaranteedUpdate runs Storage.GuaranteedUpdate with tryUpdate and
+// returns what was written; with dryRun it returns what tryUpdate made
+// from the stored object (preconditions checked, retried on conflict as a
+// write would be) without writing it. An error of tryUpdate comes back
+// as it is.
+//
+// Mirrors (*DryRunnableStorage).GuaranteedUpdate in
+// k8s.io/apiserver/pkg/registry/generic/registry/dryrun.go.
+func (e *Store) guaranteedUpdate(ctx context.Context, key string, ignoreNotFound bool, preconditions *storage.Preconditions,
+	dryRun bool, tryUpdate storage.UpdateFunc) (storage.Object, error) {
+	out := e.NewFunc()
+	var dryRunResult storage.Object
+	err := e.Storage.GuaranteedUpdate(ctx, key, out, ignoreNotFound, preconditions, func(existing storage.Object) (storage.Object, error) {
+		obj, err := tryUpdate(existing)
+		if err != nil || !dryRun {
+			return obj, err
+		}
+		dryRunResult = obj
+		return nil, errDryRun
+	})
+	switch {
+	case err == nil:
+		return out, nil
+	case errors.Is(err, errDryRun):
+		return dryRunResult, nil
+	}
+	return nil, err
+}
+
 // markAsDeleting writes deletionTimestamp (now, unless an earlier one is
 // set) and deletionGracePeriodSeconds 0 on an object with finalizers (the
 // garbage collector's the options ask for included), and bumps its
@@ -660,12 +681,10 @@ func (e *Store) Delete(ctx context.Context, name string, deleteValidation Valida
 // Mirrors updateForGracefulDeletionAndFinalizers and markAsDeleting.
 func (e *Store) markAsDeleting(ctx context.Context, name, key string, opts *metav1.DeleteOptions, preconditions *storage.Preconditions,
 	deleteValidation ValidateObjectFunc, dryRun bool) (out scheme.Object, deleteNow bool, err error) {
-	var dryRunResult storage.Object
-	stored := e.NewFunc()
 	if !dryRun {
 		e.traceWrite(ctx, "delete", nil, name, "the object has finalizers: setting deletionTimestamp; it stays until they are removed", "Delete")
 	}
-	err = e.Storage.GuaranteedUpdate(ctx, key, stored, false, preconditions, func(existing storage.Object) (storage.Object, error) {
+	stored, err := e.guaranteedUpdate(ctx, key, false, preconditions, dryRun, func(existing storage.Object) (storage.Object, error) {
 		if deleteValidation != nil {
 			if err := deleteValidation(ctx, existing); err != nil {
 				return nil, err
@@ -692,10 +711,6 @@ func (e *Store) markAsDeleting(ctx context.Context, name, key string, opts *meta
 		}
 		var zero int64
 		existing.SetDeletionGracePeriodSeconds(&zero)
-		if dryRun {
-			dryRunResult = existing
-			return nil, errDryRun
-		}
 		return existing, nil
 	})
 	switch {
@@ -703,8 +718,6 @@ func (e *Store) markAsDeleting(ctx context.Context, name, key string, opts *meta
 		return stored, false, nil
 	case errors.Is(err, errDeleteNow):
 		return nil, true, nil
-	case errors.Is(err, errDryRun):
-		return dryRunResult, false, nil
 	default:
 		return nil, false, interpretStorageError(opUpdate, err, e.DefaultQualifiedResource, name, false)
 	}

@@ -2,7 +2,6 @@ package registry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
@@ -69,10 +68,7 @@ func (e *Store) MarkForDeletion(ctx context.Context, name string, opts *metav1.D
 	if p := opts.Preconditions; p != nil {
 		preconditions = storage.Preconditions{UID: p.UID, ResourceVersion: p.ResourceVersion}
 	}
-	dryRun := IsDryRun(opts.DryRun)
-	var dryRunResult storage.Object
-	out := e.NewFunc()
-	err = e.Storage.GuaranteedUpdate(ctx, key, out, false, &preconditions,
+	out, err := e.guaranteedUpdate(ctx, key, false, &preconditions, IsDryRun(opts.DryRun),
 		func(existing storage.Object) (storage.Object, error) {
 			if deleteValidation != nil {
 				if err := deleteValidation(ctx, existing.DeepCopyObject()); err != nil {
@@ -80,18 +76,10 @@ func (e *Store) MarkForDeletion(ctx context.Context, name string, opts *metav1.D
 				}
 			}
 			mark(existing)
-			if dryRun {
-				dryRunResult = existing
-				return nil, errDryRun
-			}
 			return existing, nil
 		})
-	switch {
-	case err == nil:
-		return out, false, nil
-	case errors.Is(err, errDryRun):
-		return dryRunResult, false, nil
-	default:
+	if err != nil {
 		return nil, false, InterpretDeleteError(err, e.DefaultQualifiedResource, name)
 	}
+	return out, false, nil
 }
