@@ -79,6 +79,11 @@ type DB struct {
 	committerDone chan struct{} // closed when the committer has exited
 	closeOnce     sync.Once
 	wg            sync.WaitGroup // the committer, fan-out, compactor and watch goroutines
+
+	// afterHistoryTx, if set (by tests only, before any watch), runs in
+	// historyAfter right after its read transaction begins: a test commits
+	// a write there to land in the gap between the snapshot and db.rev.
+	afterHistoryTx func()
 }
 
 var _ storage.Backend = (*DB)(nil)

@@ -248,14 +248,24 @@ const historyChunk = 1000
 // Records that are still their key's latest are taken from the index, so
 // their decoded objects are shared. See scanAt for why the transaction
 // opens before the compaction check.
+//
+// It reads up to the revision of the transaction's own snapshot (the
+// meta/revision it sees), never up to db.rev: a commit that ends between
+// Begin and the read of db.rev is counted in db.rev but absent from the
+// snapshot, and reading "up to db.rev" would step over its records, which
+// the watcher then never sends (join skips everything up to pos).
 func (db *DB) historyAfter(st *store, after int64, rng storage.KeyRange, withPrev bool) ([]*change, int64, error) {
 	tx, err := db.bbolt.Begin(false)
 	if err != nil {
 		return nil, 0, &storage.Error{Kind: storage.ErrInternal, Key: rng.Key, Err: fmt.Errorf("%w: %w", storage.ErrClosed, err)}
 	}
 	defer func() { _ = tx.Rollback() }()
+	if db.afterHistoryTx != nil {
+		db.afterHistoryTx()
+	}
+	end := getU64(tx.Bucket(bucketMeta).Get(metaRevision))
 	db.mu.RLock()
-	end, compacted := db.rev, db.compacted
+	compacted := db.compacted
 	db.mu.RUnlock()
 	if after < compacted {
 		return nil, 0, storage.NewExpiredError(after, compacted)
