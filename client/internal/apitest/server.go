@@ -506,10 +506,6 @@ func (s *Server) watch(w http.ResponseWriter, req *http.Request, r request) {
 	labelSelector, fieldSelector := q.Get("labelSelector"), q.Get("fieldSelector")
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	if flusher != nil {
-		flusher.Flush() // the client's Watch returns once it has the headers
-	}
 	enc := json.NewEncoder(w)
 	send := func(typ string, obj any) bool {
 		if err := enc.Encode(map[string]any{"type": typ, "object": obj}); err != nil {
@@ -538,6 +534,17 @@ func (s *Server) watch(w http.ResponseWriter, req *http.Request, r request) {
 	}
 	bookmarkRV := strconv.FormatInt(from, 10)
 	s.mu.Unlock()
+
+	// The client's Watch returns once it has the headers, so they go out
+	// only after the watch has its starting point, as from crdlab's server
+	// (its storage watch starts before serveWatch writes them): a write the
+	// client makes after Watch returns is a change after the start, never
+	// part of the initial state (which comes in key order, not revision
+	// order).
+	w.WriteHeader(http.StatusOK)
+	if flusher != nil {
+		flusher.Flush()
+	}
 
 	for _, obj := range initial {
 		if !send("ADDED", obj) {
