@@ -42,7 +42,7 @@ func UnstructuredDecoder(data []byte) (scheme.Object, error) {
 func JSONDecoder(newObject func() scheme.Object) ObjectDecoder {
 	return func(data []byte) (scheme.Object, error) {
 		obj := newObject()
-		if err := json.Unmarshal(data, obj); err != nil {
+		if err := scheme.DecodeJSON(data, obj, json.Unmarshal); err != nil {
 			return nil, err
 		}
 		return obj, nil
@@ -64,5 +64,5 @@ func decodeJSONInto(data []byte, obj scheme.Object) error {
 	if v := reflect.ValueOf(obj); v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().CanSet() {
 		v.Elem().SetZero()
 	}
-	return json.Unmarshal(data, obj)
+	return scheme.DecodeJSON(data, obj, json.Unmarshal)
 }

@@ -142,7 +142,13 @@ func (c CodecFactory) DecodeInto(data []byte, into Object, opts DecodeOptions) e
 	return nil
 }
 
+// unmarshal decodes one JSON document (through the type's SplitJSON, if
+// it has one: DecodeJSON).
 func unmarshal(j []byte, into any) error {
+	return DecodeJSON(j, into, unmarshalWhole)
+}
+
+func unmarshalWhole(j []byte, into any) error {
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.UseNumber()
 	if err := dec.Decode(into); err != nil {

@@ -29,7 +29,10 @@
 //     first; the first is what clients get when they do not ask.
 //   - A CodecFactory decodes (sniff apiVersion/kind, build the registered
 //     type, unmarshal, default) and encodes (convert, set apiVersion/kind,
-//     marshal) through a Scheme.
+//     marshal) through a Scheme. A type with a few large subtrees may
+//     read them with a parser of its own (JSONSplitter, splitjson.go: a
+//     CRD's schemas); DecodeJSON falls back to encoding/json for anything
+//     but the plain case, so objects and errors are encoding/json's.
 //   - Strict decoding (StrictErrors, strict.go) finds the fields a
 //     document's type does not have and the keys it repeats; it is
 //     crdlab's one strict decoder, used by Decode and by the handler.

@@ -12,7 +12,9 @@
 //
 // Layout: types.go and types_jsonschema.go (the types), conversion.go and
 // defaults.go (the rules worth reading), register.go, encode.go
-// (JSONSchemaProps written in one pass, the bytes encoding/json writes);
+// (JSONSchemaProps written in one pass, the bytes encoding/json writes),
+// decode.go (SplitJSON: a CRD's schemas read in one pass, the object
+// encoding/json makes, or left to it);
 // zz_*.go hold what
 // upstream generates, written by hand in its shape — field-for-field
 // conversions, defaulting and deep-copy plumbing, and the SwaggerDoc
