@@ -278,7 +278,7 @@ func (r *Request) Body(obj any) *Request {
 		if v := reflect.ValueOf(obj); v.Kind() == reflect.Pointer && v.IsNil() {
 			return r
 		}
-		data, err := json.Marshal(obj)
+		data, err := scheme.MarshalJSON(obj)
 		if err != nil {
 			r.err = fmt.Errorf("encoding the request body: %w", err)
 			return r

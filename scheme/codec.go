@@ -180,7 +180,7 @@ func (c CodecFactory) Encode(obj Object, target GroupVersion) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(out)
+	return MarshalJSON(out)
 }
 
 // EncodeYAML is Encode written as YAML.

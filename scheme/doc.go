@@ -33,6 +33,8 @@
 //     read them with a parser of its own (JSONSplitter, splitjson.go: a
 //     CRD's schemas); DecodeJSON falls back to encoding/json for anything
 //     but the plain case, so objects and errors are encoding/json's.
+//     Encode writes through the object's AppendJSON when it has one
+//     (JSONAppender, MarshalJSON).
 //   - Strict decoding (StrictErrors, strict.go) finds the fields a
 //     document's type does not have and the keys it repeats; it is
 //     crdlab's one strict decoder, used by Decode and by the handler.

@@ -1,6 +1,9 @@
 package scheme
 
-import "reflect"
+import (
+	"encoding/json"
+	"reflect"
+)
 
 // JSONSplitter is implemented by types with a few large subtrees that a
 // parser of their own reads much faster than encoding/json (a CRD's
@@ -29,4 +32,21 @@ func DecodeJSON(data []byte, into any, decode func([]byte, any) error) error {
 		}
 	}
 	return decode(data, into)
+}
+
+// JSONAppender is an object that writes its own JSON: AppendJSON appends
+// exactly what json.Marshal writes for it, without encoding/json scanning
+// the output of a MarshalJSON method again (a CRD,
+// apiextensions/v1.(*CustomResourceDefinition).AppendJSON; unstructured
+// objects).
+type JSONAppender interface {
+	AppendJSON(dst []byte) ([]byte, error)
+}
+
+// MarshalJSON is json.Marshal(v), through v's AppendJSON if it has one.
+func MarshalJSON(v any) ([]byte, error) {
+	if a, ok := v.(JSONAppender); ok {
+		return a.AppendJSON(nil)
+	}
+	return json.Marshal(v)
 }

@@ -3,6 +3,7 @@ package v1
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -406,4 +407,62 @@ func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	dst = append(dst, s...)
 	return append(dst, '"')
+}
+
+// placeholderNonce makes the placeholders AppendJSON puts where the
+// schemas go unlike anything a CRD holds.
+var placeholderNonce = strconv.FormatUint(rand.Uint64(), 36)
+
+// AppendJSON appends what json.Marshal writes for crd. The schemas are
+// written by JSONSchemaProps' writer straight into the output: through
+// json.Marshal, encoding/json would scan and compact each schema's
+// MarshalJSON output once more (a tenth of the CPU a CRD's writes and
+// watch events cost). Servers and codecs prefer it to json.Marshal
+// (responsewriters.JSONAppender, scheme.CodecFactory.Encode).
+// TestAppendJSON_SameBytes compares the two.
+func (crd *CustomResourceDefinition) AppendJSON(dst []byte) ([]byte, error) {
+	// plain has the fields and none of the methods, so encoding/json
+	// writes it field by field.
+	type plain CustomResourceDefinition
+	cp := plain(*crd)
+	cp.Spec.Versions = slices.Clone(crd.Spec.Versions)
+	var schemas []*JSONSchemaProps
+	for i := range cp.Spec.Versions {
+		v := &cp.Spec.Versions[i]
+		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+			continue
+		}
+		val := *v.Schema
+		schemas = append(schemas, val.OpenAPIV3Schema)
+		val.OpenAPIV3Schema = &JSONSchemaProps{ID: placeholderNonce + strconv.Itoa(len(schemas)-1)}
+		v.Schema = &val
+	}
+	b, err := json.Marshal(&cp)
+	if err != nil {
+		return dst, err
+	}
+	if len(schemas) == 0 {
+		return append(dst, b...), nil
+	}
+	if bytes.Count(b, []byte(placeholderNonce)) != len(schemas) {
+		// The CRD itself holds the nonce: write it the slow way.
+		b, err := json.Marshal(crd)
+		return append(dst, b...), err
+	}
+	w := schemaWriter{out: slices.Grow(dst, len(b)+len(schemas)*(64<<10))}
+	for i, s := range schemas {
+		mark := []byte(`{"id":"` + placeholderNonce + strconv.Itoa(i) + `"}`)
+		at := bytes.Index(b, mark)
+		if at < 0 {
+			b, err := json.Marshal(crd)
+			return append(dst, b...), err
+		}
+		w.out = append(w.out, b[:at]...)
+		w.comma = false
+		if err := w.props(s); err != nil {
+			return dst, err
+		}
+		b = b[at+len(mark):]
+	}
+	return append(w.out, b...), nil
 }

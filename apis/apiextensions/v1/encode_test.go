@@ -334,3 +334,45 @@ func TestMarshalJSON_OnePass(t *testing.T) {
 		t.Errorf("marshalling 300 levels took %.0f allocations, 30 levels %.0f: the cost grows with the depth", deeper, shallow)
 	}
 }
+
+// TestAppendJSON_SameBytes checks that a CRD's AppendJSON appends what
+// json.Marshal writes for it: generated provider CRDs, random schemas, a
+// version without a schema, and a CRD whose description holds the
+// placeholder AppendJSON uses.
+func TestAppendJSON_SameBytes(t *testing.T) {
+	check := func(name string, crd *CustomResourceDefinition) {
+		t.Helper()
+		want, err := json.Marshal(crd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := crd.AppendJSON([]byte("prefix"))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(got, append([]byte("prefix"), want...)) {
+			t.Fatalf("%s: AppendJSON wrote\n%s\njson.Marshal writes\n%s", name, got, want)
+		}
+	}
+	for i := range 3 {
+		var crd CustomResourceDefinition
+		if err := json.Unmarshal(crdgen.CRD(i, crdgen.Options{Group: "g.example.io", Bytes: 60 << 10, Versions: 3, Seed: 1}), &crd); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("generated CRD %d", i), &crd)
+		crd.Spec.Versions[1].Schema = nil
+		check(fmt.Sprintf("generated CRD %d, a version without a schema", i), &crd)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range 100 {
+		var crd CustomResourceDefinition
+		if err := json.Unmarshal(crdWith(t, randomSchema(r, 2), randomSchema(r, 1)), &crd); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("random schemas %d", i), &crd)
+	}
+	var crd CustomResourceDefinition
+	json.Unmarshal(crdWith(t, &JSONSchemaProps{Description: placeholderNonce + "0"}, &JSONSchemaProps{ID: placeholderNonce + "1"}), &crd) //nolint:errcheck
+	check("the placeholder in the CRD", &crd)
+	check("no versions", &CustomResourceDefinition{})
+}
