@@ -128,7 +128,9 @@ func (k *kubeControllers) install(s *Server) error {
 
 // resyncGC tells the garbage collector that discovery changed (a CRD's
 // group version served or removed), so that it follows the new resources
-// now rather than at its next 30 s sync.
+// now rather than at its next sync. A burst of CRD writes coalesces into
+// one discovery read a second (garbagecollector.DefaultResyncMinInterval),
+// so its reads do not flood /ui's newest rows.
 func (k *kubeControllers) resyncGC() {
 	if gc := k.collector.Load(); gc != nil {
 		gc.Resync()

@@ -31,8 +31,9 @@
 //     deletionTimestamp, until its blocking dependents are gone; Orphan
 //     keeps the dependents, without the reference.
 //   - Sync reads discovery (every period, and whenever Resync is called:
-//     crdlab's discovery controller does so when a CRD is served or not)
-//     and starts or stops monitors.
+//     crdlab's discovery controller does so when a CRD is served or not;
+//     a burst of calls coalesces into one read a second at most) and
+//     starts or stops monitors.
 //
 // Tracing (actor "garbagecollector": the two queues, sync, delete,
 // orphan, finalize; not the monitors): docs/controllers.md.
@@ -51,5 +52,6 @@
 //     strategic merge patch first).
 //   - One lock per node; a reduced handling of ownerReferences whose
 //     coordinates disagree with the observed owner.
-//   - Sync also runs on Resync; no metrics, no /debug/controllers.
+//   - Sync also runs on Resync, coalesced to one read a second (upstream
+//     only polls, every 30 s); no metrics, no /debug/controllers.
 package garbagecollector

@@ -29,6 +29,12 @@ const (
 // (kube-controller-manager's 30 s); Resync asks at once.
 const DefaultSyncPeriod = 30 * time.Second
 
+// DefaultResyncMinInterval is the least time between two discovery reads
+// that Resync asks for. A burst of CRD writes (each a discovery change)
+// then costs one read of every group version a second, not one each; the
+// first request after a quiet second is served at once.
+const DefaultResyncMinInterval = time.Second
+
 // DiscoverResourcesFunc returns the server's resources, preferred
 // versions only; with an error, what it could find.
 // (*discovery.DiscoveryClient).ServerPreferredResources is one.
@@ -59,8 +65,11 @@ type GarbageCollector struct {
 
 	// resync asks Sync to look at discovery now (buffered, one pending).
 	resync chan struct{}
-	log    *slog.Logger
-	opts   controller.Options
+	// resyncMinInterval spaces the reads resync asks for
+	// (DefaultResyncMinInterval; tests shorten it).
+	resyncMinInterval time.Duration
+	log               *slog.Logger
+	opts              controller.Options
 }
 
 // NewGarbageCollector returns a collector that reads and deletes through
@@ -83,6 +92,7 @@ func NewGarbageCollector(dyn dynamic.Interface, discover DiscoverResourcesFunc, 
 		attemptToOrphan:        gb.attemptToOrphan,
 		absentOwnerCache:       gb.absentOwnerCache,
 		resync:                 make(chan struct{}, 1),
+		resyncMinInterval:      DefaultResyncMinInterval,
 		log:                    opts.Logger,
 		opts:                   opts,
 	}
@@ -125,8 +135,11 @@ func (gc *GarbageCollector) Run(ctx context.Context, workers int, initialSyncTim
 	<-ctx.Done()
 }
 
-// Resync makes Sync look at discovery now rather than at its next period:
-// crdlab calls it when the discovery of CRDs changes.
+// Resync makes Sync look at discovery soon rather than at its next
+// period: crdlab calls it when the discovery of CRDs changes. Requests
+// coalesce: at most one read is in flight and one more pending, and reads
+// asked for this way are at least DefaultResyncMinInterval apart. Each
+// request is followed by a read that starts after it.
 func (gc *GarbageCollector) Resync() {
 	select {
 	case gc.resync <- struct{}{}:
@@ -141,6 +154,7 @@ func (gc *GarbageCollector) Resync() {
 // Mirrors (*GarbageCollector).Sync.
 func (gc *GarbageCollector) Sync(ctx context.Context, period time.Duration) {
 	var old map[scheme.GroupVersionResource]scheme.GroupVersionKind
+	var last time.Time // when the last read started
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -149,7 +163,24 @@ func (gc *GarbageCollector) Sync(ctx context.Context, period time.Duration) {
 			return
 		case <-timer.C:
 		case <-gc.resync:
+			// Coalesce a burst: wait out the interval since the last
+			// read; requests made meanwhile wait in gc.resync.
+			if wait := gc.resyncMinInterval - time.Since(last); wait > 0 {
+				pause := time.NewTimer(wait)
+				select {
+				case <-ctx.Done():
+					pause.Stop()
+					return
+				case <-pause.C:
+				}
+			}
 		}
+		// The read below answers every request made until now.
+		select {
+		case <-gc.resync:
+		default:
+		}
+		last = time.Now()
 		timer.Reset(period)
 
 		all, err := gc.discover(ctx)
