@@ -204,7 +204,7 @@ func verbsOf(st registry.Storage) []string {
 	add(collectionDeleter, "deletecollection")
 	add(getter, "get")
 	add(lister, "list")
-	add(updater, "patch")
+	add(updater && getter, "patch") // upstream's rest.Patcher: Getter and Updater
 	add(updater, "update")
 	add(watcher, "watch")
 	sort.Strings(verbs)

@@ -214,11 +214,14 @@ func ValidateOwnerReferences(refs []metav1.OwnerReference, fldPath *field.Path) 
 			allErrs = append(allErrs, field.Invalid(p.Child("uid"), string(ref.UID), "must not be empty"))
 		}
 		if ref.Controller != nil && *ref.Controller {
-			controllers = append(controllers, fmt.Sprintf("%s/%s, Kind=%s, Name=%s, UID=%s", gvk.Group, gvk.Version, gvk.Kind, ref.Name, ref.UID))
+			// One error for each controller after the first, naming both
+			// as Kind/name, as upstream (checked with the real
+			// kube-apiserver: e2e TestReferenceBuiltinAPI).
+			controllers = append(controllers, ref.Kind+"/"+ref.Name)
+			if len(controllers) > 1 {
+				allErrs = append(allErrs, field.Invalid(fldPath, refs, fmt.Sprintf("Only one reference can have Controller set to true. Found \"true\" in references for %v and %v", controllers[0], controllers[len(controllers)-1])))
+			}
 		}
-	}
-	if len(controllers) > 1 {
-		allErrs = append(allErrs, field.Invalid(fldPath, refs, fmt.Sprintf("Only one reference can have Controller set to true. Found \"true\" in references for %v", strings.Join(controllers, " and "))))
 	}
 	return allErrs
 }

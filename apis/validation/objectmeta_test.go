@@ -80,3 +80,25 @@ func TestValidateObjectMetaUpdate(t *testing.T) {
 		}
 	})
 }
+
+// TestValidateOwnerReferences_TwoControllers: each controller after the
+// first is an error naming the first and it as Kind/name, as the real
+// kube-apiserver v1.37.2 answers (e2e TestReferenceBuiltinAPI).
+func TestValidateOwnerReferences_TwoControllers(t *testing.T) {
+	yes := true
+	ref := func(name, uid string) metav1.OwnerReference {
+		return metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: name, UID: metav1.UID(uid), Controller: &yes}
+	}
+	errs := validation.ValidateOwnerReferences([]metav1.OwnerReference{ref("o1", "u1"), ref("o2", "u2"), ref("o3", "u3")}, field.NewPath("metadata", "ownerReferences"))
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Detail)
+	}
+	want := []string{
+		`Only one reference can have Controller set to true. Found "true" in references for ConfigMap/o1 and ConfigMap/o2`,
+		`Only one reference can have Controller set to true. Found "true" in references for ConfigMap/o1 and ConfigMap/o3`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -111,8 +111,8 @@ const (
 var Modes = []string{ModeAlwaysAllow, ModeReadOnlyAnonymous, ModeStatic}
 
 // New returns the authorizer of mode: the privileged group and the public
-// info rules first, then the mode's own. policy is required for Static
-// and refused for the others.
+// info rules first (AlwaysAllow needs no public info rules), then the
+// mode's own. policy is required for Static and refused for the others.
 //
 // Mirrors authorizer.Config.New in
 // k8s.io/kubernetes/pkg/kubeapiserver/authorizer/config.go.
@@ -123,7 +123,10 @@ func New(mode string, policy *Policy) (Authorizer, error) {
 		if policy != nil {
 			return nil, fmt.Errorf("a policy file is only read in mode %s, not %s", ModeStatic, ModeAlwaysAllow)
 		}
-		chain = append(chain, alwaysAllow{})
+		// alwaysAllow allows what publicInfo does: as upstream's chain
+		// (which has no public-info rules without RBAC), a
+		// SelfSubjectRulesReview then lists only "*".
+		chain = union{privilegedGroup{}, alwaysAllow{}}
 	case ModeReadOnlyAnonymous:
 		if policy != nil {
 			return nil, fmt.Errorf("a policy file is only read in mode %s, not %s", ModeStatic, mode)

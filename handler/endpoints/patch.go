@@ -56,8 +56,10 @@ func (s *RequestScope) patchTypes() []string {
 //
 // Mirrors PatchResource and (*patcher).patchResource in handlers/patch.go.
 func patchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, namespace, name string) {
+	// A patch reads, then updates: upstream's rest.Patcher is a Getter
+	// and an Updater (namespaces/finalize is only an Updater: 405).
 	updater, ok := s.Storage.(registry.Updater)
-	if !ok {
+	if _, getter := s.Storage.(registry.Getter); !ok || !getter {
 		methodNotSupported(w, s, "patch")
 		return
 	}

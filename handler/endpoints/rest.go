@@ -110,7 +110,39 @@ func (h *headerWarnings) AddWarning(_, text string) {
 	addWarning(h.w, text)
 }
 
+// transformDecodeError says which kind a body that names its kind could
+// not be decoded as ("Secret in version "v1" cannot be handled as a
+// Secret: illegal base64 data …"); other errors are decodeError's.
+//
+// Mirrors transformDecodeError in k8s.io/apiserver/pkg/endpoints/handlers/rest.go.
+func (s *RequestScope) transformDecodeError(err error, body []byte) error {
+	if _, ok := err.(apierrors.APIStatus); ok {
+		return err
+	}
+	if gvk, kerr := scheme.Kind(body); kerr == nil && gvk.Kind != "" {
+		return apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, s.Kind.Kind, err))
+	}
+	return decodeError(err)
+}
+
+// methodNotSupported answers 405 for a verb the scope's storage does not
+// serve. A compiled-in resource (a scope with StrategicMerge) answers as
+// upstream's go-restful routes do, where no route exists for the verb:
+// the generic "the server does not allow this method on the requested
+// resource" (NewGenericServerResponse(405, …)); custom resources answer
+// as upstream's crdHandler, naming the verb and the resource.
 func methodNotSupported(w http.ResponseWriter, s *RequestScope, verb string) {
+	if s.StrategicMerge != nil {
+		responsewriters.WriteError(w, &apierrors.StatusError{ErrStatus: metav1.Status{
+			TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+			Status:   metav1.StatusFailure,
+			Code:     http.StatusMethodNotAllowed,
+			Reason:   metav1.StatusReasonMethodNotAllowed,
+			Message:  "the server does not allow this method on the requested resource",
+			Details:  &metav1.StatusDetails{},
+		}})
+		return
+	}
 	gr := s.groupResource()
 	if s.Subresource != "" {
 		gr.Resource += "/" + s.Subresource
@@ -524,7 +556,7 @@ func decodeWrite(w http.ResponseWriter, r *http.Request, s *RequestScope, namesp
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", s.Kind.Kind, s.Kind.Version, s.Kind.Kind, strictErr))
 	}
 	if err != nil {
-		return nil, decodeError(err)
+		return nil, s.transformDecodeError(err, body)
 	}
 	if err := applyFieldValidation(w, directive, strictErr); err != nil {
 		return nil, err

@@ -87,8 +87,9 @@ func (r *RulesReviewREST) Create(ctx context.Context, obj scheme.Object, validat
 	if err != nil {
 		return nil, err
 	}
-	ssrr.Status = status
-	return ssrr, nil
+	// The answer is the status alone: upstream returns a new review
+	// without the spec (or metadata) that was sent.
+	return &authorization.SelfSubjectRulesReview{Status: status}, nil
 }
 
 // SubjectReviewREST is the storage of selfsubjectreviews.

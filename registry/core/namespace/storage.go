@@ -60,6 +60,15 @@ func NewREST(s *scheme.Scheme, opts registry.StoreOptions) (*REST, *StatusREST, 
 		&StatusREST{store: &statusStore}, &FinalizeREST{store: &finalizeStore}, nil
 }
 
+// DeleteCollection is not served for namespaces, as upstream, whose
+// namespace REST keeps the generic store in a field rather than embedding
+// it: `DELETE /api/v1/namespaces` is 405, and no collection delete skips
+// Delete's lifecycle (Terminating, the namespace controller, and
+// NamespaceLifecycle's protection of default and kube-system). Declared
+// without arguments, it hides the store's method, so REST is not a
+// registry.CollectionDeleter.
+func (r *REST) DeleteCollection() {}
+
 // ShortNames are kubectl's abbreviations: ns.
 func (r *REST) ShortNames() []string { return []string{"ns"} }
 
