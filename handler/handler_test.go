@@ -310,7 +310,8 @@ func TestHandler_CRDs(t *testing.T) {
 	t.Run("Delete", func(t *testing.T) {
 		r := ts.do(t, "DELETE", crdPath+"/crontabs.stable.example.com", "")
 		check.Equal(t, 200, r.code, string(r.raw))
-		check.Equal(t, "CustomResourceDefinition", r.body["kind"])
+		check.Equal(t, "Status", r.body["kind"]) // gone at once: a Status naming it, as upstream
+		check.Equal(t, "crontabs.stable.example.com", r.body["details"].(map[string]any)["name"])
 		r = ts.do(t, "DELETE", crdPath+"/crontabs.stable.example.com", "")
 		r.status(t, 404, "NotFound")
 	})

@@ -613,8 +613,9 @@ func deleteOptionsOf(r *http.Request) (*metav1.DeleteOptions, error) {
 	return opts, nil
 }
 
-// deleteResource serves DELETE on one object: the answer is the object as
-// last stored — gone, or with a deletionTimestamp while finalizers keep it.
+// deleteResource serves DELETE on one object: the answer is a Status
+// naming it if it is gone, or the object with a deletionTimestamp while
+// finalizers keep it.
 //
 // Mirrors DeleteResource in handlers/delete.go.
 func deleteResource(w http.ResponseWriter, r *http.Request, s *RequestScope, namespace, name string) {
@@ -642,10 +643,20 @@ func deleteResource(w http.ResponseWriter, r *http.Request, s *RequestScope, nam
 	if !deleted && delOpts.OrphanDependents != nil && !*delOpts.OrphanDependents {
 		code = http.StatusAccepted
 	}
-	if obj == nil {
+	if obj == nil || deleted {
+		// Gone now: upstream's generic store answers a Status naming it,
+		// with its uid, rather than the object, so that a client can tell
+		// it from one finalizers keep (finalizeDelete; ReturnDeletedObject
+		// is unset for every resource crdlab serves, custom resources
+		// included). Checked with the real kube-apiserver: e2e
+		// TestReferenceKubeControllers.
+		details := &metav1.StatusDetails{Name: name, Group: s.Resource.Group, Kind: s.Resource.Resource}
+		if m, ok := metav1.Accessor(obj); ok {
+			details.UID = m.GetUID()
+		}
 		responsewriters.WriteObject(w, opts, code, &metav1.Status{
 			TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusSuccess,
-			Details: &metav1.StatusDetails{Name: name, Group: s.Resource.Group, Kind: s.Resource.Resource},
+			Details: details,
 		})
 		return
 	}
