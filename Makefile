@@ -4,7 +4,7 @@ GO ?= go
 # Two cores: run test binaries two at a time.
 GOTEST_FLAGS ?= -race -p 2 -timeout 20m
 
-.PHONY: test check unit e2e serve bench bench-short bench-test bench-storage differential differential-real notebooks-setup notebooks notebooks-update diagrams grade warmup lab
+.PHONY: test check unit e2e serve bench bench-short bench-test bench-storage differential differential-real ref-chain ref-chain-update notebooks-setup notebooks notebooks-update diagrams grade warmup lab
 
 # test runs everything: formatting and vet checks, the main module's tests
 # (with -race, fuzz seed corpora included) and the end-to-end module that
@@ -62,6 +62,19 @@ differential:
 # HTTPRoute and GatewayClass run in bench-test too.
 differential-real:
 	$(GO) -C bench run ./cmd/crddiff -corpus real -tier all -report ../docs/compatibility.md
+
+# ref-chain sends the requests of e2e's TestReferenceBuiltinAPI (the built-in API:
+# discovery, Namespaces, Secrets, ConfigMaps, Events, Leases, the self-reviews) and
+# TestReferenceKubeControllers (namespace deletion, garbage collection) to crdlab and to
+# the real kube-apiserver and kube-controller-manager v1.37.2, built from the test-only
+# module reference/ (about 10 minutes cold on two cores, seconds from the build cache)
+# and run on /usr/bin/etcd, and prints every difference. ref-chain-update also rewrites
+# the recorded answers (e2e/testdata/reference/) that `make test` compares crdlab with.
+ref-chain:
+	cd e2e && $(GO) test -count=1 -timeout 30m -run '^TestReference' . -args -ref
+
+ref-chain-update:
+	cd e2e && $(GO) test -count=1 -timeout 30m -run '^TestReference' . -args -ref -update-ref
 
 bench-storage:
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./storage/bolt/

@@ -111,6 +111,13 @@ var compatAreas = []struct{ area, title, intro string }{
 	{"helm", "Helm", "Helm, built from its own modules: install, upgrade and uninstall of a " +
 		"chart with a CRD in crds/, as its CLI runs them. Helm 4 applies server-side by default; " +
 		"Helm 3 (its own cmd/helm binary) updates client-side, and both keep releases in Secrets."},
+	{"reference", "The built-in API against kube-apiserver", "The same requests sent to crdlab and to the real " +
+		"kube-apiserver v1.37.2 (`TestReferenceBuiltinAPI`, e2e/reference_test.go): status codes, the " +
+		"reason, message and details of each Status, and the objects returned (uids, timestamps and " +
+		"resourceVersions normalised away) must be equal. `make ref-chain` builds kube-apiserver from " +
+		"the test-only module `reference/` and runs it on etcd; `make test` compares with its answers " +
+		"recorded in `e2e/testdata/reference/builtin.json` (`make ref-chain-update` rewrites them). " +
+		"A note names each difference crdlab keeps, and why."},
 }
 
 // markdown renders docs/compatibility.md.

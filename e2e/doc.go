@@ -36,6 +36,13 @@
 // `go test -run TestProtobufFixtures . -args -update-protobuf-fixtures`
 // rewrites them.
 //
+// TestReferenceBuiltinAPI (reference_test.go) sends the same requests to
+// crdlab and to the real kube-apiserver v1.37.2 (built from the test-only
+// module ../reference, run on /usr/bin/etcd) and compares the normalised
+// answers: `make ref-chain`. Without -ref (CI) it compares crdlab with
+// kube-apiserver's recorded answers, testdata/reference/builtin.json;
+// `make ref-chain-update` rewrites them.
+//
 // Upstream: test/e2e and test/integration/apiextensions in kubernetes, which
 // run the same clients against a real apiserver.
 //
