@@ -256,10 +256,16 @@ func TestControllerRuntimeLeaderElection(t *testing.T) {
 		killed := time.Now()
 		// The Lease as the dead leader left it.
 		last := readLease(t)
+		// The takeover comes about a lease duration after the follower
+		// last saw a renewal, plus up to two of its retry periods (each
+		// jittered up to 1.1 s) and their requests: 6 s or more of the 8
+		// that twice the lease duration allows, which a loaded machine can
+		// pass. The bound only says it happens; that it waited for the
+		// Lease to expire is checked below.
 		select {
 		case <-follower.mgr.Elected():
-		case <-time.After(2 * leaseDuration):
-			t.Fatalf("%s did not take over within %v", follower.name, 2*leaseDuration)
+		case <-time.After(eventualTimeout):
+			t.Fatalf("%s did not take over within %v", follower.name, eventualTimeout)
 		}
 		t.Logf("%s took over %v after the leader was killed (lease duration %v)", follower.name, time.Since(killed).Round(time.Millisecond), leaseDuration)
 		l := readLease(t)
