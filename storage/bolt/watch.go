@@ -250,10 +250,12 @@ const historyChunk = 1000
 // opens before the compaction check.
 //
 // It reads up to the revision of the transaction's own snapshot (the
-// meta/revision it sees), never up to db.rev: a commit that ends between
-// Begin and the read of db.rev is counted in db.rev but absent from the
-// snapshot, and reading "up to db.rev" would step over its records, which
-// the watcher then never sends (join skips everything up to pos).
+// meta/revision it sees) if that is older than db.rev: a commit that ends
+// between Begin and the read of db.rev is counted in db.rev but absent
+// from the snapshot, and reading "up to db.rev" would step over its
+// records, which the watcher then never sends (join skips everything up
+// to pos). Nor past db.rev: a commit on disk but not yet applied is the
+// fan-out's to send, once the committer has applied it.
 func (db *DB) historyAfter(st *store, after int64, rng storage.KeyRange, withPrev bool) ([]*change, int64, error) {
 	tx, err := db.bbolt.Begin(false)
 	if err != nil {
@@ -263,9 +265,9 @@ func (db *DB) historyAfter(st *store, after int64, rng storage.KeyRange, withPre
 	if db.afterHistoryTx != nil {
 		db.afterHistoryTx()
 	}
-	end := getU64(tx.Bucket(bucketMeta).Get(metaRevision))
+	snapshot := getU64(tx.Bucket(bucketMeta).Get(metaRevision))
 	db.mu.RLock()
-	compacted := db.compacted
+	end, compacted := min(db.rev, snapshot), db.compacted
 	db.mu.RUnlock()
 	if after < compacted {
 		return nil, 0, storage.NewExpiredError(after, compacted)
