@@ -150,11 +150,10 @@ func TestDebug_TraceCRDJourney(t *testing.T) {
 		require.Contains(t, seen, c, "the CRD's path %v", seen)
 	}
 	// The write goes in before it comes out: handler, registry and
-	// storage come before the informer side. (The fan-out's event is
-	// recorded once it has sent to every watcher of CRDs — the CRD
-	// informer and the garbage collector's monitor — so a reflector may
-	// report first.)
-	require.Equal(t, []string{trace.Handler, trace.Registry, trace.Storage}, seen[:3])
+	// storage, then the watch that sends it (the fan-out, or a watcher
+	// catching up from history, records its row before the send), and
+	// only then the informer side.
+	require.Equal(t, []string{trace.Handler, trace.Registry, trace.Storage, trace.Watch}, seen[:4])
 
 	eventually(t, "state shows the CRD Established", func() bool {
 		for _, c := range getState(t, ts.url, "").CRDs {

@@ -52,6 +52,14 @@ type fanout struct {
 	rev    int64         // every event up to rev has been handed to the live watchers
 	groups []*watchGroup // live watchers, by store
 	closed bool          // the DB is closing: no new watcher
+
+	out []delivery // dispatch's buffer of one event's deliveries, reused
+}
+
+// delivery is one event for one live watcher.
+type delivery struct {
+	w  *watcher
+	ev watch.Event
 }
 
 // watchGroup is the live watchers of one store: an event under the
@@ -144,7 +152,7 @@ func (f *fanout) dispatch(b batch) {
 				continue
 			}
 			c := newChange(g.st, e.rec, e.prev)
-			sent := 0
+			out := f.out[:0]
 			for i := 0; i < len(g.watchers); {
 				w := g.watchers[i]
 				if e.rec.rev <= w.skip || !w.rng.Contains(e.rec.key) {
@@ -157,21 +165,27 @@ func (f *fanout) dispatch(b batch) {
 					continue // w's slot now holds another watcher
 				}
 				if ok {
-					select {
-					case w.ch <- ev:
-						sent++
-					default:
-						f.log.Warn("closing a watcher that fell behind", "prefix", g.st.Prefix,
-							"key", w.rng.Key, "buffer", cap(w.ch), "revision", e.rec.rev)
-						f.terminate(w, tooSlowEvent(fmt.Sprintf("the watcher fell more than %d events behind", cap(w.ch))))
-						continue
-					}
+					out = append(out, delivery{w: w, ev: ev})
 				}
 				i++
 			}
+			// The fan-out's row is recorded before the event goes out,
+			// so that a trace reads in travel order: no reflector
+			// reports an event before the watch that sent it.
 			if f.db.opts.Tracer.Enabled() {
-				f.traceFanout(e, sent)
+				f.traceFanout(e, len(out))
 			}
+			for j, d := range out {
+				select {
+				case d.w.ch <- d.ev:
+				default:
+					f.log.Warn("closing a watcher that fell behind", "prefix", g.st.Prefix,
+						"key", d.w.rng.Key, "buffer", cap(d.w.ch), "revision", e.rec.rev)
+					f.terminate(d.w, tooSlowEvent(fmt.Sprintf("the watcher fell more than %d events behind", cap(d.w.ch))))
+				}
+				out[j] = delivery{} // keep no event alive in the reused buffer
+			}
+			f.out = out[:0]
 			if len(g.watchers) == 0 {
 				gi-- // the group was removed
 			}

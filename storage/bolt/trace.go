@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/trace"
 )
@@ -60,7 +61,8 @@ func (db *DB) traceCommit(op *writeOp, r *record, batch int) {
 	})
 }
 
-// traceFanout records that the event of e was sent to n watchers.
+// traceFanout records that the event of e goes to n watchers. It is
+// called before the sends (see dispatch).
 func (f *fanout) traceFanout(e event, n int) {
 	typ := "MODIFIED"
 	switch {
@@ -78,5 +80,21 @@ func (f *fanout) traceFanout(e event, n int) {
 		ResourceVersion: strconv.FormatInt(e.rec.rev, 10),
 		Message:         typ + " sent to " + strconv.Itoa(n) + " watcher(s)",
 		Upstream:        "k8s.io/apiserver/pkg/storage/cacher.(*Cacher).dispatchEvent",
+	})
+}
+
+// traceCatchUp records that a watcher catching up from history (after
+// revision from) is sent the event of c: the fan-out's row for the
+// watchers that started before the write. Called before the send.
+func (db *DB) traceCatchUp(c *change, ev watch.Event, from int64) {
+	resource, object := traceObject(c.rec.key)
+	db.opts.Tracer.Emit(trace.Event{
+		Component:       trace.Watch,
+		Step:            "history",
+		Resource:        resource,
+		Key:             object,
+		ResourceVersion: strconv.FormatInt(c.rec.rev, 10),
+		Message:         string(ev.Type) + " sent from history to a watcher catching up from revision " + strconv.FormatInt(from, 10),
+		Upstream:        "k8s.io/apiserver/pkg/storage/cacher.(*cacheWatcher).processInterval",
 	})
 }

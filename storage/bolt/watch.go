@@ -229,7 +229,13 @@ func (w *watcher) catchUp(start int64, initial, endBookmark bool) {
 				fail(err)
 				return
 			}
-			if ok && !w.send(ev) {
+			if !ok {
+				continue
+			}
+			if db.opts.Tracer.Enabled() {
+				db.traceCatchUp(c, ev, pos)
+			}
+			if !w.send(ev) {
 				break // stopped: join closes the channel
 			}
 		}
