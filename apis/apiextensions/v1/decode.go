@@ -53,14 +53,8 @@ func (crd *CustomResourceDefinition) SplitJSON(data []byte) (rest []byte, fill f
 			for range len(spans) - start {
 				at = append(at, i)
 			}
-			switch r.next() {
-			case ',':
-				r.pos++
-			case ']':
-				r.pos++
-				return true
-			default:
-				return false
+			if more, ok := r.more(']'); !ok || !more {
+				return ok
 			}
 		}
 	})
@@ -111,6 +105,20 @@ func (r *jsonReader) next() byte {
 		}
 	}
 	return 0
+}
+
+// more reads what follows a member or an item: a ',' (more follows) or
+// end (the object or list ends). ok is false for anything else.
+func (r *jsonReader) more(end byte) (more, ok bool) {
+	switch r.next() {
+	case ',':
+		r.pos++
+		return true, true
+	case end:
+		r.pos++
+		return false, true
+	}
+	return false, false
 }
 
 // expect consumes byte c after white space.
@@ -246,14 +254,8 @@ func (r *jsonReader) path(keys []string, at func() bool) bool {
 				return false
 			}
 		}
-		switch r.next() {
-		case ',':
-			r.pos++
-		case '}':
-			r.pos++
-			return true
-		default:
-			return false
+		if more, ok := r.more('}'); !ok || !more {
+			return ok
 		}
 	}
 }
@@ -429,14 +431,8 @@ func (r *schemaReader) list(item func() bool, made func()) bool {
 		if !item() {
 			return false
 		}
-		switch r.next() {
-		case ',':
-			r.pos++
-		case ']':
-			r.pos++
-			return true
-		default:
-			return false
+		if more, ok := r.more(']'); !ok || !more {
+			return ok
 		}
 	}
 }
@@ -470,14 +466,8 @@ func (r *schemaReader) object(field func(key string) bool) bool {
 		if !ok || !r.expect(':') || !field(key) {
 			return false
 		}
-		switch r.next() {
-		case ',':
-			r.pos++
-		case '}':
-			r.pos++
-			return true
-		default:
-			return false
+		if more, ok := r.more('}'); !ok || !more {
+			return ok
 		}
 	}
 }
