@@ -86,13 +86,14 @@ func startControllers(t *testing.T, ts *testServer) {
 	})
 }
 
-// eventually polls cond every 5 ms for up to 5 s.
+// eventually polls cond every 5 ms for up to 30 s (a slow CI machine;
+// the condition is usually true within milliseconds).
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 5s", what)
+			t.Fatalf("%s: not within 30s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
