@@ -20,7 +20,7 @@ func sample() *Results {
 			Name: name, Desc: name,
 			Established: lat(20*k, 30*k), FirstCR: lat(50*k, 60*k),
 			Create1:    Throughput{N: 100, PerSec: 300 / k, Lat: lat(3*k, 10*k)},
-			Create16:   Throughput{N: 100, PerSec: 600 / k, Lat: lat(20*k, 60*k)},
+			Create16:   Throughput{N: 100, PerSec: 600 / k, Lat: lat(20*k, 60*k), CPUMsPerOp: 2 * k},
 			Get:        Throughput{N: 100, PerSec: 500 / k, Lat: lat(1.5*k, 5*k)},
 			ListLatest: List{Objects: 10, Bytes: 3e6, Lat: lat(300*k, 400*k)},
 			ListRV0:    List{Objects: 10, Bytes: 3e6, Lat: lat(120*k, 150*k)},
@@ -50,8 +50,8 @@ func TestCheckTargets(t *testing.T) {
 	if tg := byName["create, 16 clients: throughput"]; !tg.Met || tg.Value < 9.9 || tg.Value > 10.1 {
 		t.Errorf("create 16 target = %+v", tg)
 	}
-	if tg := byName["create, 16 clients: throughput vs raw fsync rate"]; !tg.Met || tg.Value < 5.4 || tg.Value > 5.5 {
-		t.Errorf("fsync target = %+v", tg)
+	if tg := byName["create, 16 clients: server CPU per create"]; !tg.Met || tg.Value < 0.099 || tg.Value > 0.101 {
+		t.Errorf("CPU per create target = %+v", tg)
 	}
 	r.Servers[Crdlab].WatchBig.Failed = "boom"
 	r.CheckTargets()
