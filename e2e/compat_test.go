@@ -166,13 +166,53 @@ func (c *compatRecorder) markdown() []byte {
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", a.title, a.intro)
 		b.WriteString("| feature | command or API | result | notes | test |\n|---|---|---|---|---|\n")
+		notes := sharedNotes(rows)
 		for _, r := range rows {
 			r.mu.Lock()
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | `%s` |\n", cell(r.feature), code(r.how), resultCell(r.status), cell(r.note), r.test)
+			note := cell(r.note)
+			if n, ok := notes.number[r.note]; ok {
+				note = fmt.Sprintf("note %d below", n)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | `%s` |\n", cell(r.feature), code(r.how), resultCell(r.status), note, r.test)
 			r.mu.Unlock()
+		}
+		if len(notes.text) > 0 {
+			b.WriteString("\nNotes shared by several rows:\n\n")
+			for i, t := range notes.text {
+				fmt.Fprintf(&b, "%d. %s\n", i+1, strings.ReplaceAll(t, "\n", " "))
+			}
 		}
 	}
 	return b.Bytes()
+}
+
+// shared is the notes that more than one row of a section carries,
+// numbered in the order they first appear: the table names the number and
+// the text follows the table once.
+type shared struct {
+	number map[string]int
+	text   []string
+}
+
+func sharedNotes(rows []*compatRow) shared {
+	count := map[string]int{}
+	for _, r := range rows {
+		r.mu.Lock()
+		if r.note != "" {
+			count[r.note]++
+		}
+		r.mu.Unlock()
+	}
+	s := shared{number: map[string]int{}}
+	for _, r := range rows {
+		r.mu.Lock()
+		if _, seen := s.number[r.note]; count[r.note] > 1 && !seen {
+			s.text = append(s.text, r.note)
+			s.number[r.note] = len(s.text)
+		}
+		r.mu.Unlock()
+	}
+	return s
 }
 
 func resultCell(status string) string {
@@ -235,4 +275,25 @@ func keptSection(path string) []byte {
 		return nil
 	}
 	return append(old[i:j+len("<!-- crddiff:end -->")], '\n')
+}
+
+// TestCompatMarkdown_SharedNotes checks that a note several rows of a
+// section carry is written once, under the table, and the rows name it.
+func TestCompatMarkdown_SharedNotes(t *testing.T) {
+	long := "differs from kube-apiserver on purpose: a long explanation"
+	c := &compatRecorder{rows: []*compatRow{
+		{area: "reference", feature: "a", status: statusPass, note: long},
+		{area: "reference", feature: "b", status: statusPass, note: "only here"},
+		{area: "reference", feature: "c", status: statusPass, note: long},
+	}}
+	md := string(c.markdown())
+	if n := strings.Count(md, long); n != 1 {
+		t.Errorf("the shared note is written %d times, want 1:\n%s", n, md)
+	}
+	if n := strings.Count(md, "| note 1 below |"); n != 2 {
+		t.Errorf("%d rows name note 1, want 2:\n%s", n, md)
+	}
+	if !strings.Contains(md, "| only here |") || !strings.Contains(md, "1. "+long+"\n") {
+		t.Errorf("a note of one row stays in its row, the shared one is listed:\n%s", md)
+	}
 }
