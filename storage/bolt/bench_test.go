@@ -3,13 +3,16 @@ package bolt_test
 import (
 	"context"
 	"encoding/binary"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -324,4 +327,70 @@ func BenchmarkWatchDelivery(b *testing.B) {
 	b.ReportMetric(pct(fanout, 1), "max-ms")
 	b.ReportMetric(pct(e2e, 0.99), "p99-e2e-ms")
 	b.ReportMetric(float64(len(fanout))/b.Elapsed().Seconds(), "deliveries/s")
+}
+
+// openObjects is the size of BenchmarkOpen's file: go test -bench Open
+// -open.objects 100000 ./storage/bolt/ measures the many-objects family's
+// largest size (issue 20).
+var openObjects = flag.Int("open.objects", 10000, "objects in BenchmarkOpen's data file")
+
+// manyObjects fills st with n objects of 1–5 KB (a payload of 770–4,749
+// bytes, as bench/internal/workload's many-objects family), each created
+// and then updated once, by 16 writers.
+func manyObjects(b *testing.B, st storage.Interface, n int) {
+	b.Helper()
+	ctx := context.Background()
+	payload := strings.Repeat("0123456789abcdef", 5000/16+1)
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range 16 {
+		wg.Go(func() {
+			out := &unstructured.Unstructured{}
+			for i := next.Add(1); i <= int64(n); i = next.Add(1) {
+				name := fmt.Sprintf("o%08d", i)
+				key := storagetest.Key("default", name)
+				obj := storagetest.CronTab("default", name, map[string]string{"app": "bench"}, payload[:770+(int(i)*7919)%3980])
+				require.NoError(b, st.Create(ctx, key, obj, out))
+				require.NoError(b, st.GuaranteedUpdate(ctx, key, out, false, nil, func(cur storage.Object) (storage.Object, error) {
+					u := cur.(*unstructured.Unstructured)
+					return u, unstructured.SetNestedField(u.Object, int64(1), "spec", "counter")
+				}))
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// BenchmarkOpen opens a data file of -open.objects objects (each created
+// and updated once) and closes it again: the storage part of a server's
+// start-up. It reports the file's bytes per object.
+func BenchmarkOpen(b *testing.B) {
+	n := *openObjects
+	path := filepath.Join(b.TempDir(), "open.db")
+	db, err := bolt.Open(path, bolt.Options{NoSync: true})
+	require.NoError(b, err)
+	manyObjects(b, db.ForResource(storagetest.ResourceConfig()), n)
+	require.NoError(b, db.Close())
+	fi, err := os.Stat(path)
+	require.NoError(b, err)
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for range b.N {
+		db, err := bolt.Open(path, bolt.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		require.NoError(b, db.Close())
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(fi.Size())/float64(n), "file-B/object")
+}
+
+// cpuTime is the CPU time (user and system) the process has used: on a
+// shared machine it moves less than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

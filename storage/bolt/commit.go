@@ -108,6 +108,9 @@ func (db *DB) runCommitter() {
 		select {
 		case op := <-db.queue:
 			batch = append(batch[:0], op)
+		case fn := <-db.pause:
+			fn()
+			continue
 		case <-db.closing:
 			for {
 				select {

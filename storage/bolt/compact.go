@@ -20,7 +20,9 @@ import (
 // crash cannot bring the forgotten history back as readable); the index
 // forgets the revisions, under mu; then the records are deleted from disk,
 // in transactions of compactChunk records so that writers are not held up.
-// A crash between the last two steps is finished by the next Open.
+// A crash between the last two steps is finished by the next Open. If it
+// leaves at least Options.DefragmentFree of the file free, the file is
+// then defragmented (Defragment).
 //
 // Errors: TooLargeResourceVersion for a revision not reached yet, Expired
 // for one at or before the compacted revision (as etcd's ErrCompacted).
@@ -56,7 +58,19 @@ func (db *DB) Compact(ctx context.Context, rev int64) error {
 	if err := db.deleteRevisions(dropped); err != nil {
 		return &storage.Error{Kind: storage.ErrInternal, Key: "", Err: fmt.Errorf("compact: %w", err)}
 	}
-	db.log.Info("compacted", "revision", rev, "records_deleted", len(dropped), "took", time.Since(start))
+	defrag := false
+	if db.opts.DefragmentFree >= 0 {
+		free, size, err := db.freeSpace()
+		defrag = err == nil && free >= defragMinFree && float64(free) >= db.opts.DefragmentFree*float64(size)
+	}
+	db.log.Info("compacted", "revision", rev, "records_deleted", len(dropped), "took", time.Since(start), "defragment", defrag)
+	if defrag {
+		// A failed defragmentation leaves the file as it was: the
+		// compaction itself succeeded.
+		if err := db.defragmentLocked(ctx); err != nil {
+			db.log.Error("defragmentation after compaction failed", "err", err)
+		}
+	}
 	if db.opts.Strict {
 		return db.checkLocked()
 	}
@@ -64,7 +78,7 @@ func (db *DB) Compact(ctx context.Context, rev int64) error {
 }
 
 // compactChunk is how many records one compaction transaction deletes.
-const compactChunk = 1000
+const compactChunk = 256
 
 // deleteRevisions deletes the records at revs from the history bucket. It
 // stops early if the DB is closing: the next Open deletes the rest.

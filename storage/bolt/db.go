@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -43,10 +44,20 @@ const formatV1 = "crdlab.storage/v1"
 // Mirrors etcd's mvcc store (server/storage/mvcc/kvstore.go) with its
 // backend (server/storage/backend), for one machine.
 type DB struct {
-	path  string
-	opts  Options
-	log   *slog.Logger
+	path string
+	opts Options
+	log  *slog.Logger
+	// bbolt is the open data file. Defragment replaces it, in the
+	// committer and holding fileMu. The committer and the holders of
+	// compactMu (which Defragment holds throughout) use it as it is;
+	// every other reader begins its transactions with beginRead.
 	bbolt *bbolt.DB
+	// fileMu is held (read) by every read transaction begun with
+	// beginRead, and (write) by Defragment while it swaps the file.
+	fileMu sync.RWMutex
+	// pause carries work the committer runs between two commits, with
+	// every write held back (Defragment's last step).
+	pause chan func()
 
 	// mu guards index, rev and compacted. The committer takes it to check
 	// writes (read) and to apply committed ones (write); Compact takes it
@@ -111,6 +122,8 @@ func Open(path string, opts Options) (*DB, error) {
 		NoFreelistSync:  true, // as etcd: the freelist is rebuilt at open, commits write less
 		FreelistType:    bbolt.FreelistMapType,
 		InitialMmapSize: 64 << 20,
+		PageSize:        pageSize,
+		MmapFlags:       mmapFlags,
 	})
 	if err != nil {
 		switch {
@@ -122,6 +135,13 @@ func Open(path string, opts Options) (*DB, error) {
 			return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 		}
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	// A copy a defragmentation left behind when the process stopped
+	// before its rename: the data file is the one just opened (whose lock
+	// we now hold, so no defragmentation of another process is under way).
+	if err := os.Remove(path + defragSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		bdb.Close()
+		return nil, fmt.Errorf("storage: remove %s: %w", path+defragSuffix, err)
 	}
 	if isNew {
 		// The new file's directory entry must be durable before any write
@@ -138,6 +158,7 @@ func Open(path string, opts Options) (*DB, error) {
 		bbolt:         bdb,
 		index:         newTreeIndex(),
 		queue:         make(chan *writeOp, opts.MaxBatchSize),
+		pause:         make(chan func()),
 		closing:       make(chan struct{}),
 		committerDone: make(chan struct{}),
 	}
@@ -252,20 +273,19 @@ func (db *DB) rebuild(tx *bbolt.Tx) error {
 	}
 	c := tx.Bucket(bucketHistory).Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		r, err := decodeRecord(k, v)
+		// The value stays in bbolt's memory until the scan is over: only
+		// each key's latest is copied, below.
+		r, err := parseRecord(k, v)
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
 		if r.rev > db.rev {
 			return fmt.Errorf("%w: record at revision %d is after the revision counter %d", ErrCorrupt, r.rev, db.rev)
 		}
-		// Keep only the value of each key's latest record in memory.
-		if ki := db.index.get(r.key); ki != nil {
-			ki.latest.value = nil
-		}
 		db.index.put(r)
 	}
 	db.index.ascend("", func(ki *keyIndex) bool {
+		ki.latest.value = bytes.Clone(ki.latest.value)
 		db.expiry.add(ki.latest)
 		return true
 	})
@@ -366,3 +386,7 @@ func (db *DB) Close() error {
 
 // Path returns the data file's path.
 func (db *DB) Path() string { return db.path }
+
+// pageSize is the bbolt page size of a new data file (an existing file
+// keeps the one it was made with, which bbolt reads from its meta page).
+const pageSize = 16 << 10

@@ -30,6 +30,7 @@
 //	fanout.go    the fan-out to live watchers, bookmarks, slow watchers
 //	change.go    one write as a watcher sees it (predicate transitions)
 //	compact.go   Compact and the auto-compaction loop
+//	defrag.go    Defragment: the live pages copied into a new file
 //	ttl.go       expiry: the deadlines and the expirer
 //	check.go     Check
 //	errors.go    the data file's errors (ErrCorrupt, ErrLocked, …)
@@ -45,8 +46,9 @@
 //   - etcd server/storage/mvcc: kvstore.go (store, restore, Compact),
 //     key_index.go, index.go, revision.go, kvstore_compaction.go,
 //     watchable_store.go (synced and unsynced watchers), watcher_group.go
-//   - etcd server/storage/backend/batch_tx.go; server/etcdserver/api/
-//     v3compactor: periodic.go, revision.go
+//   - etcd server/storage/backend: batch_tx.go, backend.go (defrag),
+//     config_linux.go (MAP_POPULATE); server/etcdserver/api/v3compactor:
+//     periodic.go, revision.go
 //   - k8s.io/apiserver/pkg/storage/etcd3/store.go and cacher: cacher.go
 //     (dispatchEvents, bookmarks), cache_watcher.go, watch_cache.go
 //   - go.etcd.io/bbolt: Tx.Check and StrictMode (here Check, Options.Strict)
@@ -55,6 +57,7 @@
 // # Differences from upstream
 //
 // One process, one file: no Raft, no WAL, acknowledged after bbolt's
-// commit. The index is the watch cache: any revision not compacted can be
-// watched from; slow watchers end with a 410 (more in docs/storage.md).
+// commit. Compaction defragments the file by itself, online. The index
+// is the watch cache: any revision not compacted can be watched from;
+// slow watchers end with a 410 (more in docs/storage.md).
 package bolt

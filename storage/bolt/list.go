@@ -117,7 +117,7 @@ func (db *DB) scanAt(ctx context.Context, rng storage.KeyRange, from string, rev
 		if err := ctx.Err(); err != nil {
 			return &storage.Error{Kind: storage.ErrTimeout, Key: rng.Key, Msg: "the request ended during the list: " + err.Error()}
 		}
-		tx, err := db.bbolt.Begin(false)
+		tx, err := db.beginRead()
 		if err != nil {
 			return &storage.Error{Kind: storage.ErrInternal, Key: rng.Key, Err: fmt.Errorf("%w: %w", storage.ErrClosed, err)}
 		}
@@ -125,7 +125,7 @@ func (db *DB) scanAt(ctx context.Context, rng storage.KeyRange, from string, rev
 		if rev < db.compacted {
 			compacted := db.compacted
 			db.mu.RUnlock()
-			_ = tx.Rollback()
+			db.endRead(tx)
 			return storage.NewExpiredError(rev, compacted)
 		}
 		hits = hits[:0]
@@ -159,17 +159,17 @@ func (db *DB) scanAt(ctx context.Context, rng storage.KeyRange, from string, rev
 			k := revKey(hits[i].rev)
 			v := h.Get(k)
 			if v == nil {
-				_ = tx.Rollback()
+				db.endRead(tx)
 				return &storage.Error{Kind: storage.ErrInternal, Key: rng.Key, Err: fmt.Errorf("%w: history has no record at revision %d", ErrCorrupt, hits[i].rev)}
 			}
 			r, err := decodeRecord(k, v)
 			if err != nil {
-				_ = tx.Rollback()
+				db.endRead(tx)
 				return &storage.Error{Kind: storage.ErrInternal, Key: rng.Key, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
 			}
 			hits[i].rec = r
 		}
-		_ = tx.Rollback()
+		db.endRead(tx)
 
 		for _, h := range hits {
 			more, err := fn(h.rec)

@@ -21,6 +21,15 @@ type Options struct {
 	// Mirrors etcd's --auto-compaction-mode=periodic. With both set, a
 	// revision is forgotten only once it is outside both windows.
 	RetainAge time.Duration
+	// DefragmentFree is the fraction of the data file that must be free
+	// pages after a compaction (and at least 1 MiB) for Compact to
+	// defragment the file (Defragment): copy its live pages into a new
+	// file, shrinking it, with writes paused only for the last step.
+	// Default 0.4; negative: never (as etcd, which defragments only when
+	// asked). Where most objects change in every compaction window, each
+	// compaction frees that much, and bbolt would reuse the pages anyway:
+	// a higher fraction, or never, saves the copies.
+	DefragmentFree float64
 	// CompactInterval is how often the auto-compaction loop runs.
 	// Default: one minute.
 	CompactInterval time.Duration
@@ -68,6 +77,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.CompactInterval <= 0 {
 		o.CompactInterval = time.Minute
+	}
+	if o.DefragmentFree == 0 {
+		o.DefragmentFree = 0.4
 	}
 	if o.WatchBufferSize <= 0 {
 		o.WatchBufferSize = 1024

@@ -93,7 +93,7 @@ func TestOpen_DamagedFile(t *testing.T) {
 	for id := range pages {
 		used = max(used, (id+1)*pageSize)
 	}
-	for _, size := range []int{8 << 10, used - pageSize, used / 2} {
+	for _, size := range []int{2 * pageSize, used - pageSize, used / 2} { // 2 pages: the meta pages alone
 		t.Run(fmt.Sprint("ErrCorruptTruncatedTo", size), func(t *testing.T) {
 			err := open(t, good[:size])
 			require.ErrorIs(t, err, bolt.ErrCorrupt)
@@ -143,10 +143,11 @@ func FuzzOpen_DamagedFile(f *testing.F) {
 	require.NoError(f, err)
 	var used int
 	require.NoError(f, b.View(func(tx *bbolt.Tx) error { used = int(tx.Size()); return nil }))
+	ps := b.Info().PageSize
 	require.NoError(f, b.Close())
 	seed = seed[:used] // the pages in use: bbolt grows the file ahead of them
 	f.Add(seed)
-	for _, at := range []int{0, 4096 + 64, 2 * 4096, 3*4096 + 8, used - 4096} {
+	for _, at := range []int{0, ps + 64, 2 * ps, 3*ps + 8, used - ps} {
 		d := bytes.Clone(seed)
 		d[at] ^= 0x04
 		f.Add(d)

@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -97,6 +98,17 @@ var errBadRecord = errors.New("bad record")
 // decodeRecord parses a history bucket entry. It copies what it keeps, so k
 // and v may be bbolt memory that dies with the transaction.
 func decodeRecord(k, v []byte) (*record, error) {
+	r, err := parseRecord(k, v)
+	if err != nil {
+		return nil, err
+	}
+	r.value = bytes.Clone(r.value)
+	return r, nil
+}
+
+// parseRecord is decodeRecord without the copy of the value: r.value is
+// part of v. Open's rebuild copies only the values it keeps.
+func parseRecord(k, v []byte) (*record, error) {
 	if len(k) != 8 {
 		return nil, fmt.Errorf("%w: key of %d bytes", errBadRecord, len(k))
 	}
@@ -145,7 +157,7 @@ func decodeRecord(k, v []byte) (*record, error) {
 	}
 	rest := body[header+w:]
 	r.key = string(rest[:n])
-	r.value = append([]byte(nil), rest[n:]...)
+	r.value = rest[n:]
 	return r, nil
 }
 

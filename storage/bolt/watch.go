@@ -263,11 +263,11 @@ const historyChunk = 1000
 // to pos). Nor past db.rev: a commit on disk but not yet applied is the
 // fan-out's to send, once the committer has applied it.
 func (db *DB) historyAfter(st *store, after int64, rng storage.KeyRange, withPrev bool) ([]*change, int64, error) {
-	tx, err := db.bbolt.Begin(false)
+	tx, err := db.beginRead()
 	if err != nil {
 		return nil, 0, &storage.Error{Kind: storage.ErrInternal, Key: rng.Key, Err: fmt.Errorf("%w: %w", storage.ErrClosed, err)}
 	}
-	defer func() { _ = tx.Rollback() }()
+	defer db.endRead(tx)
 	if db.afterHistoryTx != nil {
 		db.afterHistoryTx()
 	}

@@ -473,7 +473,11 @@ func (b *bench) objectsSize(ctx context.Context, op objectsParams, n int, ss []*
 
 // compactedLine is crdlab's log line of a compaction (storage/bolt (*DB).Compact).
 var (
-	compactedLine = regexp.MustCompile(`^time=(\S+) .*msg=compacted .*records_deleted=(\d+) .*took=(\S+)`)
+	compactedLine = regexp.MustCompile(`^time=(\S+) .*msg=compacted .*records_deleted=(\d+) .*took=(\S+)(?: defragment=(true|false))?`)
+	// defragmentedLine is the defragmentation that follows a compaction that freed
+	// enough of the file (storage/bolt (*DB).Defragment).
+	defragmentedLine = regexp.MustCompile(`^time=(\S+) .*msg=defragmented .*took=(\S+) writes_paused=(\S+)`)
+	defragFailedLine = regexp.MustCompile(`msg="defragmentation after compaction failed"`)
 )
 
 // compactCrdlab restarts crdlab with a short --compaction-interval, keeps a writer
@@ -482,7 +486,7 @@ var (
 // intervals after the start it forgets every superseded version written before.
 func compactCrdlab(ctx context.Context, s *objServer, n int, rvOld string) (*report.Compaction, error) {
 	const interval = 3 * time.Second
-	c := &report.Compaction{How: fmt.Sprintf("restarted with --compaction-interval=%s (its compactor then compacts to the revision of %s after the start, forgetting every superseded version before it); the time is the `took` of its log line, and writes that overlap [end − took, end] count as during it", interval, interval)}
+	c := &report.Compaction{How: fmt.Sprintf("restarted with --compaction-interval=%s (its compactor then compacts to the revision of %s after the start, forgetting every superseded version before it, and defragments the file if that freed 40%% of it); the time is the `took` of its log line (the defragmentation's apart), and writes that overlap the compaction and the defragmentation count as during it", interval, interval)}
 	s.stop()
 	if _, err := s.start(ctx, interval.String()); err != nil {
 		return nil, err
@@ -491,9 +495,10 @@ func compactCrdlab(ctx context.Context, s *objServer, n int, rvOld string) (*rep
 	w := s.target.StartWriter(ctx, objectsCRD, nsObjects, objPrefix, n)
 	var end time.Time
 	var took time.Duration
+	var defrag, defragDone bool
 	deadline := time.Now().Add(3 * time.Minute)
 	logPath := s.procs[0].LogPath
-	for end.IsZero() {
+	for end.IsZero() || (defrag && !defragDone) {
 		if time.Now().After(deadline) {
 			w.Stop()
 			return nil, fmt.Errorf("no compaction in %s's log after 3 minutes", logPath)
@@ -511,10 +516,36 @@ func compactCrdlab(ctx context.Context, s *objServer, n int, rvOld string) (*rep
 		}
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
+			if !end.IsZero() {
+				// The compaction is found: its defragmentation, if any.
+				if defragFailedLine.MatchString(sc.Text()) {
+					f.Close()
+					w.Stop()
+					return nil, fmt.Errorf("defragmentation failed: %s", sc.Text())
+				}
+				m := defragmentedLine.FindStringSubmatch(sc.Text())
+				if m == nil {
+					continue
+				}
+				t, err1 := time.Parse(time.RFC3339Nano, m[1])
+				d, err2 := time.ParseDuration(m[2])
+				p, err3 := time.ParseDuration(m[3])
+				if err := errors.Join(err1, err2, err3); err != nil {
+					f.Close()
+					w.Stop()
+					return nil, fmt.Errorf("unreadable defragmentation line %q: %v", sc.Text(), err)
+				}
+				// Writes during the defragmentation count as during the compaction.
+				end, took = t, took+d
+				c.DefragMs, c.DefragPausedMs = stats.Ms(d), stats.Ms(p)
+				defragDone = true
+				break
+			}
 			m := compactedLine.FindStringSubmatch(sc.Text())
 			if m == nil {
 				continue
 			}
+			defrag = m[4] == "true"
 			deleted, _ := strconv.Atoi(m[2])
 			if deleted < n {
 				f.Close()
@@ -529,7 +560,9 @@ func compactCrdlab(ctx context.Context, s *objServer, n int, rvOld string) (*rep
 				return nil, fmt.Errorf("unreadable compaction line %q: %v %v", sc.Text(), err1, err2)
 			}
 			end, took = t, d
-			break
+			if !defrag {
+				break
+			}
 		}
 		f.Close()
 	}

@@ -103,12 +103,15 @@ type Compaction struct {
 	Ms float64 `json:"ms"`
 	// How it was done and measured.
 	How string `json:"how"`
-	// DefragMs is etcd's defragmentation after it (crdlab has none: bbolt reuses the
-	// freed pages).
-	DefragMs float64         `json:"defrag_ms,omitempty"`
-	Idle     stats.Latencies `json:"writes_idle"`
-	During   stats.Latencies `json:"writes_during"`
-	Failed   string          `json:"failed,omitempty"`
+	// DefragMs is the defragmentation after it: etcd's, asked for with the writer
+	// stopped; crdlab's, which its compaction starts by itself when it freed enough
+	// of the file, with the writer running. DefragPausedMs is how long crdlab's held
+	// writes back (its last step).
+	DefragMs       float64         `json:"defrag_ms,omitempty"`
+	DefragPausedMs float64         `json:"defrag_paused_ms,omitempty"`
+	Idle           stats.Latencies `json:"writes_idle"`
+	During         stats.Latencies `json:"writes_during"`
+	Failed         string          `json:"failed,omitempty"`
 }
 
 func (o *ObjectsServer) catchUp(f func(*CatchUp) float64) float64 {
@@ -242,7 +245,7 @@ func (r *Results) objectsMarkdown(b *strings.Builder) {
 	row("disk after compaction (etcd: + defrag), per object", func(s *ObjectsServer) float64 { return perObject(s.DiskAfter, s) }, "%.0f B")
 	row("… of which the database file (etcd: without its WAL)", func(s *ObjectsServer) float64 { return perObject(s.DiskAfterDB, s) }, "%.0f B")
 	row("compaction time", func(s *ObjectsServer) float64 { return s.compaction(func(c *Compaction) float64 { return c.Ms }) }, "%.0f ms")
-	row("etcd defragmentation time", func(s *ObjectsServer) float64 {
+	row("defragmentation time", func(s *ObjectsServer) float64 {
 		return s.compaction(func(c *Compaction) float64 {
 			if c.DefragMs == 0 {
 				return math.NaN()
@@ -250,6 +253,14 @@ func (r *Results) objectsMarkdown(b *strings.Builder) {
 			return c.DefragMs
 		})
 	}, "%.0f ms")
+	row("… of which writes held back (crdlab)", func(s *ObjectsServer) float64 {
+		return s.compaction(func(c *Compaction) float64 {
+			if c.DefragPausedMs == 0 {
+				return math.NaN()
+			}
+			return c.DefragPausedMs
+		})
+	}, "%.1f ms")
 	row("write p99, idle", func(s *ObjectsServer) float64 { return s.compaction(func(c *Compaction) float64 { return c.Idle.P99 }) }, "%.1f ms")
 	row("write p99 during compaction", func(s *ObjectsServer) float64 {
 		return s.compaction(func(c *Compaction) float64 { return c.During.P99 })
