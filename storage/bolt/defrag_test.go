@@ -1,6 +1,8 @@
 package bolt_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -169,4 +171,30 @@ func getObj(t *testing.T, st storage.Interface, name string) storage.Object {
 
 func unstructuredString(o storage.Object, path ...string) (string, bool, error) {
 	return unstructured.NestedString(o.(*unstructured.Unstructured).Object, path...)
+}
+
+// defragmenting is a DB whose every compaction is followed by a
+// defragmentation, however little it freed.
+type defragmenting struct{ *bolt.DB }
+
+func (d defragmenting) Compact(ctx context.Context, rev int64) error {
+	if err := d.DB.Compact(ctx, rev); err != nil {
+		return err
+	}
+	return d.DB.Defragment(ctx)
+}
+
+// TestDB_ConformanceDefragmenting runs the conformance suite with a
+// defragmentation after every compaction: reads, watches and writes
+// across the switch to the new file keep every promise.
+func TestDB_ConformanceDefragmenting(t *testing.T) {
+	storagetest.RunConformance(t, func(t *testing.T) storage.Backend {
+		db := openDB(t, bolt.Options{Strict: true})
+		t.Cleanup(func() {
+			if err := db.Check(); err != nil && !errors.Is(err, storage.ErrInternal) {
+				t.Errorf("Check after the test: %v", err)
+			}
+		})
+		return defragmenting{db}
+	})
 }
