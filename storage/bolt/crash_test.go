@@ -36,7 +36,10 @@ import (
 const (
 	crashPathEnv  = "CRDLAB_STORAGE_CRASH_PATH"
 	crashRoundEnv = "CRDLAB_STORAGE_CRASH_ROUND"
-	crashWriters  = 16
+	// crashDefragEnv, if set, has the child defragment the file again and
+	// again while it writes, so that kills land in every step of it.
+	crashDefragEnv = "CRDLAB_STORAGE_CRASH_DEFRAG"
+	crashWriters   = 16
 )
 
 // checksum is stored beside each value, so that a half-written object
@@ -69,6 +72,17 @@ func TestDB_CrashChild(t *testing.T) {
 		if _, err := io.WriteString(os.Stdout, line); err != nil {
 			os.Exit(4)
 		}
+	}
+	if os.Getenv(crashDefragEnv) != "" {
+		go func() {
+			for {
+				if err := db.Defragment(ctx); err != nil {
+					fmt.Fprintln(os.Stderr, "defragment:", err)
+					os.Exit(6)
+				}
+				ack("DEFRAGMENTED\n")
+			}
+		}()
 	}
 	for g := range crashWriters {
 		go func() {
@@ -113,7 +127,8 @@ type ackLine struct {
 // TestDB_Crash kills a writing process at random moments, at least 20
 // times, and checks after each restart that every acknowledged write is
 // there with its revision, that revisions only grow, and that nothing
-// half-written appears.
+// half-written appears. In every other round the child also defragments
+// the file without pause, so kills land during defragmentations too.
 func TestDB_Crash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills 20 child processes")
@@ -122,22 +137,28 @@ func TestDB_Crash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "crash.db")
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
 	var acked []ackLine
+	defrags := 0
 	for round := range rounds {
-		lines, stderr := runAndKill(t, path, round, rng)
+		lines, defragmented, stderr := runAndKill(t, path, round, rng)
+		defrags += defragmented
 		require.NotEmpty(t, lines, "round %d: no acknowledged write; child stderr: %s", round, stderr)
 		acked = append(acked, lines...)
 		verifyAfterCrash(t, path, acked)
 	}
-	t.Logf("%d rounds, %d acknowledged writes checked after every restart", rounds, len(acked))
+	require.Positive(t, defrags, "no defragmentation finished in any round")
+	t.Logf("%d rounds, %d acknowledged writes checked after every restart; %d defragmentations finished", rounds, len(acked), defrags)
 }
 
 // runAndKill runs the child until it has acknowledged a random number of
 // writes, waits a random moment more, kills it with SIGKILL and returns
 // the complete lines it printed.
-func runAndKill(t *testing.T, path string, round int, rng *rand.Rand) ([]ackLine, string) {
+func runAndKill(t *testing.T, path string, round int, rng *rand.Rand) (lines []ackLine, defragmented int, stderrText string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestDB_CrashChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), crashPathEnv+"="+path, crashRoundEnv+"="+strconv.Itoa(round))
+	if round%2 == 1 {
+		cmd.Env = append(cmd.Env, crashDefragEnv+"=1")
+	}
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	var stderr strings.Builder
@@ -146,7 +167,6 @@ func runAndKill(t *testing.T, path string, round int, rng *rand.Rand) ([]ackLine
 
 	killAfter := 1 + rng.IntN(600)
 	extra := time.Duration(rng.IntN(20_000)) * time.Microsecond
-	var lines []ackLine
 	r := bufio.NewReader(stdout)
 	killed := false
 	deadline := time.AfterFunc(30*time.Second, func() { _ = cmd.Process.Kill() })
@@ -157,6 +177,10 @@ func runAndKill(t *testing.T, path string, round int, rng *rand.Rand) ([]ackLine
 			break // EOF after the kill; a partial last line is not an ack
 		}
 		f := strings.Fields(s)
+		if s == "DEFRAGMENTED\n" {
+			defragmented++
+			continue
+		}
 		if len(f) < 3 || (f[0] != "PUT" && f[0] != "DEL") {
 			continue // test framework output
 		}
@@ -175,7 +199,7 @@ func runAndKill(t *testing.T, path string, round int, rng *rand.Rand) ([]ackLine
 	err = cmd.Wait()
 	var exit *exec.ExitError
 	require.True(t, errors.As(err, &exit), "round %d: the child ended with %v; stderr: %s", round, err, stderr.String())
-	return lines, stderr.String()
+	return lines, defragmented, stderr.String()
 }
 
 // verifyAfterCrash reopens the file and checks every acknowledged write.
