@@ -9,7 +9,7 @@ package apiserver
 //
 //	storage ──watch──▶ namespace informer ──▶ namespace controller ──discovery, deletecollection,
 //	                                                                 /status, /finalize──▶ the server
-//	storage ──watch──▶ one informer per deletable resource (metadata only)
+//	storage ──watch──▶ one informer per deletable resource (PartialObjectMetadata, through the metadata client)
 //	                       ──▶ GraphBuilder (the graph) ──▶ attemptToDelete / attemptToOrphan
 //	                                                          ──▶ delete, merge patch ──▶ the server
 //	discovery controller (a CRD served or not) ──▶ garbage collector Resync (new monitors)
@@ -26,6 +26,7 @@ import (
 
 	"github.com/crdlab/crdlab/client"
 	"github.com/crdlab/crdlab/client/discovery"
+	"github.com/crdlab/crdlab/client/metadata"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/controller/garbagecollector"
 	"github.com/crdlab/crdlab/controller/namespace"
@@ -148,6 +149,12 @@ func (k *kubeControllers) start(ctx context.Context, loopback *client.Config) er
 	if err != nil {
 		return fmt.Errorf("loopback discovery client: %w", err)
 	}
+	// The garbage collector reads every resource as metadata only, as
+	// kube-controller-manager's does (its "metadata-informers" client).
+	meta, err := metadata.NewForConfig(loopback)
+	if err != nil {
+		return fmt.Errorf("loopback metadata client: %w", err)
+	}
 	opts := controller.Options{Logger: k.log, Tracer: k.tracer, MetricsProvider: k.queueStats}
 	var synced []informer.InformerSynced
 
@@ -169,7 +176,7 @@ func (k *kubeControllers) start(ctx context.Context, loopback *client.Config) er
 	}
 
 	if k.gc {
-		gc := garbagecollector.NewGarbageCollector(dyn, disc.ServerPreferredResources, nil, opts)
+		gc := garbagecollector.NewGarbageCollector(meta, disc.ServerPreferredResources, nil, opts)
 		k.collector.Store(gc)
 		k.wg.Go(func() { gc.Run(ctx, gcWorkers, gcInitialSyncTimeout) })
 		k.wg.Go(func() { gc.Sync(ctx, gcSyncPeriod) })

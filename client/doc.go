@@ -32,7 +32,8 @@
 //     rate limiter (package flowcontrol): QPS 0 means client-go's 5 QPS
 //     with bursts of 10, a negative QPS means no limit.
 //
-// Subpackages: flowcontrol (the token bucket), dynamic (any resource as
+// Subpackages: flowcontrol (the token bucket), metadata (any resource as
+// its metadata alone: PartialObjectMetadata), dynamic (any resource as
 // unstructured objects), discovery (which groups and resources exist).
 //
 // Upstream:

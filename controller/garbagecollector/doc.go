@@ -13,10 +13,11 @@
 //     reference names but no informer has shown: the collector asks the
 //     server whether it exists.
 //   - The GraphBuilder (graph_builder.go) runs a monitor — an informer
-//     that keeps only metadata — per resource discovery lists with the
-//     delete, list and watch verbs, and applies their events to the graph
-//     from one goroutine (processGraphChanges). It queues what the
-//     collector must look at.
+//     of PartialObjectMetadata: the metadata client (client/metadata)
+//     asks the server for metadata alone, so no spec or data crosses the
+//     wire — per resource discovery lists with the delete, list and watch
+//     verbs, and applies their events to the graph from one goroutine
+//     (processGraphChanges). It queues what the collector must look at.
 //   - The GarbageCollector (garbagecollector.go) has two queues of nodes.
 //     attemptToDelete: a node whose owners all turn out to be gone
 //     (dangling) is deleted; one with a live (solid) owner stays. A node
@@ -45,9 +46,9 @@
 // operations.go and patch.go, uid_cache.go (ReferenceCache).
 //
 // Differences from upstream (in full in docs/controllers.md):
-//   - Monitors are dynamic-client informers with a metadata-only
-//     transform; the REST mapping is by group and kind, from the last
-//     discovery read.
+//   - Monitors are informers of their own (not shared with other
+//     controllers' typed informers) over the metadata client, JSON only;
+//     the REST mapping is by group and kind, from the last discovery read.
 //   - JSON merge patches conditional on resourceVersion (upstream tries a
 //     strategic merge patch first).
 //   - One lock per node; a reduced handling of ownerReferences whose

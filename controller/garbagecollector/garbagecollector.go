@@ -12,7 +12,7 @@ import (
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/client/discovery"
-	"github.com/crdlab/crdlab/client/dynamic"
+	"github.com/crdlab/crdlab/client/metadata"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer/workqueue"
 	"github.com/crdlab/crdlab/scheme"
@@ -52,9 +52,10 @@ type DiscoverResourcesFunc func(ctx context.Context) ([]*metav1.APIResourceList,
 // Mirrors GarbageCollector in
 // k8s.io/kubernetes/pkg/controller/garbagecollector/garbagecollector.go.
 type GarbageCollector struct {
-	dyn        dynamic.Interface
-	discover   DiscoverResourcesFunc
-	restMapper *restMapper
+	// metadataClient reads, patches and deletes objects as metadata.
+	metadataClient metadata.Interface
+	discover       DiscoverResourcesFunc
+	restMapper     *restMapper
 
 	dependencyGraphBuilder *GraphBuilder
 	// attemptToDelete, attemptToOrphan and absentOwnerCache are the
@@ -72,19 +73,19 @@ type GarbageCollector struct {
 	opts              controller.Options
 }
 
-// NewGarbageCollector returns a collector that reads and deletes through
-// dyn and finds the resources with discover. ignoredResources are not
+// NewGarbageCollector returns a collector that watches, reads, patches
+// and deletes objects as metadata through metadataClient and finds the resources with discover. ignoredResources are not
 // followed (nil: DefaultIgnoredResources).
 //
 // Mirrors NewGarbageCollector.
-func NewGarbageCollector(dyn dynamic.Interface, discover DiscoverResourcesFunc, ignoredResources map[scheme.GroupResource]struct{}, opts controller.Options) *GarbageCollector {
+func NewGarbageCollector(metadataClient metadata.Interface, discover DiscoverResourcesFunc, ignoredResources map[scheme.GroupResource]struct{}, opts controller.Options) *GarbageCollector {
 	opts = opts.WithDefaults("garbagecollector")
 	if ignoredResources == nil {
 		ignoredResources = DefaultIgnoredResources()
 	}
-	gb := newDependencyGraphBuilder(dyn, ignoredResources, opts)
+	gb := newDependencyGraphBuilder(metadataClient, ignoredResources, opts)
 	return &GarbageCollector{
-		dyn:                    dyn,
+		metadataClient:         metadataClient,
 		discover:               discover,
 		restMapper:             &restMapper{},
 		dependencyGraphBuilder: gb,
@@ -323,7 +324,7 @@ func (gc *GarbageCollector) isDangling(ctx context.Context, reference metav1.Own
 	if item.identity.Namespace == "" && namespaced {
 		return false, nil, errNamespacedOwnerOfClusterScopedObject
 	}
-	got, err := gc.dyn.Resource(resource).Namespace(resourceDefaultNamespace(namespaced, item.identity.Namespace)).Get(ctx, reference.Name, metav1.GetOptions{})
+	got, err := gc.metadataClient.Resource(resource).Namespace(resourceDefaultNamespace(namespaced, item.identity.Namespace)).Get(ctx, reference.Name, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
 		gc.absentOwnerCache.Add(key)

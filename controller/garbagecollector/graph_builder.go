@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"sync"
 	"time"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
-	"github.com/crdlab/crdlab/client/dynamic"
+	"github.com/crdlab/crdlab/client/metadata"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
@@ -59,8 +57,10 @@ type monitor struct {
 // Mirrors GraphBuilder in
 // k8s.io/kubernetes/pkg/controller/garbagecollector/graph_builder.go.
 type GraphBuilder struct {
-	dyn  dynamic.Interface
-	opts controller.Options
+	// metadataClient lists and watches every resource as metadata only
+	// (PartialObjectMetadata): the server leaves spec, status and data out.
+	metadataClient metadata.Interface
+	opts           controller.Options
 
 	monitorLock sync.Mutex // guards monitors, running and runCtx
 	// monitors are the informers, by resource.
@@ -99,10 +99,10 @@ func DefaultIgnoredResources() map[scheme.GroupResource]struct{} {
 // newDependencyGraphBuilder returns a GraphBuilder with no monitors yet.
 //
 // Mirrors NewDependencyGraphBuilder.
-func newDependencyGraphBuilder(dyn dynamic.Interface, ignoredResources map[scheme.GroupResource]struct{}, opts controller.Options) *GraphBuilder {
+func newDependencyGraphBuilder(metadataClient metadata.Interface, ignoredResources map[scheme.GroupResource]struct{}, opts controller.Options) *GraphBuilder {
 	return &GraphBuilder{
-		dyn:  dyn,
-		opts: opts,
+		metadataClient: metadataClient,
+		opts:           opts,
 		// Graph changes are not traced: every write of every object
 		// passes through, which would drown the trace.
 		graphChanges:     workqueue.New[*event](workqueue.Config{Name: "garbage_collector_graph_changes", Clock: opts.Clock, MetricsProvider: opts.MetricsProvider}),
@@ -114,31 +114,30 @@ func newDependencyGraphBuilder(dyn dynamic.Interface, ignoredResources map[schem
 	}
 }
 
-// metadataOnly is the monitors' informer transform: the collector needs
-// only apiVersion, kind and metadata (without managedFields), so that is
-// all the cache keeps.
+// trimManagedFields is the monitors' informer transform: the objects
+// come as metadata already (the metadata client asks the server for
+// PartialObjectMetadata), and the collector has no use for their
+// managedFields, the bulk of what is left.
 //
-// Stands for upstream's metadata-only informers (PartialObjectMetadata).
-func metadataOnly(obj any) (any, error) {
-	u, ok := obj.(*unstructured.Unstructured)
-	if !ok {
-		return obj, nil
+// Mirrors the trim transform kube-controller-manager gives its informer
+// factories (CreateControllerContext in
+// cmd/kube-controller-manager/app/controllermanager.go).
+func trimManagedFields(obj any) (any, error) {
+	if m, ok := obj.(metav1.Object); ok && m.GetManagedFields() != nil {
+		m.SetManagedFields(nil)
 	}
-	out := map[string]any{"apiVersion": u.Object["apiVersion"], "kind": u.Object["kind"]}
-	if md, ok := u.Object["metadata"].(map[string]any); ok {
-		md = maps.Clone(md)
-		delete(md, "managedFields")
-		out["metadata"] = md
-	}
-	return &unstructured.Unstructured{Object: out}, nil
+	return obj, nil
 }
 
 // monitorFor builds the informer of resource, whose objects are of kind,
-// with handlers that turn its events into graph changes.
+// with handlers that turn its events into graph changes. The informer
+// lists and watches through the metadata client: its objects are
+// *metav1.PartialObjectMetadata, whatever the resource.
 //
-// Mirrors (*GraphBuilder).controllerFor.
+// Mirrors (*GraphBuilder).controllerFor, with the metadata informer
+// upstream's informerFactory.ForResource gives it (metadatainformer.NewFilteredMetadataInformer).
 func (gb *GraphBuilder) monitorFor(resource scheme.GroupVersionResource, kind scheme.GroupVersionKind) (*monitor, error) {
-	client := gb.dyn.Resource(resource)
+	client := gb.metadataClient.Resource(resource)
 	inf := informer.NewSharedIndexInformerWithOptions(&informer.ListWatch{
 		ListFunc: func(ctx context.Context, o metav1.ListOptions) (scheme.Object, error) {
 			list, err := client.List(ctx, o)
@@ -152,7 +151,7 @@ func (gb *GraphBuilder) monitorFor(resource scheme.GroupVersionResource, kind sc
 		},
 	}, informer.SharedIndexInformerOptions{
 		Name:      "garbagecollector-" + resource.String(),
-		Transform: metadataOnly,
+		Transform: trimManagedFields,
 		Logger:    gb.opts.Logger.With("informer", resource.String()),
 	})
 	accessor := func(obj any) (metav1.Object, bool) {
@@ -294,10 +293,7 @@ func (gb *GraphBuilder) Run(ctx context.Context) {
 // Mirrors (*GraphBuilder).enqueueVirtualDeleteEvent.
 func (gb *GraphBuilder) enqueueVirtualDeleteEvent(ref objectReference) {
 	gv, _ := scheme.ParseGroupVersion(ref.APIVersion)
-	obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": ref.APIVersion, "kind": ref.Kind}}
-	obj.SetNamespace(ref.Namespace)
-	obj.SetName(ref.Name)
-	obj.SetUID(ref.UID)
+	obj := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: ref.Namespace, Name: ref.Name, UID: ref.UID}}
 	gb.graphChanges.Add(&event{virtual: true, eventType: deleteEvent, obj: obj, gvk: gv.WithKind(ref.Kind)})
 }
 

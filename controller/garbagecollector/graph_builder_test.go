@@ -180,20 +180,6 @@ func TestReferenceCache(t *testing.T) {
 	assert.True(t, c.Has(ref("3")))
 }
 
-func TestMetadataOnly(t *testing.T) {
-	u := obj(configMapKind, "dep", "u-dep")
-	u.Object["data"] = map[string]any{"big": "value"}
-	u.Object["metadata"].(map[string]any)["managedFields"] = []any{map[string]any{"manager": "m"}}
-	out, err := metadataOnly(u)
-	require.NoError(t, err)
-	m := out.(*unstructured.Unstructured)
-	assert.Nil(t, m.Object["data"])
-	assert.Equal(t, "dep", m.GetName())
-	assert.Equal(t, "v1", m.GetAPIVersion())
-	assert.Nil(t, m.Object["metadata"].(map[string]any)["managedFields"])
-	assert.NotNil(t, u.Object["metadata"].(map[string]any)["managedFields"], "the original is not changed")
-}
-
 func TestRestMapper(t *testing.T) {
 	m := &restMapper{}
 	m.reset([]*metav1.APIResourceList{

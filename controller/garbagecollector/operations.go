@@ -98,7 +98,7 @@ func (gc *GarbageCollector) getObject(ctx context.Context, item objectReference)
 		// leads here.
 		return nil, errNamespacedOwnerOfClusterScopedObject
 	}
-	return gc.dyn.Resource(resource).Namespace(ns).Get(ctx, item.Name, metav1.GetOptions{})
+	return gc.metadataClient.Resource(resource).Namespace(ns).Get(ctx, item.Name, metav1.GetOptions{})
 }
 
 // deleteObject deletes item with policy, on condition that it still has
@@ -117,7 +117,7 @@ func (gc *GarbageCollector) deleteObject(ctx context.Context, item objectReferen
 	if resourceVersion != "" {
 		pre.ResourceVersion = &resourceVersion
 	}
-	c := gc.dyn.Resource(resource).Namespace(resourceDefaultNamespace(namespaced, item.Namespace))
+	c := gc.metadataClient.Resource(resource).Namespace(resourceDefaultNamespace(namespaced, item.Namespace))
 	err = c.Delete(ctx, item.Name, metav1.DeleteOptions{Preconditions: &pre, PropagationPolicy: &policy})
 	if apierrors.IsConflict(err) && resourceVersion != "" {
 		live, liveErr := c.Get(ctx, item.Name, metav1.GetOptions{})
@@ -160,7 +160,7 @@ func (gc *GarbageCollector) patchMetadata(ctx context.Context, item objectRefere
 	if err != nil {
 		return err
 	}
-	c := gc.dyn.Resource(resource).Namespace(resourceDefaultNamespace(namespaced, item.Namespace))
+	c := gc.metadataClient.Resource(resource).Namespace(resourceDefaultNamespace(namespaced, item.Namespace))
 	for range maxPatchTries {
 		obj, err := c.Get(ctx, item.Name, metav1.GetOptions{})
 		if err != nil {

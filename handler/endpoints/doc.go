@@ -18,7 +18,8 @@
 //     time: streamList), create, update, delete, deletecollection, and
 //     decodeWrite, the step create and update share. patch.go: JSON,
 //     merge and strategic merge patches, server-side apply. watch.go:
-//     watches, encoded once for every watcher (WatchLines, watchcache.go).
+//     watches, encoded once for every watcher (WatchLines, watchcache.go),
+//     as objects, Tables or PartialObjectMetadata (the metadata client's).
 //     table.go: Table and PartialObjectMetadata answers.
 //   - FieldManager (fieldmanager.go): server-side apply's bookkeeping
 //     (machinery/managedfields) on a scope.

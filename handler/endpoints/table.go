@@ -97,6 +97,7 @@ func asPartialObjectMetadata(m metav1.Object, gv scheme.GroupVersion) *metav1.Pa
 			DeletionGracePeriodSeconds: m.GetDeletionGracePeriodSeconds(),
 			Labels:                     m.GetLabels(), Annotations: m.GetAnnotations(),
 			OwnerReferences: m.GetOwnerReferences(), Finalizers: m.GetFinalizers(),
+			ManagedFields: m.GetManagedFields(),
 		},
 	}
 }

@@ -2,6 +2,7 @@ package endpoints
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"time"
@@ -38,8 +39,9 @@ func watchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name
 		responsewriters.WriteError(w, err)
 		return
 	}
-	if opts.Convert != nil && !opts.Convert.IsTable() {
-		// A watch carries objects or Tables, nothing else.
+	if opts.Convert != nil && !opts.Convert.IsTable() && *opts.Convert != negotiation.PartialObjectMetadataV1 {
+		// A watch carries objects, Tables or PartialObjectMetadata (the
+		// metadata client's watches), nothing else.
 		opts.Convert = nil
 	}
 	listOpts.Watch = true
@@ -150,7 +152,6 @@ func serveWatch(w http.ResponseWriter, r *http.Request, s *RequestScope, opts ne
 
 	ctx := r.Context()
 	events := wi.ResultChan()
-	table := opts.Convert != nil && opts.Convert.IsTable()
 	for {
 		select {
 		case <-ctx.Done():
@@ -166,7 +167,7 @@ func serveWatch(w http.ResponseWriter, r *http.Request, s *RequestScope, opts ne
 			// write per batch instead of one per event.
 			setDeadline()
 			for n := 0; ; n++ {
-				line, err := watchLine(r, s, opts, ev, table)
+				line, err := watchLine(r, s, opts, ev)
 				if err != nil {
 					// The stream is open: report the failure as an ERROR event.
 					st := responsewriters.ErrorToStatus(err).ErrStatus
@@ -215,9 +216,10 @@ const DefaultWatchWriteTimeout = time.Minute
 const maxUnflushedEvents = 64
 
 // watchLine is the line (JSON and a newline) of one event. A custom
-// resource event in plain JSON is encoded once for every watcher of the
-// same scope (WatchLines); the line is shared and must not be changed.
-func watchLine(r *http.Request, s *RequestScope, opts negotiation.Options, ev watch.Event, table bool) ([]byte, error) {
+// resource event in plain JSON or as PartialObjectMetadata is encoded once
+// for every watcher of the same scope and representation (WatchLines); the
+// line is shared and must not be changed.
+func watchLine(r *http.Request, s *RequestScope, opts negotiation.Options, ev watch.Event) ([]byte, error) {
 	encode := func() ([]byte, error) {
 		b, err := encodeWatchEvent(r, s, opts, ev)
 		if err != nil {
@@ -225,7 +227,7 @@ func watchLine(r *http.Request, s *RequestScope, opts negotiation.Options, ev wa
 		}
 		return append(b, '\n'), nil
 	}
-	if key, ok := cacheable(ev, s, table); ok && s.WatchLines != nil {
+	if key, ok := cacheable(ev, s, opts.Convert); ok && s.WatchLines != nil {
 		return s.WatchLines.get(key, encode)
 	}
 	return encode()
@@ -239,9 +241,13 @@ const errNoFlusher = watchError("the response writer cannot stream (no http.Flus
 
 // encodeWatchEvent writes one event: ERROR events carry their Status as
 // is; other objects are encoded for the wire, and turned into a one-row
-// Table when the client asked for Tables.
+// Table when the client asked for Tables. A client that asked for
+// PartialObjectMetadata gets the object's metadata alone, taken from the
+// stored object without encoding the rest (the metadata is the same in
+// every version).
 //
-// Mirrors (*watchEncoder).Encode in handlers/watch.go.
+// Mirrors (*watchEncoder).Encode and watchEmbeddedEncoder in
+// handlers/watch.go.
 func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options, ev watch.Event) ([]byte, error) {
 	var obj any
 	if ev.Type == watch.Error {
@@ -252,6 +258,12 @@ func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options
 		} else {
 			obj = ev.Object
 		}
+	} else if opts.Convert != nil && *opts.Convert == negotiation.PartialObjectMetadataV1 {
+		m, ok := metav1.Accessor(ev.Object)
+		if !ok {
+			return nil, fmt.Errorf("%T has no metadata", ev.Object)
+		}
+		obj = asPartialObjectMetadata(m, metav1.SchemeGroupVersion)
 	} else {
 		out, err := s.Encode(ev.Object)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/machinery/watch"
 )
 
@@ -14,9 +15,11 @@ import (
 // It works because storage's fan-out decodes each committed write once per
 // store and hands the same object to every watcher of that store: the
 // object's identity, the event type and the request scope (which fixes the
-// version it is written in) determine the line. Only plain JSON events of
-// custom resources are remembered; Tables depend on the request, and
-// initial events (decoded per watcher) simply miss.
+// version it is written in) determine the line, with its representation:
+// the object, or its PartialObjectMetadata (the metadata client's
+// watches). Only JSON events of custom resources are remembered; Tables
+// depend on the request, and initial events (decoded per watcher) simply
+// miss.
 //
 // Mirrors the role of upstream's cachingObject (k8s.io/apiserver/pkg/
 // storage/cacher/caching_object.go), which caches an object's serialization
@@ -39,6 +42,8 @@ type lineKey struct {
 	obj   *unstructured.Unstructured // holding it keeps its address from being reused
 	typ   watch.EventType
 	scope *RequestScope
+	// metadata says the line is the object's PartialObjectMetadata.
+	metadata bool
 }
 
 // encodedLine is one event's line, encoded by the first watcher to ask.
@@ -48,16 +53,18 @@ type encodedLine struct {
 	err  error
 }
 
-// cacheable reports whether an event's line can be shared, and its key.
-func cacheable(ev watch.Event, s *RequestScope, table bool) (lineKey, bool) {
-	if table || ev.Type == watch.Error || ev.Type == watch.Bookmark {
+// cacheable reports whether an event's line can be shared, and its key:
+// the object as is, or as PartialObjectMetadata; not Tables.
+func cacheable(ev watch.Event, s *RequestScope, convert *negotiation.Target) (lineKey, bool) {
+	metadata := convert != nil && *convert == negotiation.PartialObjectMetadataV1
+	if (convert != nil && !metadata) || ev.Type == watch.Error || ev.Type == watch.Bookmark {
 		return lineKey{}, false
 	}
 	u, ok := ev.Object.(*unstructured.Unstructured)
 	if !ok {
 		return lineKey{}, false
 	}
-	return lineKey{obj: u, typ: ev.Type, scope: s}, true
+	return lineKey{obj: u, typ: ev.Type, scope: s, metadata: metadata}, true
 }
 
 // get returns the line of key, calling encode for the first caller only;

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -60,7 +61,7 @@ func TestWatchLines(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lines[i], _ = watchLine(r, s, negotiation.Options{}, ev, false)
+			lines[i], _ = watchLine(r, s, negotiation.Options{}, ev)
 		}()
 	}
 	wg.Wait()
@@ -73,13 +74,30 @@ func TestWatchLines(t *testing.T) {
 		}
 	}
 	t.Run("Table", func(t *testing.T) {
-		if _, ok := cacheable(ev, s, true); ok {
+		table := negotiation.TableV1
+		if _, ok := cacheable(ev, s, &table); ok {
 			t.Error("a Table line was shared")
+		}
+	})
+	t.Run("PartialObjectMetadata", func(t *testing.T) {
+		// The metadata line is shared too, but is not the object's line.
+		target := negotiation.PartialObjectMetadataV1
+		partial := negotiation.Options{MediaType: negotiation.MediaTypeJSON, Convert: &target}
+		meta, err := watchLine(r, s, partial, ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(meta) == string(want) || !strings.Contains(string(meta), `"kind":"PartialObjectMetadata"`) {
+			t.Errorf("metadata line %s", meta)
+		}
+		again, _ := watchLine(r, s, partial, ev)
+		if &again[0] != &meta[0] {
+			t.Error("the metadata line was encoded again")
 		}
 	})
 	t.Run("Eviction", func(t *testing.T) {
 		for i := range watchLinesSize + 10 {
-			if _, err := watchLine(r, s, negotiation.Options{}, widgetEvent(i), false); err != nil {
+			if _, err := watchLine(r, s, negotiation.Options{}, widgetEvent(i)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -116,7 +134,7 @@ func BenchmarkWatchFanoutEncode(b *testing.B) {
 			ev := widgetEvent(i)
 			i++
 			for range watchers {
-				if _, err := watchLine(r, s, negotiation.Options{}, ev, false); err != nil {
+				if _, err := watchLine(r, s, negotiation.Options{}, ev); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,0 +1,177 @@
+package metadata_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"testing"
+	"time"
+
+	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/client"
+	"github.com/crdlab/crdlab/client/dynamic"
+	"github.com/crdlab/crdlab/client/internal/apitest"
+	"github.com/crdlab/crdlab/client/metadata"
+	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
+)
+
+var crontabs = scheme.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "crontabs"}
+
+func newCronTab(name string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "stable.example.com/v1",
+		"kind":       "CronTab",
+		"spec":       map[string]any{"cronSpec": "*/5 * * * *"},
+	}}
+	u.SetName(name)
+	u.SetLabels(map[string]string{"tier": "batch"})
+	return u
+}
+
+// TestClient_Verbs drives every verb against a server that cannot convert
+// (apitest answers whole objects, as a server without PartialObjectMetadata
+// would): the client reads their metadata all the same, without apiVersion
+// and kind.
+func TestClient_Verbs(t *testing.T) {
+	srv := apitest.NewServer(t)
+	cfg := &client.Config{Host: srv.URL, QPS: -1}
+	dc, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	crs := mc.Resource(crontabs).Namespace("default")
+
+	w, err := crs.Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	for _, n := range []string{"a", "b"} {
+		if _, err := dc.Resource(crontabs).Namespace("default").Create(ctx, newCronTab(n), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case ev := <-w.ResultChan():
+		m, ok := ev.Object.(*metav1.PartialObjectMetadata)
+		if ev.Type != watch.Added || !ok || m.Name != "a" || m.Kind != "" {
+			t.Fatalf("event %s %#v", ev.Type, ev.Object)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event")
+	}
+
+	got, err := crs.Get(ctx, "a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "a" || got.UID == "" || got.Labels["tier"] != "batch" || got.APIVersion != "" || got.Kind != "" {
+		t.Fatalf("Get = %#v", got)
+	}
+	if _, err := crs.Get(ctx, "missing", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Fatalf("Get missing: err = %v", err)
+	}
+
+	list, err := crs.List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, it := range list.Items {
+		names = append(names, it.Name)
+	}
+	if !slices.Equal(names, []string{"a", "b"}) || list.ResourceVersion == "" {
+		t.Fatalf("List = %v at %q", names, list.ResourceVersion)
+	}
+
+	patched, err := crs.Patch(ctx, "a", client.MergePatchType, []byte(`{"metadata":{"finalizers":["example.com/f"]}}`), metav1.PatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(patched.Finalizers, []string{"example.com/f"}) {
+		t.Fatalf("Patch = %#v", patched)
+	}
+
+	if err := crs.Delete(ctx, "b", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := crs.Get(ctx, "b", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Fatalf("Get after Delete: err = %v", err)
+	}
+	if err := crs.Delete(ctx, "", metav1.DeleteOptions{}); err != metadata.ErrNameRequired {
+		t.Fatalf("Delete without a name: err = %v", err)
+	}
+	if err := crs.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{LabelSelector: "tier=batch"}); err != nil {
+		t.Fatal(err)
+	}
+	// "a" has a finalizer: it stays, being deleted.
+	if list, err := crs.List(ctx, metav1.ListOptions{}); err != nil || len(list.Items) != 1 || list.Items[0].DeletionTimestamp == nil {
+		t.Fatalf("List after DeleteCollection = %v, %v", list, err)
+	}
+}
+
+// TestClient_AcceptHeaders: the client asks for PartialObjectMetadata
+// (PartialObjectMetadataList for a list), with plain JSON as the
+// fallback, and refuses an answer that is not an object's metadata.
+func TestClient_AcceptHeaders(t *testing.T) {
+	accepts := map[string]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		verb := r.Method
+		if r.URL.Query().Get("watch") == "true" {
+			verb = "WATCH"
+		} else if r.Method == http.MethodGet && r.URL.Path == "/api/v1/configmaps" {
+			verb = "LIST"
+		}
+		accepts[verb] = r.Header.Get("Accept")
+		w.Header().Set("Content-Type", "application/json")
+		switch verb {
+		case "LIST":
+			w.Write([]byte(`{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"3"},"items":[]}`))
+		case "WATCH":
+			w.WriteHeader(http.StatusOK)
+		default:
+			w.Write([]byte(`{"kind":"Widget","apiVersion":"v1","spec":{}}`)) // no metadata
+		}
+	}))
+	defer srv.Close()
+	mc, err := metadata.NewForConfig(&client.Config{Host: srv.URL, QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cms := mc.Resource(scheme.GroupVersionResource{Version: "v1", Resource: "configmaps"})
+	if _, err := cms.List(ctx, metav1.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := cms.Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Stop()
+	if _, err := cms.Namespace("default").Get(ctx, "x", metav1.GetOptions{}); err == nil {
+		t.Error("Get of an answer without metadata: no error")
+	}
+	if _, err := cms.Namespace("default").Patch(ctx, "x", client.MergePatchType, []byte(`{}`), metav1.PatchOptions{}); err == nil {
+		t.Error("Patch of an answer without metadata: no error")
+	}
+	want := map[string]string{
+		"LIST":  "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json",
+		"WATCH": "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json",
+		"GET":   "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json",
+		"PATCH": "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json",
+	}
+	for verb, accept := range want {
+		if accepts[verb] != accept {
+			t.Errorf("%s Accept = %q, want %q", verb, accepts[verb], accept)
+		}
+	}
+}
