@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -18,8 +19,9 @@ import (
 //
 // In order: the new compacted revision is committed to meta (so that a
 // crash cannot bring the forgotten history back as readable); the index
-// forgets the revisions, under mu; then the records are deleted from disk,
-// in transactions of compactChunk records so that writers are not held up.
+// forgets the revisions (compactIndex, holding mu for compactChunk keys at
+// a time); then the records are deleted from disk, in transactions of
+// compactChunk records, so that writers are not held up for long.
 // A crash between the last two steps is finished by the next Open. If it
 // leaves at least Options.DefragmentFree of the file free, the file is
 // then defragmented (Defragment).
@@ -53,8 +55,8 @@ func (db *DB) Compact(ctx context.Context, rev int64) error {
 	}
 	db.mu.Lock()
 	db.compacted = rev
-	dropped := db.index.compact(rev)
 	db.mu.Unlock()
+	dropped := db.compactIndex(rev)
 	if err := db.deleteRevisions(dropped); err != nil {
 		return &storage.Error{Kind: storage.ErrInternal, Key: "", Err: fmt.Errorf("compact: %w", err)}
 	}
@@ -77,8 +79,44 @@ func (db *DB) Compact(ctx context.Context, rev int64) error {
 	return nil
 }
 
-// compactChunk is how many records one compaction transaction deletes.
-const compactChunk = 256
+// compactChunk is how many records one compaction transaction deletes,
+// and how many keys compactIndex trims per hold of mu.
+const compactChunk = 512
+
+// compactIndex forgets in the index the revisions that compaction at rev
+// drops, and returns them in increasing order. It holds mu for
+// compactChunk keys at a time, so that commits and reads go on between:
+// db.compacted is already rev, so no read needs what is still to be
+// forgotten, and a key created meanwhile has nothing at or before rev.
+func (db *DB) compactIndex(rev int64) []int64 {
+	var revs []int64
+	for from := ""; ; {
+		db.mu.Lock()
+		var gone []string
+		next, n := "", 0
+		db.index.ascend(from, func(ki *keyIndex) bool {
+			if n == compactChunk {
+				next = ki.key
+				return false
+			}
+			n++
+			revs = append(revs, ki.compact(rev)...)
+			if len(ki.revs) == 0 {
+				gone = append(gone, ki.key)
+			}
+			return true
+		})
+		for _, k := range gone {
+			db.index.remove(k)
+		}
+		db.mu.Unlock()
+		if next == "" {
+			slices.Sort(revs)
+			return revs
+		}
+		from = next
+	}
+}
 
 // deleteRevisions deletes the records at revs from the history bucket. It
 // stops early if the DB is closing: the next Open deletes the rest.

@@ -150,11 +150,15 @@ func (db *DB) defragmentLocked(ctx context.Context) (err error) {
 	}
 
 	// The last step, in the committer: no write runs meanwhile.
-	var paused time.Duration
+	var (
+		paused time.Duration
+		old    *bbolt.DB
+	)
 	done := make(chan error, 1)
 	step := func() {
 		t := time.Now()
-		err := db.finishDefragment(ndb, tmp, &last, &swapped)
+		var err error
+		old, err = db.finishDefragment(ndb, tmp, &last, &swapped)
 		paused = time.Since(t)
 		done <- err
 	}
@@ -165,7 +169,14 @@ func (db *DB) defragmentLocked(ctx context.Context) (err error) {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if err := <-done; err != nil {
+	err = <-done
+	if old != nil {
+		// The old file, unlinked, is closed with writes going on again.
+		if cerr := old.Close(); cerr != nil {
+			db.log.Warn("defragment: closing the old file", "err", cerr)
+		}
+	}
+	if err != nil {
 		return err
 	}
 	db.log.Info("defragmented", "bytes_before", before, "bytes_after", fileSize(db.path),
@@ -174,14 +185,15 @@ func (db *DB) defragmentLocked(ctx context.Context) (err error) {
 }
 
 // finishDefragment is Defragment's last step, run by the committer between
-// two commits: it copies what is left, swaps the files, and sets
-// *swapped once the new file is the data file.
-func (db *DB) finishDefragment(ndb *bbolt.DB, tmp string, last *[]byte, swapped *bool) error {
+// two commits: it copies what is left, swaps the files, sets *swapped once
+// the new file is the data file and returns the old one, for the caller
+// to close.
+func (db *DB) finishDefragment(ndb *bbolt.DB, tmp string, last *[]byte, swapped *bool) (old *bbolt.DB, err error) {
 	if p := db.failed.Load(); p != nil {
-		return fmt.Errorf("%w: %w", ErrFailed, *p)
+		return nil, fmt.Errorf("%w: %w", ErrFailed, *p)
 	}
 	if _, err := db.copyHistory(ndb, last, 0); err != nil {
-		return err
+		return nil, err
 	}
 	// The meta bucket (format, revision, compacted) as it is now.
 	if err := db.bbolt.View(func(tx *bbolt.Tx) error {
@@ -190,13 +202,13 @@ func (db *DB) finishDefragment(ndb *bbolt.DB, tmp string, last *[]byte, swapped 
 			return tx.Bucket(bucketMeta).ForEach(func(k, v []byte) error { return nm.Put(k, v) })
 		})
 	}); err != nil {
-		return err
+		return nil, err
 	}
 	if err := ndb.Sync(); err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.Rename(tmp, db.path); err != nil {
-		return err
+		return nil, err
 	}
 	// From here on the data file is the new one, whatever happens: the
 	// old one is unlinked, and a write to it would be lost.
@@ -204,22 +216,19 @@ func (db *DB) finishDefragment(ndb *bbolt.DB, tmp string, last *[]byte, swapped 
 	ndb.NoSync = db.opts.NoSync
 	ndb.NoGrowSync = false
 	db.fileMu.Lock()
-	old := db.bbolt
+	old = db.bbolt
 	ndb.AllocSize = old.AllocSize
 	db.bbolt = ndb
 	db.fileMu.Unlock()
-	if err := old.Close(); err != nil {
-		db.log.Warn("defragment: closing the old file", "err", err)
-	}
 	if err := syncDir(filepath.Dir(db.path)); err != nil {
 		// The rename may not be durable: after a crash the old file
 		// could come back without the writes made from now on. Refuse
 		// writes, as after a failed commit.
 		db.failed.Store(&err)
 		db.log.Error("defragment: the rename is not durable; refusing writes until reopened", "err", err)
-		return err
+		return old, err
 	}
-	return nil
+	return old, nil
 }
 
 // copyHistory copies up to max records (0: all) of the history bucket
