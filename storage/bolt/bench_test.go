@@ -394,3 +394,91 @@ func cpuTime() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkCompactWrites measures what a compaction (and the
+// defragmentation it starts) does to one writer's latency: -open.objects
+// objects, each created and updated once, then compacted to the current
+// revision while a writer updates other objects one write after another.
+// It reports the writer's p99 before and during, and their ratio (issue
+// 20's target: ≤ 2). Run with -benchtime 1x.
+func BenchmarkCompactWrites(b *testing.B) {
+	n := *openObjects
+	for range b.N {
+		b.StopTimer()
+		path := filepath.Join(b.TempDir(), "compact.db")
+		db, err := bolt.Open(path, bolt.Options{NoSync: true})
+		require.NoError(b, err)
+		manyObjects(b, db.ForResource(storagetest.ResourceConfig()), n)
+		require.NoError(b, db.Close())
+		db, err = bolt.Open(path, bolt.Options{})
+		require.NoError(b, err)
+		st := db.ForResource(storagetest.ResourceConfig())
+		ctx := context.Background()
+		var (
+			mu        sync.Mutex
+			lat       []time.Duration
+			starts    []time.Time
+			stop      atomic.Bool
+			writerErr atomic.Pointer[error]
+		)
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			out := &unstructured.Unstructured{}
+			for i := 0; !stop.Load(); i++ {
+				name := fmt.Sprintf("w%03d", i%100)
+				t0 := time.Now()
+				err := st.GuaranteedUpdate(ctx, storagetest.Key("default", name), out, true, nil, func(storage.Object) (storage.Object, error) {
+					return storagetest.CronTab("default", name, nil, strconv.Itoa(i)), nil
+				})
+				if err != nil {
+					writerErr.Store(&err)
+					return
+				}
+				mu.Lock()
+				lat, starts = append(lat, time.Since(t0)), append(starts, t0)
+				mu.Unlock()
+			}
+		})
+		// The idle baseline: the writer's first 300 writes.
+		for idle := 0; idle < 300 && writerErr.Load() == nil; {
+			time.Sleep(10 * time.Millisecond)
+			mu.Lock()
+			idle = len(lat)
+			mu.Unlock()
+		}
+		rev, err := db.CurrentRevision(ctx)
+		require.NoError(b, err)
+		b.StartTimer()
+		from := time.Now()
+		require.NoError(b, db.Compact(ctx, rev))
+		to := time.Now()
+		b.StopTimer()
+		stop.Store(true)
+		wg.Wait()
+		if p := writerErr.Load(); p != nil {
+			b.Fatal(*p)
+		}
+		var idle, during []time.Duration
+		for i, t0 := range starts {
+			switch {
+			case t0.Add(lat[i]).Before(from):
+				idle = append(idle, lat[i])
+			case t0.Before(to):
+				during = append(during, lat[i])
+			}
+		}
+		p99 := func(d []time.Duration) float64 {
+			if len(d) == 0 {
+				return 0
+			}
+			slices.Sort(d)
+			return float64(d[(len(d)-1)*99/100]) / 1e6
+		}
+		b.ReportMetric(p99(idle), "idle-p99-ms")
+		b.ReportMetric(p99(during), "during-p99-ms")
+		b.ReportMetric(p99(during)/p99(idle), "x-idle")
+		b.ReportMetric(float64(len(during)), "writes-during")
+		b.ReportMetric(float64(to.Sub(from).Milliseconds()), "compact-ms")
+		require.NoError(b, db.Close())
+	}
+}
