@@ -136,6 +136,9 @@ func Open(path string, opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
+	// bbolt grows a file by its AllocSize past what it needs (16 MiB by
+	// default): a small crdlab's file would be mostly that slack.
+	bdb.AllocSize = allocSize
 	// A copy a defragmentation left behind when the process stopped
 	// before its rename: the data file is the one just opened (whose lock
 	// we now hold, so no defragmentation of another process is under way).
@@ -386,6 +389,11 @@ func (db *DB) Close() error {
 
 // Path returns the data file's path.
 func (db *DB) Path() string { return db.path }
+
+// allocSize is how far past its last page bbolt grows the data file when
+// it needs room: each growth costs an ftruncate and an fsync, once per
+// MiB written.
+const allocSize = 1 << 20
 
 // pageSize is the bbolt page size of a new data file (an existing file
 // keeps the one it was made with, which bbolt reads from its meta page).

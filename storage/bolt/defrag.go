@@ -18,9 +18,10 @@ import (
 // before it renames it over the data file. Open removes one a crash left.
 const defragSuffix = ".defrag"
 
-// defragChunk is how many records Defragment copies per transaction while
-// writes go on.
-const defragChunk = 2000
+// defragChunk is how many bytes of records Defragment copies, and then
+// fsyncs, per transaction while writes go on: the fsync of one chunk is
+// what a concurrent commit may wait for in the disk's queue.
+const defragChunk = 1 << 20
 
 // defragMinFree is the least free space (bytes) worth a defragmentation
 // after a compaction.
@@ -50,7 +51,7 @@ func (db *DB) endRead(tx *bbolt.Tx) {
 // is the only way to do that.
 //
 // Writes go on while it copies: it copies history in transactions of
-// defragChunk records (history only grows at its end while compactMu is
+// defragChunk bytes (history only grows at its end while compactMu is
 // held), then hands its last step to the committer, which runs it between
 // two commits: copy the records written meanwhile and the meta bucket,
 // fsync the new file, rename it over the data file, fsync the directory,
@@ -134,7 +135,7 @@ func (db *DB) defragmentLocked(ctx context.Context) (err error) {
 		if err := db.usable(); err != nil {
 			return err
 		}
-		n, err := db.copyHistory(ndb, &last, defragChunk)
+		end, err := db.copyHistory(ndb, &last, defragChunk)
 		if err != nil {
 			return err
 		}
@@ -144,7 +145,7 @@ func (db *DB) defragmentLocked(ctx context.Context) (err error) {
 		if err := ndb.Sync(); err != nil {
 			return err
 		}
-		if n < defragChunk {
+		if end {
 			break
 		}
 	}
@@ -231,10 +232,11 @@ func (db *DB) finishDefragment(ndb *bbolt.DB, tmp string, last *[]byte, swapped 
 	return old, nil
 }
 
-// copyHistory copies up to max records (0: all) of the history bucket
-// after the key *last into ndb's, in one transaction of each file, and
-// moves *last to the last record copied.
-func (db *DB) copyHistory(ndb *bbolt.DB, last *[]byte, max int) (n int, err error) {
+// copyHistory copies the records of the history bucket after the key
+// *last into ndb's, in one transaction of each file, until it has copied
+// maxBytes (0: no limit), and moves *last to the last record copied. end
+// says it reached the end of history.
+func (db *DB) copyHistory(ndb *bbolt.DB, last *[]byte, maxBytes int) (end bool, err error) {
 	err = db.bbolt.View(func(tx *bbolt.Tx) error {
 		c := tx.Bucket(bucketHistory).Cursor()
 		k, v := c.First()
@@ -244,22 +246,25 @@ func (db *DB) copyHistory(ndb *bbolt.DB, last *[]byte, max int) (n int, err erro
 			}
 		}
 		if k == nil {
+			end = true
 			return nil
 		}
 		return ndb.Update(func(ntx *bbolt.Tx) error {
 			h := ntx.Bucket(bucketHistory)
 			h.FillPercent = 1 // keys arrive in order: fill pages up
-			for ; k != nil && (max == 0 || n < max); k, v = c.Next() {
+			copied := 0
+			for ; k != nil && (maxBytes == 0 || copied < maxBytes); k, v = c.Next() {
 				if err := h.Put(k, v); err != nil {
 					return err
 				}
 				*last = append((*last)[:0], k...)
-				n++
+				copied += len(k) + len(v)
 			}
+			end = k == nil
 			return nil
 		})
 	})
-	return n, err
+	return end, err
 }
 
 // fileSize returns the size of the file at path, or 0.
