@@ -29,8 +29,13 @@ import (
 // profile of the server once every OpenAPI document has been served
 // (go tool pprof -sample_index=inuse_space); the profile taken when every
 // CRD had just become Established goes to the same name plus
-// ".established".
+// ".established"; the server's goroutines go to the same names plus
+// ".goroutines" (pprof's text form).
 var crdMemProfile = flag.String("crdmem.heapprofile", "", "BenchmarkMemoryPerCRD: write a heap profile of the settled server here")
+
+// crdMemControllers, if set, is the servers' --controllers (say
+// "*,-garbage-collector-controller" to see what the collector's monitors cost).
+var crdMemControllers = flag.String("crdmem.controllers", "", "BenchmarkMemoryPerCRD: the servers' --controllers, comma-separated")
 
 // crdMemTrace, if set, is where the server's narrated trace goes.
 var crdMemTrace = flag.String("crdmem.trace", "", "BenchmarkMemoryPerCRD: write the server's trace log here")
@@ -66,6 +71,9 @@ func loadCRDs(tb testing.TB, n, sizeKiB, versions int) *crdLoad {
 	tb.Helper()
 	cfg := &Config{DataDir: tb.TempDir(), Listen: "127.0.0.1:0",
 		Logger: slog.New(slog.DiscardHandler), Storage: bolt.Options{NoSync: true}}
+	if *crdMemControllers != "" {
+		cfg.Controllers = strings.Split(*crdMemControllers, ",")
+	}
 	if *crdMemTrace != "" {
 		f, err := os.Create(*crdMemTrace)
 		if err != nil {
@@ -195,6 +203,11 @@ type memSample struct {
 	// heap is the live Go heap (HeapAlloc); heapInuse the spans holding it
 	// (HeapInuse, fragmentation included).
 	heap, heapInuse uint64
+	// runtime is what else the Go runtime holds from the OS (Sys less
+	// what it returned: stacks, span and GC metadata, free spans not yet
+	// returned); goroutines counts the goroutines.
+	runtime    uint64
+	goroutines int
 	// rssAnon and rssFile split the resident set (Linux; 0 elsewhere):
 	// anonymous memory (the Go heap, stacks) and file pages mapped in
 	// (bbolt's data file).
@@ -209,7 +222,8 @@ func sampleMemory() memSample {
 	debug.FreeOSMemory()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	m := memSample{heap: ms.HeapAlloc, heapInuse: ms.HeapInuse}
+	m := memSample{heap: ms.HeapAlloc, heapInuse: ms.HeapInuse,
+		runtime: ms.Sys - ms.HeapReleased - ms.HeapInuse, goroutines: runtime.NumGoroutine()}
 	if b, err := os.ReadFile("/proc/self/status"); err == nil {
 		for line := range strings.Lines(string(b)) {
 			field, rest, _ := strings.Cut(line, ":")
@@ -241,6 +255,14 @@ func writeHeapProfile(b *testing.B, suffix string) {
 	}
 	defer f.Close()
 	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
+	g, err := os.Create(*crdMemProfile + suffix + ".goroutines")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	if err := pprof.Lookup("goroutine").WriteTo(g, 1); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -294,6 +316,8 @@ func BenchmarkMemoryPerCRD(b *testing.B) {
 				b.Logf("per CRD, settled: heap +%.2f MiB (%.1f× its JSON; in use +%.2f), RSS +%.2f MiB (anonymous +%.2f, file +%.2f)",
 					mib(m1.heap, m0.heap), per(m1.heap, m0.heap)/jsonPer, mib(m1.heapInuse, m0.heapInuse),
 					mib(m1.rssAnon+m1.rssFile, m0.rssAnon+m0.rssFile), mib(m1.rssAnon, m0.rssAnon), mib(m1.rssFile, m0.rssFile))
+				b.Logf("per CRD, settled: Go runtime besides the heap's spans +%.2f MiB; goroutines %d -> %d",
+					mib(m1.runtime, m0.runtime), m0.goroutines, m1.goroutines)
 				b.Logf("per CRD, once every OpenAPI document and aggregated discovery were served: heap +%.2f MiB, RSS +%.2f MiB (anonymous +%.2f, file +%.2f)",
 					mib(m2.heap, m0.heap), mib(m2.rssAnon+m2.rssFile, m0.rssAnon+m0.rssFile), mib(m2.rssAnon, m0.rssAnon), mib(m2.rssFile, m0.rssFile))
 			}

@@ -169,6 +169,9 @@ func (c *CRDHandler) OnUpdate(crd *apiextensionsv1.CustomResourceDefinition) {
 				if info.typeConverter != nil {
 					info.typeConverter.repoint(&crd.Spec)
 				}
+				if info.schemas != nil {
+					info.schemas.repoint(crd)
+				}
 			}
 		}
 	}
@@ -433,6 +436,9 @@ type crdInfo struct {
 	// typeConverter types the custom resources for server-side apply's
 	// bookkeeping, built on the first write (nil for a test's info).
 	typeConverter *lazyTypeConverter
+	// schemas are the versions' compiled schemas, compiled on the first
+	// read or write of an object (nil for a test's info).
+	schemas *crdSchemas
 	// versions holds the scopes of every served version.
 	versions map[string]*versionScopes
 	// destroy releases the storages (may be nil).

@@ -28,7 +28,8 @@ var errNoCustomResourceStorage = errors.New("handler: Config.CustomResourceStora
 // buildCRDInfo builds the serving info of a CRD: one storage (in the
 // storage version) and, per served version, the scopes of the main
 // resource, /status and /scale with that version's schema, converter and
-// table convertor.
+// table convertor. The schemas are compiled on the first read or write of
+// an object (crdSchemas), the type converter on the first write.
 //
 // Mirrors (*crdHandler).getOrCreateServingInfoFor in customresource_handler.go.
 func (h *GenericAPIServer) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefinition) (*crdInfo, error) {
@@ -48,19 +49,8 @@ func (h *GenericAPIServer) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefin
 		listKind = names.Kind + "List"
 	}
 	// The schemas of the served versions and of the storage version
-	// (served or not): reads are defaulted with the latter. Each is
-	// compiled once, here, for as long as this serving info lives (the
-	// apiserver's Schema compiles its CEL rules on the first write).
-	schemas := map[string]Schema{}
-	for i := range crd.Spec.Versions {
-		v := &crd.Spec.Versions[i]
-		if (!v.Served && v.Name != storageVersion) || v.Schema == nil || v.Schema.OpenAPIV3Schema == nil || h.cfg.SchemaFor == nil {
-			continue
-		}
-		if schemas[v.Name], err = h.cfg.SchemaFor(crd, v.Name); err != nil {
-			return nil, fmt.Errorf("the schema of version %s of %s: %w", v.Name, crd.Name, err)
-		}
-	}
+	// (served or not) are compiled on first use (crdSchemas).
+	schemas := h.newCRDSchemas(crd, storageVersion)
 	st, err := h.cfg.CustomResourceStorage(crd, schemaValidator(crd.Spec.Group, storageVersion, schemas, crd.Spec.PreserveUnknownFields))
 	if err != nil {
 		return nil, err
@@ -69,6 +59,7 @@ func (h *GenericAPIServer) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefin
 		spec:           &crd.Spec,
 		acceptedNames:  crd.Status.AcceptedNames,
 		storageVersion: storageVersion,
+		schemas:        schemas,
 		versions:       map[string]*versionScopes{},
 		destroy: func() {
 			for _, s := range []interface{ Destroy() }{st.Main, st.Status, st.Scale} {
@@ -91,14 +82,12 @@ func (h *GenericAPIServer) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefin
 				fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec"))
 		}
 	}
-	storageSchema := schemas[storageVersion]
 	for i := range crd.Spec.Versions {
 		v := &crd.Spec.Versions[i]
 		if !v.Served {
 			continue
 		}
 		gv := scheme.GroupVersion{Group: crd.Spec.Group, Version: v.Name}
-		sch := schemas[v.Name]
 		cols := make([]tableconvertor.PrinterColumn, 0, len(v.AdditionalPrinterColumns))
 		for _, c := range v.AdditionalPrinterColumns {
 			cols = append(cols, tableconvertor.PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, JSONPath: c.JSONPath, Priority: c.Priority})
@@ -110,13 +99,9 @@ func (h *GenericAPIServer) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefin
 		conv := &crCodec{
 			kind:                  gv.WithKind(names.Kind),
 			storageGV:             storageGV,
-			schema:                sch,
-			storageSchema:         storageSchema,
+			schemas:               schemas,
 			preserveUnknownFields: crd.Spec.PreserveUnknownFields,
 			namespaced:            crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
-		}
-		if d, ok := storageSchema.(defaultsReporter); storageSchema == nil || ok && !d.HasDefaults() {
-			conv.noDefaults = true
 		}
 		var warnings []string
 		if w, _ := helpers.GetDeprecationWarning(crd, v.Name); w != nil {
@@ -182,18 +167,28 @@ type crCodec struct {
 	// kind is the URL version's kind.
 	kind      scheme.GroupVersionKind
 	storageGV scheme.GroupVersion
-	// schema is nil when the version has none (or none is compiled).
-	schema Schema
-	// storageSchema is the storage version's (nil as schema is): its
-	// defaults are applied when reading from storage, and it prunes what
-	// another version writes.
-	storageSchema         Schema
+	// schemas are the CRD's compiled schemas, compiled on first use; nil
+	// when there are none (a test's codec).
+	schemas               *crdSchemas
 	preserveUnknownFields bool
 	namespaced            bool
-	// noDefaults says the storage schema sets no defaults (or there is
-	// none): reading an object then changes it only if its apiVersion or
-	// kind differ from the URL's.
-	noDefaults bool
+}
+
+// compiled returns the schema of the codec's version and the storage
+// version's (either nil when the version has none): the latter's defaults
+// are applied when reading from storage, and it prunes what another
+// version writes. noDefaults says the storage schema sets no defaults (or
+// there is none): reading an object then changes it only if its
+// apiVersion or kind differ from the URL's. The first call compiles them.
+func (c *crCodec) compiled() (schema, storageSchema Schema, noDefaults bool, err error) {
+	if c.schemas == nil {
+		return nil, nil, true, nil
+	}
+	cs, err := c.schemas.get()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return cs.byVersion[c.kind.Version], cs.byVersion[cs.storageVersion], cs.noDefaults, nil
 }
 
 // defaultsReporter is a Schema that can tell whether it has any default.
@@ -210,7 +205,11 @@ func (c *crCodec) encodeShared(obj scheme.Object) (out scheme.Object, reused boo
 	if !ok {
 		return nil, false, fmt.Errorf("expected a custom resource, got %T", obj)
 	}
-	if c.noDefaults && u.GetKind() != "" && u.GetAPIVersion() == c.kind.GroupVersion().String() {
+	_, _, noDefaults, err := c.compiled()
+	if err != nil {
+		return nil, false, err
+	}
+	if noDefaults && u.GetKind() != "" && u.GetAPIVersion() == c.kind.GroupVersion().String() {
 		return u, true, nil
 	}
 	out, err = c.encode(u)
@@ -244,6 +243,10 @@ func (c *crCodec) decode(ctx context.Context, body []byte, strict bool) (scheme.
 			return nil, nil, apierrors.NewBadRequest("metadata must be an object")
 		}
 	}
+	schema, _, _, err := c.compiled()
+	if err != nil {
+		return nil, nil, apierrors.NewInternalError(err)
+	}
 	var strictErr *scheme.StrictDecodingError
 	if strict {
 		strictErr = scheme.StrictErrors(body, nil) // repeated keys
@@ -251,11 +254,11 @@ func (c *crCodec) decode(ctx context.Context, body []byte, strict bool) (scheme.
 	// metadata holds what ObjectMeta has, whatever the schema says:
 	// upstream decodes it into an ObjectMeta (GetObjectMetaWithOptions).
 	unknown := structural.PruneObjectMeta(m)
-	if c.schema != nil {
+	if schema != nil {
 		if !c.preserveUnknownFields {
-			unknown = append(unknown, c.schema.Prune(m)...)
+			unknown = append(unknown, schema.Prune(m)...)
 		}
-		c.schema.Default(m)
+		schema.Default(m)
 	}
 	if strict && len(unknown) > 0 {
 		if strictErr == nil {
@@ -273,8 +276,8 @@ func (c *crCodec) decode(ctx context.Context, body []byte, strict bool) (scheme.
 	// goes no further, and the schema's causes join the metadata's in one
 	// 422, as in upstream's strategy.Validate.
 	causes := validateCustomResourceMetadata(u)
-	if len(causes) > 0 && c.schema != nil {
-		causes = append(causes, c.schema.Validate(ctx, m, nil)...)
+	if len(causes) > 0 && schema != nil {
+		causes = append(causes, schema.Validate(ctx, m, nil)...)
 	}
 	if len(causes) > 0 {
 		return nil, strictErr, apierrors.NewInvalid(c.kind.GroupKind(), u.GetName(), causes)
@@ -299,12 +302,19 @@ func (c *crCodec) decode(ctx context.Context, body []byte, strict bool) (scheme.
 // schema until it is validated; then it is pruned with the storage
 // version's schema, as upstream's storage codec (schemaCoercingConverter)
 // prunes what it converts to the storage version when it writes.
-func schemaValidator(group, storageVersion string, schemas map[string]Schema, preserveUnknownFields bool) CustomResourceValidator {
+func schemaValidator(group, storageVersion string, compiled *crdSchemas, preserveUnknownFields bool) CustomResourceValidator {
 	return func(ctx context.Context, obj, old *unstructured.Unstructured) []metav1.StatusCause {
 		version := registry.RequestVersionFrom(ctx).Version
 		if version == "" {
 			version = storageVersion
 		}
+		// The request's decode compiled them (and answered 500 if they
+		// do not compile), so this is not the first use.
+		cs, err := compiled.get()
+		if err != nil {
+			return []metav1.StatusCause{{Type: metav1.CauseTypeFieldValueInvalid, Message: err.Error()}}
+		}
+		schemas := cs.byVersion
 		sch := schemas[version]
 		var causes []metav1.StatusCause
 		if sch != nil {
@@ -356,15 +366,24 @@ func (c *crCodec) encodeOwned(obj scheme.Object) (scheme.Object, error) {
 	if !ok {
 		return nil, fmt.Errorf("expected a custom resource, got %T", obj)
 	}
-	if c.storageSchema != nil && out.GetName() != "" {
-		c.storageSchema.Default(out.Object)
+	// An object without a name (a watch's bookmark) is neither defaulted
+	// nor pruned, and compiles no schema.
+	var schema, storageSchema Schema
+	if out.GetName() != "" {
+		var err error
+		if schema, storageSchema, _, err = c.compiled(); err != nil {
+			return nil, err
+		}
+	}
+	if storageSchema != nil {
+		storageSchema.Default(out.Object)
 	}
 	out.SetAPIVersion(c.kind.GroupVersion().String())
 	if out.GetKind() == "" {
 		out.SetKind(c.kind.Kind)
 	}
-	if c.schema != nil && !c.preserveUnknownFields && c.kind.Version != c.storageGV.Version && out.GetName() != "" {
-		c.schema.Prune(out.Object)
+	if schema != nil && !c.preserveUnknownFields && c.kind.Version != c.storageGV.Version {
+		schema.Prune(out.Object)
 	}
 	return out, nil
 }

@@ -73,7 +73,11 @@ func TestCrCodec_EncodeShared(t *testing.T) {
 		{"Defaults", false, "bench.crdlab.dev/v1", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &crCodec{kind: gv.WithKind("Widget"), storageGV: gv, noDefaults: tc.noDefaults}
+			c := &crCodec{kind: gv.WithKind("Widget"), storageGV: gv}
+			if !tc.noDefaults {
+				c.schemas = &crdSchemas{}
+				c.schemas.done.Store(&compiledSchemas{storageVersion: "v1", byVersion: map[string]Schema{"v1": fakeDefaults{has: true}}})
+			}
 			in := obj(tc.apiVersion)
 			out, reused, err := c.encodeShared(in)
 			if err != nil {

@@ -49,6 +49,8 @@
 //     None conversion strategy: not supported: webhooks.
 //   - Pruning and defaulting run in the scope's decode (Config.SchemaFor);
 //     OpenAPI and CEL validation in the storage's strategy, as upstream.
+//     The schemas are compiled on the first object read or written
+//     (crdschemas.go; upstream: with the serving info).
 //   - Protobuf is read, never written; not supported: CBOR, gzip (but for
 //     the /openapi/v3 group-version documents).
 //   - One chain of links in one process, without the aggregator; the

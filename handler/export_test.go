@@ -23,3 +23,20 @@ func OpenAPIBuilds(h *GenericAPIServer) int {
 	defer h.cfg.openapi.mu.Unlock()
 	return h.cfg.openapi.builds
 }
+
+// SchemasCompiled reports whether the serving info the crdHandler holds for
+// the CRD named name has compiled its versions' schemas; ok is false if
+// there is no serving info.
+func SchemasCompiled(c *CRDHandler, name string) (compiled, ok bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	crd, found := c.crds[name]
+	if !found {
+		return false, false
+	}
+	info, found := c.infos[crd.UID]
+	if !found || info.schemas == nil {
+		return false, false
+	}
+	return info.schemas.compiled(), true
+}

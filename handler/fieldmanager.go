@@ -330,7 +330,11 @@ func (c *crCodec) toWire(obj scheme.Object) (*unstructured.Unstructured, error) 
 	if !ok {
 		return nil, fmt.Errorf("expected a custom resource, got %T", obj)
 	}
-	if !c.noDefaults {
+	_, _, noDefaults, err := c.compiled()
+	if err != nil {
+		return nil, err
+	}
+	if !noDefaults {
 		out, err := c.encode(u)
 		if err != nil {
 			return nil, err
