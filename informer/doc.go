@@ -56,4 +56,5 @@
 //     with a watch-list: its WatchListClient feature is on by default).
 //   - The factory takes the constructor per call and holds no client.
 //   - Tracing is crdlab's; upstream has none.
+//   - A listener's buffer starts at 16 notifications, not 1024.
 package informer

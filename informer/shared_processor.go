@@ -17,8 +17,12 @@ type (
 	deleteNotification struct{ oldObj any }
 )
 
-// initialBufferSize is the starting size of a listener's ring buffer.
-const initialBufferSize = 1024
+// initialBufferSize is the starting size of a listener's ring buffer,
+// which doubles whenever it is full. Upstream starts at 1024 (16 KiB per
+// listener); crdlab starts small: the garbage collector runs an informer
+// per resource, so with thousands of CRDs there are thousands of
+// listeners, nearly all idle (docs/crd-memory.md).
+const initialBufferSize = 16
 
 // sharedProcessor fans the informer's notifications out to its listeners.
 // distribute never blocks on a handler: it only appends to each listener's
