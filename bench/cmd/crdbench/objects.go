@@ -494,7 +494,7 @@ func compactCrdlab(ctx context.Context, s *objServer, n int, rvOld string) (*rep
 	ready := time.Now()
 	w := s.target.StartWriter(ctx, objectsCRD, nsObjects, objPrefix, n)
 	var end time.Time
-	var took time.Duration
+	var took, window time.Duration // the compaction's; with its defragmentation's
 	var defrag, defragDone bool
 	deadline := time.Now().Add(3 * time.Minute)
 	logPath := s.procs[0].LogPath
@@ -536,7 +536,7 @@ func compactCrdlab(ctx context.Context, s *objServer, n int, rvOld string) (*rep
 					return nil, fmt.Errorf("unreadable defragmentation line %q: %v", sc.Text(), err)
 				}
 				// Writes during the defragmentation count as during the compaction.
-				end, took = t, took+d
+				end, window = t, t.Sub(end)+took
 				c.DefragMs, c.DefragPausedMs = stats.Ms(d), stats.Ms(p)
 				defragDone = true
 				break
@@ -559,7 +559,7 @@ func compactCrdlab(ctx context.Context, s *objServer, n int, rvOld string) (*rep
 				w.Stop()
 				return nil, fmt.Errorf("unreadable compaction line %q: %v %v", sc.Text(), err1, err2)
 			}
-			end, took = t, d
+			end, took, window = t, d, d
 			if !defrag {
 				break
 			}
@@ -582,7 +582,7 @@ func compactCrdlab(ctx context.Context, s *objServer, n int, rvOld string) (*rep
 			warm = append(warm, x)
 		}
 	}
-	during, idle := workload.Split(warm, end.Add(-took), end)
+	during, idle := workload.Split(warm, end.Add(-window), end)
 	c.Ms = stats.Ms(took)
 	c.Idle, c.During = stats.Summarize(idle), stats.Summarize(during)
 	// The history is gone: a watch from before the compaction is told so.
