@@ -9,6 +9,7 @@ import (
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/machinery/fields"
@@ -259,11 +260,11 @@ func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options
 			obj = ev.Object
 		}
 	} else if opts.Convert != nil && *opts.Convert == negotiation.PartialObjectMetadataV1 {
-		m, ok := metav1.Accessor(ev.Object)
-		if !ok {
-			return nil, fmt.Errorf("%T has no metadata", ev.Object)
+		partial, err := watchPartialObjectMetadata(ev.Object)
+		if err != nil {
+			return nil, err
 		}
-		obj = asPartialObjectMetadata(m, metav1.SchemeGroupVersion)
+		obj = partial
 	} else {
 		out, err := s.Encode(ev.Object)
 		if err != nil {
@@ -300,6 +301,26 @@ func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options
 		line = append(line, raw...)
 	}
 	return append(line, '}'), nil
+}
+
+// watchPartialObjectMetadata is the PartialObjectMetadata of a watch
+// event's stored object, to be encoded at once. A custom resource's is
+// written from its metadata map as it is — shared with storage, only read
+// — by the unstructured encoder; a built-in object's metadata is copied
+// (asPartialObjectMetadata).
+func watchPartialObjectMetadata(obj scheme.Object) (any, error) {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": metav1.SchemeGroupVersion.String(),
+			"kind":       "PartialObjectMetadata",
+			"metadata":   u.Object["metadata"],
+		}}, nil
+	}
+	m, ok := metav1.Accessor(obj)
+	if !ok {
+		return nil, fmt.Errorf("%T has no metadata", obj)
+	}
+	return asPartialObjectMetadata(m, metav1.SchemeGroupVersion), nil
 }
 
 // watchTable turns one watch event's object into a Table: one row, or none
