@@ -42,7 +42,7 @@ func (b *bench) workload(ctx context.Context) error {
 	// in existing namespaces; the reference serves no namespaces and
 	// needs none), then the two CRDs every later phase uses, each usable
 	// (a first object created).
-	for _, s := range b.servers {
+	for _, s := range b.withNoKubeControllers() {
 		if err := s.target.CreateNamespaces(ctx, nsWarmup, nsBench, "fanout-small", "fanout-big"); err != nil {
 			return fmt.Errorf("setup: %w", err)
 		}
@@ -99,6 +99,12 @@ func (b *bench) workload(ctx context.Context) error {
 		names = append(names, b.create(ctx, "create1", "c1", p.Create1N, 1, func(r *report.Server) *report.Throughput { return &r.Create1 })...)
 		names = append(names, b.create(ctx, "create16", "c16", p.Create16N, 16, func(r *report.Server) *report.Throughput { return &r.Create16 })...)
 		b.mem("create")
+		if s := b.noKubeControllers; s != nil {
+			// Its part is done: it leaves the machine to the others.
+			s.mem("create")
+			s.res.CPUSeconds = (s.cpu() - s.cpu0).Seconds()
+			s.stop()
+		}
 	}
 	if b.on("createcel") {
 		b.createOf(ctx, workload.CELRoutes, "createcel", "cel", p.CreateCELN, 16, func(r *report.Server) *report.Throughput { return &r.CreateCEL })
@@ -231,13 +237,29 @@ func (b *bench) mem(phase string) {
 	}
 }
 
-// create runs a create phase and returns the names it created.
+// withNoKubeControllers is the servers and crdlab without its kube
+// controllers, if it runs.
+func (b *bench) withNoKubeControllers() []*server {
+	if b.noKubeControllers == nil {
+		return b.servers
+	}
+	return append(slices.Clone(b.servers), b.noKubeControllers)
+}
+
+// create runs a create phase, on crdlab without its kube controllers too,
+// and returns the names it created.
 func (b *bench) create(ctx context.Context, phase, prefix string, n, clients int, dst func(*report.Server) *report.Throughput) []string {
-	return b.createOf(ctx, mainCRD, phase, prefix, n, clients, dst)
+	return b.createOn(ctx, b.withNoKubeControllers(), mainCRD, phase, prefix, n, clients, dst)
 }
 
 // createOf creates n objects of crd in rounds, on each server in turn.
 func (b *bench) createOf(ctx context.Context, crd workload.CRD, phase, prefix string, n, clients int, dst func(*report.Server) *report.Throughput) []string {
+	return b.createOn(ctx, b.servers, crd, phase, prefix, n, clients, dst)
+}
+
+// createOn creates n objects of crd in rounds, on each of servers in turn
+// (alternating order).
+func (b *bench) createOn(ctx context.Context, servers []*server, crd workload.CRD, phase, prefix string, n, clients int, dst func(*report.Server) *report.Throughput) []string {
 	logf("phase: %s, %d client(s), N=%d", phase, clients, n)
 	per := n / b.p.Rounds
 	acc := map[*server]*accum{}
@@ -246,7 +268,11 @@ func (b *bench) createOf(ctx context.Context, crd workload.CRD, phase, prefix st
 		if r == b.p.Rounds-1 {
 			count = n - per*(b.p.Rounds-1)
 		}
-		for _, s := range b.order(r) {
+		order := slices.Clone(servers)
+		if r%2 == 1 {
+			slices.Reverse(order)
+		}
+		for _, s := range order {
 			c0 := s.cpu()
 			t, err := s.target.Create(ctx, crd, nsBench, prefix, r*per, count, clients)
 			if err != nil {
@@ -256,7 +282,7 @@ func (b *bench) createOf(ctx context.Context, crd workload.CRD, phase, prefix st
 			acc[s] = acc[s].add(t, s.cpu()-c0)
 		}
 	}
-	for _, s := range b.servers {
+	for _, s := range servers {
 		*dst(s.res) = acc[s].throughput(clients)
 		t := dst(s.res)
 		logf("  %-9s %.0f/s p50 %.2f ms p99 %.2f ms, server CPU %.2f ms/op", s.res.Name, t.PerSec, t.Lat.P50, t.Lat.P99, t.CPUMsPerOp)

@@ -78,6 +78,13 @@ func (s *server) cpu() time.Duration {
 	return sum
 }
 
+// stop stops the server's processes, last started first.
+func (s *server) stop() {
+	for _, p := range slices.Backward(s.procs) {
+		p.Stop(10 * time.Second)
+	}
+}
+
 func (s *server) fail(phase string, err error) {
 	msg := fmt.Sprintf("%s: %v", phase, err)
 	logf("%s: ERROR %s", s.res.Name, msg)
@@ -107,8 +114,11 @@ type bench struct {
 	o       options
 	p       report.Params
 	servers []*server
-	phases  map[string]bool
-	commit  string
+	// noKubeControllers is crdlab without its kube controllers, in the
+	// create phases only (nil if they do not run).
+	noKubeControllers *server
+	phases            map[string]bool
+	commit            string
 }
 
 func run(ctx context.Context, o options) error {
@@ -276,6 +286,33 @@ func run(ctx context.Context, o options) error {
 		s.res.StartupMs = float64(time.Since(cl.Started).Milliseconds())
 		b.servers = append(b.servers, s)
 		logf("crdlab ready at %s, %v ms after start", base, s.res.StartupMs)
+
+		if b.on("create") {
+			// crdlab as the reference runs: without the kube controllers
+			// (no kube-controller-manager upstream). It takes part in the
+			// create phases only, then stops (phases.go).
+			dir := filepath.Join(work, report.CrdlabNoKubeControllers)
+			os.MkdirAll(dir, 0o755)
+			args := append(slices.Clone(extra), report.NoKubeControllersArgs)
+			cl, base, err := procs.StartCrdlab(ctx, o.crdlabBin, dir, args, strings.Fields(o.crdlabEnv))
+			if err != nil {
+				keep = true
+				return err
+			}
+			b.noKubeControllers = &server{
+				target:   workload.NewTarget(report.CrdlabNoKubeControllers, base, cl.Pid()),
+				res:      &report.Server{Name: report.CrdlabNoKubeControllers, Desc: "crdlab serve " + report.NoKubeControllersArgs + " (" + res.Meta.Commit + ")"},
+				procs:    []*procs.Proc{cl},
+				dataDirs: []string{filepath.Join(dir, "crdlab-data")},
+			}
+			logf("crdlab without the kube controllers ready at %s", base)
+		}
+	}
+	if s := b.noKubeControllers; s != nil {
+		defer s.stop()
+		res.Servers[s.res.Name] = s.res
+		s.cpu0 = s.cpu()
+		s.mem("start")
 	}
 	for _, s := range b.servers {
 		res.Servers[s.res.Name] = s.res
@@ -375,6 +412,22 @@ func run(ctx context.Context, o options) error {
 			logf("the CEL create figures go into the results of the run of %s", full.Meta.Date)
 		}
 	}
+	if !o.short && !(len(b.phases) == 1 && (b.phases["crds"] || b.phases["objects"] || b.phases["createcel"])) {
+		// The main workload (or some of its phases) without a family: the
+		// families keep the figures of their last runs.
+		if prev, err := os.ReadFile(filepath.Join(out, "perf.json")); err == nil {
+			var last report.Results
+			if err := json.Unmarshal(prev, &last); err != nil {
+				return fmt.Errorf("%s: %w", filepath.Join(out, "perf.json"), err)
+			}
+			if !b.on("objects") && res.Objects == nil {
+				res.Objects = last.Objects
+			}
+			if !b.on("crds") && res.CRDs == nil {
+				res.CRDs = last.CRDs
+			}
+		}
+	}
 	res.CheckTargets()
 
 	if err := write(res, out); err != nil {
@@ -385,7 +438,7 @@ func run(ctx context.Context, o options) error {
 	// What a run must show, short or full: every phase ran on every server, nothing was
 	// missed. Nothing about speed.
 	var problems []string
-	for _, s := range b.servers {
+	for _, s := range b.withNoKubeControllers() {
 		for _, e := range s.res.Errors {
 			problems = append(problems, s.res.Name+": "+e)
 		}

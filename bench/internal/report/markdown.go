@@ -42,6 +42,11 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 	p("| server | %s | %s |\n", desc(ref), desc(cl))
 	p("| storage | %s | %s |\n", m.Versions["reference-storage"], m.Versions["crdlab-storage"])
 	p("\n")
+	if off := r.Servers[CrdlabNoKubeControllers]; off != nil {
+		p("crdlab runs as shipped, with the namespace controller and the garbage collector that upstream\n")
+		p("runs in kube-controller-manager (the reference runs no such process). A third server, `%s`,\n", off.Desc)
+		p("took part in the create phases (interleaved with the other two) to show what they cost.\n\n")
+	}
 
 	p("## Targets (issue 8)\n\n")
 	p("| target | wanted | this run | met |\n|---|---|---|---|\n")
@@ -61,10 +66,13 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 	p("## Results\n\n")
 	p("Ratios are crdlab / reference: below 1 is better for times and memory, above 1 for rates.\n\n")
 	p("| workload | figure | reference | crdlab | crdlab / reference |\n|---|---|---|---|---|\n")
-	row := func(work, fig string, f func(*Server) float64, format string) {
+	// rowOf writes a figure of crdlab (or another crdlab server) next to
+	// the reference's.
+	rowOf := func(cl *Server, work, fig string, f func(*Server) float64, format string) {
 		rv, cv := val(ref, f), val(cl, f)
 		p("| %s | %s | %s | %s | %s |\n", work, fig, num(rv, format), num(cv, format), ratioString(cv, rv))
 	}
+	row := func(work, fig string, f func(*Server) float64, format string) { rowOf(cl, work, fig, f, format) }
 	p("| disk | raw 4 KiB write + fdatasync, 1 thread | %s | | |\n", fmt.Sprintf("%.0f /s (before %.0f, after %.0f)", r.Fsync.Mean(), r.Fsync.Before, r.Fsync.After))
 	row("start", "process start → /readyz 200", func(s *Server) float64 { return s.StartupMs }, "%.0f ms")
 	row("CRD created → Established", fmt.Sprintf("p50 of %d", m.Params.EstablishedReps), func(s *Server) float64 { return s.Established.P50 }, "%.1f ms")
@@ -93,6 +101,15 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 		row("", "p50", func(s *Server) float64 { return f(s).Lat.P50 }, "%.2f ms")
 		row("", "p99", func(s *Server) float64 { return f(s).Lat.P99 }, "%.2f ms")
 		row("", "server CPU per request", func(s *Server) float64 { return f(s).CPUMsPerOp }, "%.2f ms")
+		if off := r.Servers[CrdlabNoKubeControllers]; off != nil && f(off).PerSec > 0 {
+			// The same creates on crdlab without its kube controllers, as the
+			// reference runs (no kube-controller-manager).
+			cpu := func(s *Server) float64 { return f(s).CPUMsPerOp }
+			rowOf(off, "", fmt.Sprintf("without the kube controllers (`%s`): throughput", NoKubeControllersArgs), perSec, "%.0f /s")
+			rowOf(off, "", "without the kube controllers: server CPU per request", cpu, "%.2f ms")
+			p("| | the kube controllers' cost: crdlab with / without them (throughput; CPU per request) | | | %s; %s |\n",
+				ratioString(val(cl, perSec), perSec(off)), ratioString(val(cl, cpu), cpu(off)))
+		}
 	}
 	for _, l := range []struct {
 		name string

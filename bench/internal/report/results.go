@@ -14,7 +14,17 @@ import (
 const (
 	Reference = "reference"
 	Crdlab    = "crdlab"
+	// CrdlabNoKubeControllers is crdlab with the namespace controller and
+	// the garbage collector off (NoKubeControllersArgs): what the
+	// reference, apiextensions-apiserver without kube-controller-manager,
+	// runs. It takes part in the create phases only, to show what the
+	// kube controllers cost crdlab as shipped.
+	CrdlabNoKubeControllers = "crdlab-no-kube-controllers"
 )
+
+// NoKubeControllersArgs are the `crdlab serve` arguments of
+// CrdlabNoKubeControllers.
+const NoKubeControllersArgs = "--controllers=-namespace-controller,-garbage-collector-controller"
 
 // Results is everything one crdbench run measured.
 type Results struct {
