@@ -395,6 +395,10 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// compactDefrag: BenchmarkCompactWrites with or without the
+// defragmentation after the compaction.
+var compactDefrag = flag.Bool("compact.defrag", true, "BenchmarkCompactWrites: let the compaction defragment")
+
 // BenchmarkCompactWrites measures what a compaction (and the
 // defragmentation it starts) does to one writer's latency: -open.objects
 // objects, each created and updated once, then compacted to the current
@@ -410,7 +414,11 @@ func BenchmarkCompactWrites(b *testing.B) {
 		require.NoError(b, err)
 		manyObjects(b, db.ForResource(storagetest.ResourceConfig()), n)
 		require.NoError(b, db.Close())
-		db, err = bolt.Open(path, bolt.Options{})
+		opts := bolt.Options{}
+		if !*compactDefrag {
+			opts.DefragmentFree = -1
+		}
+		db, err = bolt.Open(path, opts)
 		require.NoError(b, err)
 		st := db.ForResource(storagetest.ResourceConfig())
 		ctx := context.Background()
