@@ -180,7 +180,10 @@ func (c *fileChecker) pickMeta() (meta, error) {
 			sizes = append(sizes, 1024<<i)
 		}
 	}
-	var m1 meta
+	if m0.valid() && c.size < 2*int64(m0.pageSize) {
+		return meta{}, corrupt("the file is truncated: it has %d bytes, less than its two meta pages of %d bytes", c.size, m0.pageSize)
+	}
+	m1 := meta{page: 1}
 	for _, ps := range sizes {
 		if ps < pageHeaderSize+metaSize || ps >= c.size {
 			continue

@@ -93,7 +93,8 @@ func TestOpen_DamagedFile(t *testing.T) {
 	for id := range pages {
 		used = max(used, (id+1)*pageSize)
 	}
-	for _, size := range []int{2 * pageSize, used - pageSize, used / 2} { // 2 pages: the meta pages alone
+	// 2 pages: the meta pages alone; half a page: the second meta page gone.
+	for _, size := range []int{2 * pageSize, pageSize / 2, used - pageSize, used / 2} {
 		t.Run(fmt.Sprint("ErrCorruptTruncatedTo", size), func(t *testing.T) {
 			err := open(t, good[:size])
 			require.ErrorIs(t, err, bolt.ErrCorrupt)
