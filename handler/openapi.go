@@ -59,7 +59,21 @@ type openAPIService struct {
 	v2 *openAPIV2
 	// plain holds recently asked-for documents uncompressed.
 	plain *plainCache
+	// recent holds the group versions whose built document is kept, most
+	// recently asked for first; docBytes counts those documents, at most
+	// maxDocBytes: past that the least recently asked-for are dropped
+	// (their hashes stay, and they are built again on request).
+	recent      *list.List
+	docBytes    int
+	maxDocBytes int
 }
+
+// maxOpenAPIDocs bounds the compressed documents kept: a fixed cost, not
+// one per CRD. A provider's 265 KB CRD adds about 80 KB of compressed
+// document per CRD, and a request for /openapi/v3 (kubectl asks for it
+// first) builds every group version's document for its hash; clients
+// then fetch the few they need, and keep those by hash.
+const maxOpenAPIDocs = 64 << 20
 
 // openAPIGroup is one group version's document.
 type openAPIGroup struct {
@@ -77,12 +91,15 @@ type openAPIGroup struct {
 	// for. hash is openapi.Hash of the uncompressed document.
 	doc  []byte
 	hash string
+	// kept is doc's element in openAPIService.recent (nil when doc is).
+	kept *list.Element
 	// builtin marks the group versions of installed API groups.
 	builtin bool
 }
 
 func newOpenAPIService(log *slog.Logger, version string) *openAPIService {
-	return &openAPIService{log: log, version: version, groups: map[scheme.GroupVersion]*openAPIGroup{}, plain: newPlainCache(maxPlainCache)}
+	return &openAPIService{log: log, version: version, groups: map[scheme.GroupVersion]*openAPIGroup{}, plain: newPlainCache(maxPlainCache),
+		recent: list.New(), maxDocBytes: maxOpenAPIDocs}
 }
 
 // setGroupVersion makes gv's document describe resources (none removes
@@ -101,20 +118,25 @@ func (o *openAPIService) setGroupVersion(gv scheme.GroupVersion, resources []ope
 func (o *openAPIService) setGroup(gv scheme.GroupVersion, g *openAPIGroup) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if old, ok := o.groups[gv]; ok && old.builtin && !g.builtin {
+	old, ok := o.groups[gv]
+	if ok && old.builtin && !g.builtin {
 		return // an installed API group owns gv
 	}
-	if len(g.resources) == 0 {
-		delete(o.groups, gv)
-		o.v2 = nil
-		return
-	}
-	if old, ok := o.groups[gv]; ok && old.doc != nil && g.crds != nil && sameCRDs(old.crds, g.crds) {
-		g.doc, g.hash = old.doc, old.hash
+	if ok && old.hash != "" && g.crds != nil && len(g.resources) > 0 && sameCRDs(old.crds, g.crds) {
+		// The document (or, if it was dropped, its hash) stays.
+		g.doc, g.hash, g.kept = old.doc, old.hash, old.kept
 		o.groups[gv] = g
 		return // the v2 document, built from the same documents, stays too
 	}
-	o.groups[gv] = g
+	if ok && old.kept != nil {
+		o.recent.Remove(old.kept)
+		o.docBytes -= len(old.doc)
+	}
+	if len(g.resources) == 0 {
+		delete(o.groups, gv)
+	} else {
+		o.groups[gv] = g
+	}
 	o.v2 = nil
 }
 
@@ -150,6 +172,9 @@ func (o *openAPIService) document(gv scheme.GroupVersion) (gz []byte, hash strin
 	if !ok {
 		return nil, "", errNoDocument
 	}
+	if g.kept != nil {
+		o.recent.MoveToFront(g.kept)
+	}
 	if g.doc == nil {
 		resources := g.resources
 		if g.schemas != nil {
@@ -175,8 +200,31 @@ func (o *openAPIService) document(gv scheme.GroupVersion) (gz []byte, hash strin
 			return nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
 		}
 		g.doc, g.hash = bytes.Clone(buf.Bytes()), openapi.Hash(doc)
+		g.kept = o.recent.PushFront(gv)
+		o.docBytes += len(g.doc)
+		for o.docBytes > o.maxDocBytes && o.recent.Len() > 1 {
+			last := o.recent.Back()
+			dropped := o.groups[last.Value.(scheme.GroupVersion)]
+			o.recent.Remove(last)
+			o.docBytes -= len(dropped.doc)
+			dropped.doc, dropped.kept = nil, nil
+		}
 	}
 	return g.doc, g.hash, nil
+}
+
+// hash returns gv's document's hash, building the document only if its
+// hash is not known.
+func (o *openAPIService) hash(gv scheme.GroupVersion) (string, error) {
+	o.mu.Lock()
+	g, ok := o.groups[gv]
+	if ok && g.hash != "" {
+		defer o.mu.Unlock()
+		return g.hash, nil
+	}
+	o.mu.Unlock()
+	_, hash, err := o.document(gv)
+	return hash, err
 }
 
 // plainCache keeps the uncompressed documents that clients without gzip
@@ -271,7 +319,7 @@ func (o *openAPIService) groupVersions() []scheme.GroupVersion {
 func (o *openAPIService) serveRoot(w http.ResponseWriter, _ *http.Request) {
 	hashes := map[string]string{}
 	for _, gv := range o.groupVersions() {
-		_, hash, err := o.document(gv)
+		hash, err := o.hash(gv)
 		if err != nil {
 			if !errors.Is(err, errNoDocument) { // else removed meanwhile
 				o.log.Error("cannot build OpenAPI document", "groupVersion", gv.String(), "err", err)
