@@ -141,7 +141,7 @@ func (k *kubeControllers) resyncGC() {
 // start builds the loopback clients and the controllers and starts them
 // until ctx ends.
 func (k *kubeControllers) start(ctx context.Context, loopback *client.Config) error {
-	cs, dyn, err := loopbackClients(loopback, "crdlab-kube-controllers")
+	cs, _, err := loopbackClients(loopback, "crdlab-kube-controllers")
 	if err != nil {
 		return err
 	}
@@ -149,8 +149,9 @@ func (k *kubeControllers) start(ctx context.Context, loopback *client.Config) er
 	if err != nil {
 		return fmt.Errorf("loopback discovery client: %w", err)
 	}
-	// The garbage collector reads every resource as metadata only, as
-	// kube-controller-manager's does (its "metadata-informers" client).
+	// The garbage collector and the namespace controller read every
+	// resource as metadata only, as kube-controller-manager's do (their
+	// metadata client).
 	meta, err := metadata.NewForConfig(loopback)
 	if err != nil {
 		return fmt.Errorf("loopback metadata client: %w", err)
@@ -166,7 +167,7 @@ func (k *kubeControllers) start(ctx context.Context, loopback *client.Config) er
 			Logger:       k.log.With("informer", "namespaces"),
 			Tracer:       k.tracer,
 		})
-		nc, err := namespace.NewNamespaceController(nsInformer, namespaces, dyn, disc.ServerPreferredNamespacedResources, opts)
+		nc, err := namespace.NewNamespaceController(nsInformer, namespaces, meta, disc.ServerPreferredNamespacedResources, opts)
 		if err != nil {
 			return err
 		}

@@ -13,7 +13,7 @@ import (
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/client/discovery"
-	"github.com/crdlab/crdlab/client/dynamic"
+	"github.com/crdlab/crdlab/client/metadata"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/trace"
@@ -62,10 +62,10 @@ func (e *ResourcesRemainingError) Error() string {
 // k8s.io/kubernetes/pkg/controller/namespace/deletion/namespaced_resources_deleter.go.
 type NamespacedResourcesDeleter struct {
 	nsClient NamespaceClient
-	// dyn lists and deletes the objects of any resource (upstream: the
-	// metadata client).
-	dyn      dynamic.Interface
-	discover DiscoverResourcesFunc
+	// metadataClient lists and deletes the objects of any resource, as
+	// metadata only (PartialObjectMetadata), as upstream's does.
+	metadataClient metadata.Interface
+	discover       DiscoverResourcesFunc
 	// finalizerToken is the spec.finalizers entry this deleter owns.
 	finalizerToken corev1.FinalizerName
 	opts           controller.Options
@@ -75,9 +75,9 @@ type NamespacedResourcesDeleter struct {
 // finalizerToken once a namespace is empty.
 //
 // Mirrors NewNamespacedResourcesDeleter.
-func NewNamespacedResourcesDeleter(nsClient NamespaceClient, dyn dynamic.Interface, discover DiscoverResourcesFunc,
+func NewNamespacedResourcesDeleter(nsClient NamespaceClient, metadataClient metadata.Interface, discover DiscoverResourcesFunc,
 	finalizerToken corev1.FinalizerName, opts controller.Options) *NamespacedResourcesDeleter {
-	return &NamespacedResourcesDeleter{nsClient: nsClient, dyn: dyn, discover: discover, finalizerToken: finalizerToken, opts: opts}
+	return &NamespacedResourcesDeleter{nsClient: nsClient, metadataClient: metadataClient, discover: discover, finalizerToken: finalizerToken, opts: opts}
 }
 
 // Delete empties the namespace nsName if it is being deleted, then
@@ -329,7 +329,7 @@ func (d *NamespacedResourcesDeleter) deleteCollection(ctx context.Context, gvr s
 		return false, nil
 	}
 	background := metav1.DeletePropagationBackground
-	err = d.dyn.Resource(gvr).Namespace(namespace).DeleteCollection(ctx, metav1.DeleteOptions{PropagationPolicy: &background}, metav1.ListOptions{})
+	err = d.metadataClient.Resource(gvr).Namespace(namespace).DeleteCollection(ctx, metav1.DeleteOptions{PropagationPolicy: &background}, metav1.ListOptions{})
 	if err == nil {
 		return true, nil
 	}
@@ -349,7 +349,7 @@ func (d *NamespacedResourcesDeleter) listCollection(ctx context.Context, gvr sch
 	if !slices.Contains(verbs, "list") {
 		return nil, false, nil
 	}
-	list, err := d.dyn.Resource(gvr).Namespace(namespace).List(ctx, metav1.ListOptions{})
+	list, err := d.metadataClient.Resource(gvr).Namespace(namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		if apierrors.IsMethodNotSupported(err) || apierrors.IsNotFound(err) {
 			return nil, false, nil
@@ -373,7 +373,7 @@ func (d *NamespacedResourcesDeleter) deleteEachItem(ctx context.Context, gvr sch
 	}
 	background := metav1.DeletePropagationBackground
 	for _, it := range items {
-		err := d.dyn.Resource(gvr).Namespace(namespace).Delete(ctx, it.GetName(), metav1.DeleteOptions{PropagationPolicy: &background})
+		err := d.metadataClient.Resource(gvr).Namespace(namespace).Delete(ctx, it.GetName(), metav1.DeleteOptions{PropagationPolicy: &background})
 		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsMethodNotSupported(err) {
 			return err
 		}

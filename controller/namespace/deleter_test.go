@@ -16,7 +16,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/client/discovery"
-	"github.com/crdlab/crdlab/client/dynamic"
+	"github.com/crdlab/crdlab/client/metadata"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/machinery/clock"
 	"github.com/crdlab/crdlab/scheme"
@@ -112,19 +112,19 @@ func (f *fakeNamespaces) Finalize(_ context.Context, ns *corev1.Namespace, _ met
 	return out, err
 }
 
-// fakeDynamic holds objects by resource; a delete removes an object
+// fakeMetadata holds objects by resource; a delete removes an object
 // without finalizers and marks one with finalizers, as the registry does.
-type fakeDynamic struct {
+type fakeMetadata struct {
 	mu      sync.Mutex
 	objects map[scheme.GroupVersionResource][]*unstructured.Unstructured
 	calls   []string
 }
 
-func (f *fakeDynamic) Resource(gvr scheme.GroupVersionResource) dynamic.NamespaceableResourceInterface {
+func (f *fakeMetadata) Resource(gvr scheme.GroupVersionResource) metadata.Getter {
 	return &fakeResource{f: f, gvr: gvr}
 }
 
-func (f *fakeDynamic) add(gvr scheme.GroupVersionResource, ns, name string, finalizers ...string) {
+func (f *fakeMetadata) add(gvr scheme.GroupVersionResource, ns, name string, finalizers ...string) {
 	u := &unstructured.Unstructured{Object: map[string]any{}}
 	u.SetNamespace(ns)
 	u.SetName(name)
@@ -132,7 +132,7 @@ func (f *fakeDynamic) add(gvr scheme.GroupVersionResource, ns, name string, fina
 	f.objects[gvr] = append(f.objects[gvr], u)
 }
 
-func (f *fakeDynamic) count(gvr scheme.GroupVersionResource, ns string) int {
+func (f *fakeMetadata) count(gvr scheme.GroupVersionResource, ns string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n := 0
@@ -145,15 +145,15 @@ func (f *fakeDynamic) count(gvr scheme.GroupVersionResource, ns string) int {
 }
 
 // fakeResource implements the calls the deleter makes; the rest of
-// dynamic.ResourceInterface is left nil and panics if called.
+// metadata.ResourceInterface is left nil and panics if called.
 type fakeResource struct {
-	dynamic.ResourceInterface
-	f   *fakeDynamic
+	metadata.ResourceInterface
+	f   *fakeMetadata
 	gvr scheme.GroupVersionResource
 	ns  string
 }
 
-func (r *fakeResource) Namespace(ns string) dynamic.ResourceInterface {
+func (r *fakeResource) Namespace(ns string) metadata.ResourceInterface {
 	return &fakeResource{f: r.f, gvr: r.gvr, ns: ns}
 }
 
@@ -188,13 +188,15 @@ func (r *fakeResource) Delete(_ context.Context, name string, opts metav1.Delete
 	return nil
 }
 
-func (r *fakeResource) List(context.Context, metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+func (r *fakeResource) List(context.Context, metav1.ListOptions) (*metav1.PartialObjectMetadataList, error) {
 	r.f.mu.Lock()
 	defer r.f.mu.Unlock()
-	list := &unstructured.UnstructuredList{}
+	list := &metav1.PartialObjectMetadataList{}
 	for _, u := range r.f.objects[r.gvr] {
 		if u.GetNamespace() == r.ns {
-			list.Items = append(list.Items, *u.DeepCopy())
+			list.Items = append(list.Items, metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{
+				Namespace: u.GetNamespace(), Name: u.GetName(), Finalizers: u.GetFinalizers(), DeletionTimestamp: u.GetDeletionTimestamp(),
+			}})
 		}
 	}
 	return list, nil
@@ -209,7 +211,7 @@ func deletedNamespace(name string) *corev1.Namespace {
 	}
 }
 
-func newDeleter(nss *fakeNamespaces, dyn dynamic.Interface, discover DiscoverResourcesFunc) *NamespacedResourcesDeleter {
+func newDeleter(nss *fakeNamespaces, dyn metadata.Interface, discover DiscoverResourcesFunc) *NamespacedResourcesDeleter {
 	opts := controller.Options{Clock: clock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}.WithDefaults("namespace")
 	return NewNamespacedResourcesDeleter(nss, dyn, discover, corev1.FinalizerKubernetes, opts)
 }
@@ -226,7 +228,7 @@ func TestNamespacedResourcesDeleter_Delete(t *testing.T) {
 
 	t.Run("EmptiesAndFinalizes", func(t *testing.T) {
 		nss := newFakeNamespaces(deletedNamespace("x"), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "other"}})
-		dyn := &fakeDynamic{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
+		dyn := &fakeMetadata{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
 		dyn.add(configMaps, "x", "a")
 		dyn.add(configMaps, "x", "b")
 		dyn.add(configMaps, "other", "keep")
@@ -247,7 +249,7 @@ func TestNamespacedResourcesDeleter_Delete(t *testing.T) {
 	t.Run("NotDeleting", func(t *testing.T) {
 		nss := newFakeNamespaces(&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "x"},
 			Spec: corev1.NamespaceSpec{Finalizers: []corev1.FinalizerName{corev1.FinalizerKubernetes}}})
-		dyn := &fakeDynamic{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
+		dyn := &fakeMetadata{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
 		dyn.add(configMaps, "x", "a")
 		require.NoError(t, newDeleter(nss, dyn, discoverBoth).Delete(ctx, "x"))
 		assert.Equal(t, 1, dyn.count(configMaps, "x"))
@@ -255,13 +257,13 @@ func TestNamespacedResourcesDeleter_Delete(t *testing.T) {
 	})
 
 	t.Run("Gone", func(t *testing.T) {
-		dyn := &fakeDynamic{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
+		dyn := &fakeMetadata{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
 		assert.NoError(t, newDeleter(newFakeNamespaces(), dyn, discoverBoth).Delete(ctx, "x"))
 	})
 
 	t.Run("FinalizersRemain", func(t *testing.T) {
 		nss := newFakeNamespaces(deletedNamespace("x"))
-		dyn := &fakeDynamic{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
+		dyn := &fakeMetadata{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
 		dyn.add(configMaps, "x", "held", "example.com/hold")
 		dyn.add(configMaps, "x", "free")
 		d := newDeleter(nss, dyn, discoverBoth)
@@ -298,7 +300,7 @@ func TestNamespacedResourcesDeleter_Delete(t *testing.T) {
 
 	t.Run("DiscoveryFailsForSomeGroups", func(t *testing.T) {
 		nss := newFakeNamespaces(deletedNamespace("x"))
-		dyn := &fakeDynamic{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
+		dyn := &fakeMetadata{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
 		dyn.add(configMaps, "x", "a")
 		partial := func(ctx context.Context) ([]*metav1.APIResourceList, error) {
 			all, _ := discoverBoth(ctx)
@@ -320,7 +322,7 @@ func TestNamespacedResourcesDeleter_Delete(t *testing.T) {
 		// A resource whose deletes do nothing: objects without finalizers
 		// remain, which is an error (retried with backoff).
 		nss := newFakeNamespaces(deletedNamespace("x"))
-		dyn := &fakeDynamic{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
+		dyn := &fakeMetadata{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
 		dyn.add(crontabs, "x", "c")
 		noDelete := func(context.Context) ([]*metav1.APIResourceList, error) {
 			return []*metav1.APIResourceList{{GroupVersion: "stable.example.com/v1", APIResources: []metav1.APIResource{
@@ -330,7 +332,7 @@ func TestNamespacedResourcesDeleter_Delete(t *testing.T) {
 
 		nss = newFakeNamespaces(deletedNamespace("y"))
 		dyn.add(crontabs, "y", "c")
-		sticky := &stickyDynamic{fakeDynamic: dyn}
+		sticky := &stickyMetadata{fakeMetadata: dyn}
 		err := newDeleter(nss, sticky, discoverBoth).Delete(ctx, "y")
 		require.Error(t, err)
 		var remaining *ResourcesRemainingError
@@ -344,7 +346,7 @@ func TestNamespacedResourcesDeleter_Delete(t *testing.T) {
 	t.Run("FinalizeRetriesOnConflict", func(t *testing.T) {
 		nss := newFakeNamespaces(deletedNamespace("x"))
 		nss.conflictFinalize = 2
-		dyn := &fakeDynamic{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
+		dyn := &fakeMetadata{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
 		require.NoError(t, newDeleter(nss, dyn, discoverBoth).Delete(ctx, "x"))
 		assert.Equal(t, 1, nss.finalizes)
 		_, err := nss.Get(ctx, "x", metav1.GetOptions{})
@@ -355,7 +357,7 @@ func TestNamespacedResourcesDeleter_Delete(t *testing.T) {
 		ns := deletedNamespace("x")
 		ns.Spec.Finalizers = append(ns.Spec.Finalizers, "example.com/mine")
 		nss := newFakeNamespaces(ns)
-		dyn := &fakeDynamic{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
+		dyn := &fakeMetadata{objects: map[scheme.GroupVersionResource][]*unstructured.Unstructured{}}
 		require.NoError(t, newDeleter(nss, dyn, discoverBoth).Delete(ctx, "x"))
 		got, err := nss.Get(ctx, "x", metav1.GetOptions{})
 		require.NoError(t, err)
@@ -367,16 +369,16 @@ func TestNamespacedResourcesDeleter_Delete(t *testing.T) {
 	})
 }
 
-// stickyDynamic is a fakeDynamic whose deletes delete nothing.
-type stickyDynamic struct{ *fakeDynamic }
+// stickyMetadata is a fakeMetadata whose deletes delete nothing.
+type stickyMetadata struct{ *fakeMetadata }
 
-func (s *stickyDynamic) Resource(gvr scheme.GroupVersionResource) dynamic.NamespaceableResourceInterface {
-	return &stickyResource{fakeResource: fakeResource{f: s.fakeDynamic, gvr: gvr}}
+func (s *stickyMetadata) Resource(gvr scheme.GroupVersionResource) metadata.Getter {
+	return &stickyResource{fakeResource: fakeResource{f: s.fakeMetadata, gvr: gvr}}
 }
 
 type stickyResource struct{ fakeResource }
 
-func (r *stickyResource) Namespace(ns string) dynamic.ResourceInterface {
+func (r *stickyResource) Namespace(ns string) metadata.ResourceInterface {
 	return &stickyResource{fakeResource: fakeResource{f: r.f, gvr: r.gvr, ns: ns}}
 }
 func (r *stickyResource) Delete(context.Context, string, metav1.DeleteOptions, ...string) error {

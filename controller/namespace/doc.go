@@ -48,7 +48,6 @@
 //   - DeletionGracePeriod is 0: upstream waits 5 s so that other
 //     apiservers and lagging etcd members see the deletion first; one
 //     crdlab server has no such lag (HADeletionGracePeriod keeps the knob).
-//   - The dynamic client (whole objects), not the metadata client.
 //   - Verbs come from discovery at every sync (upstream: an opCache).
 //   - No pods-first pass; resources are emptied in a sorted order.
 package namespace

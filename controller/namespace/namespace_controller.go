@@ -11,7 +11,7 @@ import (
 	"github.com/crdlab/crdlab/apis/core"
 	corev1 "github.com/crdlab/crdlab/apis/core/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
-	"github.com/crdlab/crdlab/client/dynamic"
+	"github.com/crdlab/crdlab/client/metadata"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
@@ -53,10 +53,11 @@ type NamespaceController struct {
 // NewNamespaceController returns a controller fed by nsInformer's events
 // (it registers its handler now: call it before the informer starts). It
 // reads namespaces and clears their finalizer through nsClient, finds
-// what a namespace may hold with discover, and deletes it through dyn.
+// what a namespace may hold with discover, and lists and deletes its
+// objects as metadata through metadataClient.
 //
 // Mirrors NewNamespaceController.
-func NewNamespaceController(nsInformer informer.SharedIndexInformer, nsClient NamespaceClient, dyn dynamic.Interface,
+func NewNamespaceController(nsInformer informer.SharedIndexInformer, nsClient NamespaceClient, metadataClient metadata.Interface,
 	discover DiscoverResourcesFunc, opts controller.Options) (*NamespaceController, error) {
 	opts = opts.WithDefaults("namespace")
 	c := &NamespaceController{
@@ -70,7 +71,7 @@ func NewNamespaceController(nsInformer informer.SharedIndexInformer, nsClient Na
 				workqueue.NewBucketRateLimiter[string](10, 100, nil),
 			),
 			opts.QueueConfig("namespace")),
-		deleter: NewNamespacedResourcesDeleter(nsClient, dyn, discover, corev1.FinalizerKubernetes, opts),
+		deleter: NewNamespacedResourcesDeleter(nsClient, metadataClient, discover, corev1.FinalizerKubernetes, opts),
 		log:     opts.Logger,
 		opts:    opts,
 	}
