@@ -37,6 +37,11 @@ var crdMemProfile = flag.String("crdmem.heapprofile", "", "BenchmarkMemoryPerCRD
 // "*,-garbage-collector-controller" to see what the collector's monitors cost).
 var crdMemControllers = flag.String("crdmem.controllers", "", "BenchmarkMemoryPerCRD: the servers' --controllers, comma-separated")
 
+// crdMemCPUProfile, if set, is where BenchmarkMemoryPerCRD writes a CPU
+// profile of the process from the first create until every CRD is
+// Established and served (go tool pprof).
+var crdMemCPUProfile = flag.String("crdmem.cpuprofile", "", "BenchmarkMemoryPerCRD: write a CPU profile of the creates until all are Established here")
+
 // crdMemTrace, if set, is where the server's narrated trace goes.
 var crdMemTrace = flag.String("crdmem.trace", "", "BenchmarkMemoryPerCRD: write the server's trace log here")
 
@@ -267,6 +272,28 @@ func writeHeapProfile(b *testing.B, suffix string) {
 	}
 }
 
+// startCPUProfile starts a CPU profile into -crdmem.cpuprofile, if the
+// flag is set, and returns what stops it.
+func startCPUProfile(b *testing.B) (stop func()) {
+	if *crdMemCPUProfile == "" {
+		return func() {}
+	}
+	f, err := os.Create(*crdMemCPUProfile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkMemoryPerCRD loads real-size CRDs (internal/crdgen: shaped as
 // providers' CRDs) into an in-process server and reports what each costs
 // once the server has settled: the live Go heap and the resident set per
@@ -275,7 +302,8 @@ func writeHeapProfile(b *testing.B, suffix string) {
 // test's own client, which holds nothing between requests.
 //
 //	go test -run '^$' -bench MemoryPerCRD -benchtime 1x ./apiserver/ \
-//	  [-crdmem.sizes 100x265x2,100x60x2] [-crdmem.heapprofile /tmp/heap.pprof]
+//	  [-crdmem.sizes 100x265x2,100x60x2] [-crdmem.heapprofile /tmp/heap.pprof] \
+//	  [-crdmem.cpuprofile /tmp/cpu.pprof]
 func BenchmarkMemoryPerCRD(b *testing.B) {
 	for _, load := range strings.Split(*crdMemSizes, ",") {
 		var n, kib, versions int
@@ -285,9 +313,11 @@ func BenchmarkMemoryPerCRD(b *testing.B) {
 		b.Run(fmt.Sprintf("crds=%d/KiB=%d/versions=%d", n, kib, versions), func(b *testing.B) {
 			for b.Loop() {
 				m0 := sampleMemory()
+				stopCPUProfile := startCPUProfile(b)
 				start := time.Now()
 				l := loadCRDs(b, n, kib, versions)
 				took := time.Since(start)
+				stopCPUProfile()
 				m1 := sampleMemory()
 				writeHeapProfile(b, ".established")
 				for gv := range l.gvs {

@@ -100,7 +100,9 @@ var _ registry.UpdateStrategy = statusStrategy{}
 
 func (statusStrategy) PrepareForUpdate(_ context.Context, obj, old scheme.Object) {
 	newCRD, oldCRD := obj.(*apiextensions.CustomResourceDefinition), old.(*apiextensions.CustomResourceDefinition)
-	newCRD.Spec = deepcopy.Copy(oldCRD.Spec)
+	// The stored spec is shared, not copied (as upstream): old is this
+	// update's own read of the stored CRD, and neither is changed after.
+	newCRD.Spec = oldCRD.Spec
 	newCRD.Labels = oldCRD.Labels
 	newCRD.Annotations = oldCRD.Annotations
 	newCRD.OwnerReferences = oldCRD.OwnerReferences
