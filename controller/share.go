@@ -87,7 +87,7 @@ func shareProperties(s *apiextensionsv1.JSONSchemaProps, seen map[string][]map[s
 			if reflect.ValueOf(m).Pointer() == p {
 				return // walked already, through another path
 			}
-			if reflect.DeepEqual(m, s.Properties) {
+			if apiextensionsv1.EqualSchemaMaps(m, s.Properties) {
 				s.Properties = m
 				return
 			}
@@ -117,7 +117,7 @@ func shareProperties(s *apiextensionsv1.JSONSchemaProps, seen map[string][]map[s
 // subtree at the same path) hold a's values: maps, slices and pointers
 // then point at a's.
 func shareSchema(a, b *apiextensionsv1.JSONSchemaProps) {
-	if reflect.DeepEqual(a, b) {
+	if apiextensionsv1.EqualSchemas(a, b) {
 		*b = *a
 		return
 	}

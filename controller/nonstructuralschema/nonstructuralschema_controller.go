@@ -58,7 +58,13 @@ func calculateCondition(in *apiextensionsv1.CustomResourceDefinition) *apiextens
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			continue
 		}
-		raw, err := json.Marshal(v.Schema.OpenAPIV3Schema)
+		// MarshalJSON writes what json.Marshal does, without encoding/json
+		// checking and compacting the output again (a real-size schema is
+		// hundreds of KB); its error comes from json.Marshal, as before.
+		raw, err := v.Schema.OpenAPIV3Schema.MarshalJSON()
+		if err != nil {
+			raw, err = json.Marshal(v.Schema.OpenAPIV3Schema)
+		}
 		if err == nil {
 			var s *structural.Structural
 			if s, err = structural.FromJSON(raw); err == nil {

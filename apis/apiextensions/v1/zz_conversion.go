@@ -299,32 +299,32 @@ func Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(in *JSONSchemaP
 	*out = apiextensions.JSONSchemaProps{
 		ID:                     in.ID,
 		Schema:                 apiextensions.JSONSchemaURL(in.Schema),
-		Ref:                    deepcopy.Copy(in.Ref),
+		Ref:                    copyPtr(in.Ref),
 		Description:            in.Description,
 		Type:                   in.Type,
 		Nullable:               in.Nullable,
 		Format:                 in.Format,
 		Title:                  in.Title,
-		Maximum:                deepcopy.Copy(in.Maximum),
+		Maximum:                copyPtr(in.Maximum),
 		ExclusiveMaximum:       in.ExclusiveMaximum,
-		Minimum:                deepcopy.Copy(in.Minimum),
+		Minimum:                copyPtr(in.Minimum),
 		ExclusiveMinimum:       in.ExclusiveMinimum,
-		MaxLength:              deepcopy.Copy(in.MaxLength),
-		MinLength:              deepcopy.Copy(in.MinLength),
+		MaxLength:              copyPtr(in.MaxLength),
+		MinLength:              copyPtr(in.MinLength),
 		Pattern:                in.Pattern,
-		MaxItems:               deepcopy.Copy(in.MaxItems),
-		MinItems:               deepcopy.Copy(in.MinItems),
+		MaxItems:               copyPtr(in.MaxItems),
+		MinItems:               copyPtr(in.MinItems),
 		UniqueItems:            in.UniqueItems,
-		MultipleOf:             deepcopy.Copy(in.MultipleOf),
-		MaxProperties:          deepcopy.Copy(in.MaxProperties),
-		MinProperties:          deepcopy.Copy(in.MinProperties),
-		Required:               deepcopy.Copy(in.Required),
-		XPreserveUnknownFields: deepcopy.Copy(in.XPreserveUnknownFields),
+		MultipleOf:             copyPtr(in.MultipleOf),
+		MaxProperties:          copyPtr(in.MaxProperties),
+		MinProperties:          copyPtr(in.MinProperties),
+		Required:               copyStrings(in.Required),
+		XPreserveUnknownFields: copyPtr(in.XPreserveUnknownFields),
 		XEmbeddedResource:      in.XEmbeddedResource,
 		XIntOrString:           in.XIntOrString,
-		XListMapKeys:           deepcopy.Copy(in.XListMapKeys),
-		XListType:              deepcopy.Copy(in.XListType),
-		XMapType:               deepcopy.Copy(in.XMapType),
+		XListMapKeys:           copyStrings(in.XListMapKeys),
+		XListType:              copyPtr(in.XListType),
+		XMapType:               copyPtr(in.XMapType),
 	}
 	var err error
 	if in.Default != nil {
@@ -390,7 +390,7 @@ func Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(in *JSONSchemaP
 			if err != nil {
 				return err
 			}
-			out.Dependencies[k] = apiextensions.JSONSchemaPropsOrStringArray{Schema: s, Property: deepcopy.Copy(d.Property)}
+			out.Dependencies[k] = apiextensions.JSONSchemaPropsOrStringArray{Schema: s, Property: copyStrings(d.Property)}
 		}
 	}
 	if in.ExternalDocs != nil {
@@ -403,9 +403,9 @@ func Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(in *JSONSchemaP
 				Rule:              r.Rule,
 				Message:           r.Message,
 				MessageExpression: r.MessageExpression,
-				Reason:            (*apiextensions.FieldValueErrorReason)(deepcopy.Copy(r.Reason)),
+				Reason:            (*apiextensions.FieldValueErrorReason)(copyPtr(r.Reason)),
 				FieldPath:         r.FieldPath,
-				OptionalOldSelf:   deepcopy.Copy(r.OptionalOldSelf),
+				OptionalOldSelf:   copyPtr(r.OptionalOldSelf),
 			}
 		}
 	}
@@ -418,32 +418,32 @@ func autoConvert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(in *apiexte
 	*out = JSONSchemaProps{
 		ID:                     in.ID,
 		Schema:                 JSONSchemaURL(in.Schema),
-		Ref:                    deepcopy.Copy(in.Ref),
+		Ref:                    copyPtr(in.Ref),
 		Description:            in.Description,
 		Type:                   in.Type,
 		Nullable:               in.Nullable,
 		Format:                 in.Format,
 		Title:                  in.Title,
-		Maximum:                deepcopy.Copy(in.Maximum),
+		Maximum:                copyPtr(in.Maximum),
 		ExclusiveMaximum:       in.ExclusiveMaximum,
-		Minimum:                deepcopy.Copy(in.Minimum),
+		Minimum:                copyPtr(in.Minimum),
 		ExclusiveMinimum:       in.ExclusiveMinimum,
-		MaxLength:              deepcopy.Copy(in.MaxLength),
-		MinLength:              deepcopy.Copy(in.MinLength),
+		MaxLength:              copyPtr(in.MaxLength),
+		MinLength:              copyPtr(in.MinLength),
 		Pattern:                in.Pattern,
-		MaxItems:               deepcopy.Copy(in.MaxItems),
-		MinItems:               deepcopy.Copy(in.MinItems),
+		MaxItems:               copyPtr(in.MaxItems),
+		MinItems:               copyPtr(in.MinItems),
 		UniqueItems:            in.UniqueItems,
-		MultipleOf:             deepcopy.Copy(in.MultipleOf),
-		MaxProperties:          deepcopy.Copy(in.MaxProperties),
-		MinProperties:          deepcopy.Copy(in.MinProperties),
-		Required:               deepcopy.Copy(in.Required),
-		XPreserveUnknownFields: deepcopy.Copy(in.XPreserveUnknownFields),
+		MultipleOf:             copyPtr(in.MultipleOf),
+		MaxProperties:          copyPtr(in.MaxProperties),
+		MinProperties:          copyPtr(in.MinProperties),
+		Required:               copyStrings(in.Required),
+		XPreserveUnknownFields: copyPtr(in.XPreserveUnknownFields),
 		XEmbeddedResource:      in.XEmbeddedResource,
 		XIntOrString:           in.XIntOrString,
-		XListMapKeys:           deepcopy.Copy(in.XListMapKeys),
-		XListType:              deepcopy.Copy(in.XListType),
-		XMapType:               deepcopy.Copy(in.XMapType),
+		XListMapKeys:           copyStrings(in.XListMapKeys),
+		XListType:              copyPtr(in.XListType),
+		XMapType:               copyPtr(in.XMapType),
 	}
 	var err error
 	if in.Default != nil {
@@ -509,7 +509,7 @@ func autoConvert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(in *apiexte
 			if err != nil {
 				return err
 			}
-			out.Dependencies[k] = JSONSchemaPropsOrStringArray{Schema: s, Property: deepcopy.Copy(d.Property)}
+			out.Dependencies[k] = JSONSchemaPropsOrStringArray{Schema: s, Property: copyStrings(d.Property)}
 		}
 	}
 	if in.ExternalDocs != nil {
@@ -522,9 +522,9 @@ func autoConvert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(in *apiexte
 				Rule:              r.Rule,
 				Message:           r.Message,
 				MessageExpression: r.MessageExpression,
-				Reason:            (*FieldValueErrorReason)(deepcopy.Copy(r.Reason)),
+				Reason:            (*FieldValueErrorReason)(copyPtr(r.Reason)),
 				FieldPath:         r.FieldPath,
-				OptionalOldSelf:   deepcopy.Copy(r.OptionalOldSelf),
+				OptionalOldSelf:   copyPtr(r.OptionalOldSelf),
 			}
 		}
 	}
