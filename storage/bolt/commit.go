@@ -102,14 +102,33 @@ func (db *DB) runCommitter() {
 		last   int           // index in recent of the last batch
 		took   time.Duration // how long the last commit took
 		timer  = time.NewTimer(time.Hour)
+		job    *deleteJob // a compaction's deletes under way
+		idle   = time.NewTimer(time.Hour)
 	)
 	timer.Stop()
+	idle.Stop()
 	for {
+		var jobs chan *deleteJob // receive a job only when none is under way
+		var idleC <-chan time.Time
+		if job == nil {
+			jobs = db.deletes
+		} else {
+			idle.Reset(deleteLinger)
+			idleC = idle.C
+		}
 		select {
 		case op := <-db.queue:
+			idle.Stop()
 			batch = append(batch[:0], op)
 		case fn := <-db.pause:
+			idle.Stop()
 			fn()
+			continue
+		case job = <-jobs:
+			continue
+		case <-idleC:
+			// No write for a moment: the deletes go in a commit of their own.
+			job = db.commitDeletes(job)
 			continue
 		case <-db.closing:
 			for {
@@ -125,7 +144,13 @@ func (db *DB) runCommitter() {
 		last = (last + 1) % len(recent)
 		recent[last] = len(batch)
 		start := time.Now()
-		db.commit(batch)
+		var dels []int64
+		if job != nil {
+			dels = job.revs[:min(len(job.revs), deletesPerCommit)]
+		}
+		if db.commit(batch, dels) && job != nil {
+			job = job.advance(len(dels))
+		}
 		took = time.Since(start)
 		clear(batch) // drop references to values already on disk
 	}
@@ -176,13 +201,15 @@ const maxLinger = time.Millisecond
 
 // commit checks each op of a batch in order, gives the accepted ones the
 // next revisions, writes them in one bbolt transaction, applies them to the
-// index, hands them to the watch fan-out, and answers every op.
-func (db *DB) commit(ops []*writeOp) {
+// index, hands them to the watch fan-out, and answers every op. The same
+// transaction deletes the history records dels (a compaction's, which the
+// index has forgotten already); it reports whether it did.
+func (db *DB) commit(ops []*writeOp, dels []int64) (deleted bool) {
 	if p := db.failed.Load(); p != nil {
 		for _, op := range ops {
 			op.done <- writeResult{err: &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: fmt.Errorf("%w: %w", ErrFailed, *p)}}
 		}
-		return
+		return false
 	}
 
 	// Check the conditions against the index, and against the writes
@@ -226,11 +253,16 @@ func (db *DB) commit(ops []*writeOp) {
 	}
 	db.mu.RUnlock()
 	if len(accepted) == 0 {
-		return
+		return false
 	}
 
 	err := db.bbolt.Update(func(tx *bbolt.Tx) error {
 		h := tx.Bucket(bucketHistory)
+		for _, r := range dels {
+			if err := h.Delete(revKey(r)); err != nil {
+				return err
+			}
+		}
 		h.FillPercent = 1 // keys only ever append: fill pages up
 		for _, e := range events {
 			if err := h.Put(revKey(e.rec.rev), e.rec.encode()); err != nil {
@@ -248,7 +280,7 @@ func (db *DB) commit(ops []*writeOp) {
 		for _, op := range accepted {
 			op.done <- writeResult{err: &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: fmt.Errorf("%w: %w", ErrFailed, err)}}
 		}
-		return
+		return false
 	}
 
 	db.mu.Lock()
@@ -268,4 +300,60 @@ func (db *DB) commit(ops []*writeOp) {
 	for i, op := range accepted {
 		op.done <- writeResult{rec: events[i].rec}
 	}
+	return true
+}
+
+// deleteJob is a compaction's record deletions, handed to the committer:
+// it makes them a few hundred at a time in the commits of writes, so that
+// no write waits for a transaction of the compaction's (each costs two
+// fsyncs, as a commit does), and in commits of their own only when no
+// write has come for deleteLinger. done is closed when all are made, or
+// when a commit fails (the next Open deletes the rest).
+type deleteJob struct {
+	revs []int64
+	done chan struct{}
+}
+
+// deletesPerCommit is the most deletions one commit carries.
+const deletesPerCommit = 512
+
+// deleteLinger is how long the committer waits for a write to carry
+// deletions before it commits them alone.
+const deleteLinger = 10 * time.Millisecond
+
+// advance drops the first n revisions of j, and returns j, or nil (with
+// done closed) once none are left.
+func (j *deleteJob) advance(n int) *deleteJob {
+	if j.revs = j.revs[n:]; len(j.revs) == 0 {
+		close(j.done)
+		return nil
+	}
+	return j
+}
+
+// commitDeletes makes up to deletesPerCommit of j's deletions in a commit
+// of their own, and returns what is left of j. A failed commit fails the
+// DB, as a failed write does, and ends the job.
+func (db *DB) commitDeletes(j *deleteJob) *deleteJob {
+	if db.failed.Load() != nil {
+		close(j.done)
+		return nil
+	}
+	dels := j.revs[:min(len(j.revs), deletesPerCommit)]
+	err := db.bbolt.Update(func(tx *bbolt.Tx) error {
+		h := tx.Bucket(bucketHistory)
+		for _, r := range dels {
+			if err := h.Delete(revKey(r)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.failed.Store(&err)
+		db.log.Error("commit of compaction deletes failed; refusing writes until reopened", "err", err)
+		close(j.done)
+		return nil
+	}
+	return j.advance(len(dels))
 }

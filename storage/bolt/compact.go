@@ -20,8 +20,9 @@ import (
 // In order: the new compacted revision is committed to meta (so that a
 // crash cannot bring the forgotten history back as readable); the index
 // forgets the revisions (compactIndex, holding mu for compactChunk keys at
-// a time); then the records are deleted from disk, in transactions of
-// compactChunk records, so that writers are not held up for long.
+// a time); then the committer deletes the records from disk, in the
+// commits of writes (deleteJob), so that no write waits for a transaction
+// of the compaction's.
 // A crash between the last two steps is finished by the next Open. If it
 // leaves at least Options.DefragmentFree of the file free, the file is
 // then defragmented (Defragment).
@@ -57,8 +58,20 @@ func (db *DB) Compact(ctx context.Context, rev int64) error {
 	db.compacted = rev
 	db.mu.Unlock()
 	dropped := db.compactIndex(rev)
-	if err := db.deleteRevisions(dropped); err != nil {
-		return &storage.Error{Kind: storage.ErrInternal, Key: "", Err: fmt.Errorf("compact: %w", err)}
+	if len(dropped) > 0 {
+		// The committer deletes the records, in the commits of writes.
+		job := &deleteJob{revs: dropped, done: make(chan struct{})}
+		select {
+		case db.deletes <- job:
+			select {
+			case <-job.done:
+			case <-db.closing: // the next Open deletes the rest
+			}
+		case <-db.closing:
+		}
+		if p := db.failed.Load(); p != nil {
+			return &storage.Error{Kind: storage.ErrInternal, Key: "", Err: fmt.Errorf("compact: %w: %w", ErrFailed, *p)}
+		}
 	}
 	defrag := false
 	if db.opts.DefragmentFree >= 0 {
@@ -79,8 +92,9 @@ func (db *DB) Compact(ctx context.Context, rev int64) error {
 	return nil
 }
 
-// compactChunk is how many records one compaction transaction deletes,
-// and how many keys compactIndex trims per hold of mu.
+// compactChunk is how many keys compactIndex trims per hold of mu, and
+// how many records Open deletes per transaction when it finishes a
+// compaction a crash interrupted.
 const compactChunk = 512
 
 // compactIndex forgets in the index the revisions that compaction at rev

@@ -58,6 +58,8 @@ type DB struct {
 	// pause carries work the committer runs between two commits, with
 	// every write held back (Defragment's last step).
 	pause chan func()
+	// deletes carries a compaction's record deletions to the committer.
+	deletes chan *deleteJob
 
 	// mu guards index, rev and compacted. The committer takes it to check
 	// writes (read) and to apply committed ones (write); Compact takes it
@@ -162,6 +164,7 @@ func Open(path string, opts Options) (*DB, error) {
 		index:         newTreeIndex(),
 		queue:         make(chan *writeOp, opts.MaxBatchSize),
 		pause:         make(chan func()),
+		deletes:       make(chan *deleteJob),
 		closing:       make(chan struct{}),
 		committerDone: make(chan struct{}),
 	}
