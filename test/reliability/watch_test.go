@@ -2,11 +2,16 @@ package reliability
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,6 +57,7 @@ func watchStream(ctx context.Context, s *server, path, rv string, fn func(event)
 	}
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 1<<20), 4<<20)
+	sc.Split(watchLines)
 	for sc.Scan() {
 		var raw struct {
 			Type   string
@@ -75,6 +81,22 @@ func watchStream(ctx context.Context, s *server, path, rv string, fn func(event)
 		}
 	}
 	return sc.Err()
+}
+
+// watchLines splits a watch stream into its lines, as bufio.ScanLines
+// does, except for a last line without its newline: that is an event the
+// server was writing when it died (SIGKILL can cut a line anywhere), so it
+// is io.ErrUnexpectedEOF — a disconnect, as client-go's decoder sees it —
+// and not an event. (ScanLines returns it as a line, which then fails to
+// parse.)
+func watchLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1, bytes.TrimSuffix(data[:i], []byte("\r")), nil
+	}
+	if atEOF && len(data) > 0 {
+		return 0, nil, io.ErrUnexpectedEOF
+	}
+	return 0, nil, nil
 }
 
 func containsQuery(p string) bool {
@@ -128,5 +150,30 @@ func checkStore(t *testing.T, dataDir string) {
 	defer db.Close()
 	if err := db.Check(); err != nil {
 		t.Fatalf("Check: %v", err)
+	}
+}
+
+// TestWatchLines_TornLastLineIsADisconnect checks the reader the crash
+// tests use: whole lines are events, a last line cut by a SIGKILL is a
+// disconnect, not an event that fails to parse.
+func TestWatchLines_TornLastLineIsADisconnect(t *testing.T) {
+	sc := bufio.NewScanner(strings.NewReader("{\"type\":\"ADDED\"}\n{\"type\":\"MODIFIED\"}\r\n{\"type\":\"MODI"))
+	sc.Split(watchLines)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if want := []string{`{"type":"ADDED"}`, `{"type":"MODIFIED"}`}; !slices.Equal(lines, want) {
+		t.Errorf("lines %q, want %q", lines, want)
+	}
+	if err := sc.Err(); !errors.Is(err, io.ErrUnexpectedEOF) || !isDisconnect(err) {
+		t.Errorf("err = %v, want io.ErrUnexpectedEOF, a disconnect", err)
+	}
+	sc = bufio.NewScanner(strings.NewReader("{\"type\":\"ADDED\"}\n"))
+	sc.Split(watchLines)
+	for sc.Scan() {
+	}
+	if err := sc.Err(); err != nil {
+		t.Errorf("a stream that ends after a whole line: err = %v, want nil", err)
 	}
 }
