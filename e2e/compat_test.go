@@ -186,7 +186,7 @@ func (c *compatRecorder) markdown() []byte {
 	return b.Bytes()
 }
 
-// shared is the notes that more than one row of a section carries,
+// shared is the long notes that more than one row of a section carries,
 // numbered in the order they first appear: the table names the number and
 // the text follows the table once.
 type shared struct {
@@ -194,11 +194,14 @@ type shared struct {
 	text   []string
 }
 
+// minSharedNote is the shortest note worth moving under the table.
+const minSharedNote = 100
+
 func sharedNotes(rows []*compatRow) shared {
 	count := map[string]int{}
 	for _, r := range rows {
 		r.mu.Lock()
-		if r.note != "" {
+		if len(r.note) >= minSharedNote {
 			count[r.note]++
 		}
 		r.mu.Unlock()
@@ -280,11 +283,14 @@ func keptSection(path string) []byte {
 // TestCompatMarkdown_SharedNotes checks that a note several rows of a
 // section carry is written once, under the table, and the rows name it.
 func TestCompatMarkdown_SharedNotes(t *testing.T) {
-	long := "differs from kube-apiserver on purpose: a long explanation"
+	long := "differs from kube-apiserver on purpose: " + strings.Repeat("a long explanation ", 6)
+	short := "a short note"
 	c := &compatRecorder{rows: []*compatRow{
 		{area: "reference", feature: "a", status: statusPass, note: long},
 		{area: "reference", feature: "b", status: statusPass, note: "only here"},
 		{area: "reference", feature: "c", status: statusPass, note: long},
+		{area: "reference", feature: "d", status: statusPass, note: short},
+		{area: "reference", feature: "e", status: statusPass, note: short},
 	}}
 	md := string(c.markdown())
 	if n := strings.Count(md, long); n != 1 {
@@ -292,6 +298,9 @@ func TestCompatMarkdown_SharedNotes(t *testing.T) {
 	}
 	if n := strings.Count(md, "| note 1 below |"); n != 2 {
 		t.Errorf("%d rows name note 1, want 2:\n%s", n, md)
+	}
+	if n := strings.Count(md, "| "+short+" |"); n != 2 {
+		t.Errorf("a short note shared by 2 rows is in %d rows, want it in both:\n%s", n, md)
 	}
 	if !strings.Contains(md, "| only here |") || !strings.Contains(md, "1. "+long+"\n") {
 		t.Errorf("a note of one row stays in its row, the shared one is listed:\n%s", md)
