@@ -6,7 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 )
 
 // MarshalJSON writes s exactly as encoding/json writes the struct (fields
@@ -46,21 +47,21 @@ func (w *schemaWriter) key(name string) {
 		w.out = append(w.out, ',')
 	}
 	w.comma = true
-	w.out = appendJSONString(w.out, name)
+	w.out = unstructured.AppendString(w.out, name)
 	w.out = append(w.out, ':')
 }
 
 func (w *schemaWriter) str(name, v string) {
 	if v != "" {
 		w.key(name)
-		w.out = appendJSONString(w.out, v)
+		w.out = unstructured.AppendString(w.out, v)
 	}
 }
 
 func (w *schemaWriter) strPtr(name string, v *string) {
 	if v != nil {
 		w.key(name)
-		w.out = appendJSONString(w.out, *v)
+		w.out = unstructured.AppendString(w.out, *v)
 	}
 }
 
@@ -118,7 +119,7 @@ func (w *schemaWriter) stringList(v []string) {
 		if i > 0 {
 			w.out = append(w.out, ',')
 		}
-		w.out = appendJSONString(w.out, s)
+		w.out = unstructured.AppendString(w.out, s)
 	}
 	w.out = append(w.out, ']')
 }
@@ -375,12 +376,12 @@ func (w *schemaWriter) props(s *JSONSchemaProps) error {
 				r := &s.XValidations[i]
 				w.object(func() error { //nolint:errcheck // writes no error
 					w.key("rule")
-					w.out = appendJSONString(w.out, r.Rule)
+					w.out = unstructured.AppendString(w.out, r.Rule)
 					w.str("message", r.Message)
 					w.str("messageExpression", r.MessageExpression)
 					if r.Reason != nil {
 						w.key("reason")
-						w.out = appendJSONString(w.out, string(*r.Reason))
+						w.out = unstructured.AppendString(w.out, string(*r.Reason))
 					}
 					w.str("fieldPath", r.FieldPath)
 					w.boolPtr("optionalOldSelf", r.OptionalOldSelf)
@@ -392,71 +393,6 @@ func (w *schemaWriter) props(s *JSONSchemaProps) error {
 		return nil
 	})
 }
-
-// appendJSONString appends s quoted as encoding/json quotes it (HTML-safe,
-// as json.Marshal): runs of bytes that need no escape are copied at once.
-// TestAppendJSONString_SameAsEncodingJSON compares the two.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	done := 0 // s[:done] is written
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if !needsEscape[c] {
-				i++
-				continue
-			}
-			dst = append(dst, s[done:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default: // other control bytes, and <, > and &
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			done = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1: // not UTF-8
-			dst = append(dst, s[done:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029': // line and paragraph separators
-			dst = append(dst, s[done:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		done = i
-	}
-	dst = append(dst, s[done:]...)
-	return append(dst, '"')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// needsEscape marks the ASCII bytes encoding/json escapes in a string
-// (with HTML escaping on, as json.Marshal): control bytes, '"', '\\',
-// '<', '>' and '&'.
-var needsEscape = func() (t [utf8.RuneSelf]bool) {
-	for c := range t {
-		t[c] = c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&'
-	}
-	return t
-}()
 
 // placeholderNonce makes the placeholders AppendJSON puts where the
 // schemas go unlike anything a CRD holds.

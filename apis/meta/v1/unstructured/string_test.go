@@ -1,16 +1,18 @@
-package v1
+package unstructured_test
 
 import (
 	"encoding/json"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 )
 
-// TestAppendJSONString_SameAsEncodingJSON quotes strings made of every
+// TestAppendString_SameAsEncodingJSON quotes strings made of every
 // ASCII byte, multi-byte runes, the line and paragraph separators and
 // bytes that are not UTF-8 (alone and cut short): the bytes json.Marshal
 // writes.
-func TestAppendJSONString_SameAsEncodingJSON(t *testing.T) {
+func TestAppendString_SameAsEncodingJSON(t *testing.T) {
 	var pieces []string
 	for c := range 0x80 {
 		pieces = append(pieces, string(rune(c)))
@@ -20,7 +22,7 @@ func TestAppendJSONString_SameAsEncodingJSON(t *testing.T) {
 	check := func(s string) {
 		t.Helper()
 		want, _ := json.Marshal(s)
-		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
+		if got := unstructured.AppendString([]byte("x"), s); string(got) != "x"+string(want) {
 			t.Fatalf("%q: wrote %s, json.Marshal writes %s", s, got[1:], want)
 		}
 	}
