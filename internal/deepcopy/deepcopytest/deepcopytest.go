@@ -1,6 +1,3 @@
-// Package deepcopytest checks hand-written deep copies: Fill sets every
-// field of a value (so that a field a copy forgets shows), Shared finds
-// memory a copy shares with its original.
 package deepcopytest
 
 import (
