@@ -87,6 +87,38 @@ func (r *Request) Suffix(segments ...string) *Request {
 	return r
 }
 
+// ResourcePath returns the path segments of resource's collection, or of
+// the object name (with its subresources), in namespace if not "":
+// /apis/<group>/<version>[/namespaces/<ns>]/<resource>[/<name>[/<sub>…]],
+// /api/<version>/… for the core group. A namespace, name or subresource
+// that cannot be one path segment is an error, as the typed client's
+// Name and Namespace make it. The dynamic and metadata clients build
+// their requests on it (AbsPath).
+//
+// Mirrors makeURLSegments in k8s.io/client-go/dynamic/simple.go and
+// metadata/metadata.go.
+func ResourcePath(resource scheme.GroupVersionResource, namespace, name string, subresources ...string) ([]string, error) {
+	for _, s := range append([]string{namespace, name}, subresources...) {
+		if s == "." || s == ".." || strings.ContainsAny(s, "/%") {
+			return nil, fmt.Errorf("invalid path segment %q", s)
+		}
+	}
+	segs := []string{"apis", resource.Group}
+	if resource.Group == "" {
+		segs = []string{"api"}
+	}
+	segs = append(segs, resource.Version)
+	if namespace != "" {
+		segs = append(segs, "namespaces", namespace)
+	}
+	segs = append(segs, resource.Resource)
+	if name != "" {
+		segs = append(segs, name)
+		segs = append(segs, subresources...)
+	}
+	return segs, nil
+}
+
 // AbsPath replaces the path prefix (the client's /apis/<group>/<version>)
 // with segments; the host's own path, if any, stays in front. A single
 // segment keeps its trailing slash.

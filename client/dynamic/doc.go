@@ -19,7 +19,7 @@
 //   - k8s.io/client-go/dynamic/interface.go (Interface, ResourceInterface,
 //     NamespaceableResourceInterface)
 //   - k8s.io/client-go/dynamic/simple.go (DynamicClient, NewForConfig,
-//     dynamicResourceClient, makeURLSegments)
+//     dynamicResourceClient; makeURLSegments is client.ResourcePath)
 //
 // Differences from upstream:
 //   - Not implemented: NewForConfigAndClient, the fake client, and

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
@@ -106,47 +104,16 @@ func (c *dynamicResourceClient) Namespace(ns string) ResourceInterface {
 // ErrNameRequired says the call needs a name and got none.
 var ErrNameRequired = errors.New("name is required")
 
-// makeURLSegments returns the path of the resource, name and subresources:
-// /apis/<group>/<version>[/namespaces/<ns>]/<resource>[/<name>[/<sub>…]].
+// request starts a request of verb on the path of name and subresources
+// (client.ResourcePath).
 //
 // Mirrors (*dynamicResourceClient).makeURLSegments.
-func (c *dynamicResourceClient) makeURLSegments(name string, subresources ...string) []string {
-	var segs []string
-	if c.resource.Group == "" {
-		segs = append(segs, "api")
-	} else {
-		segs = append(segs, "apis", c.resource.Group)
-	}
-	segs = append(segs, c.resource.Version)
-	if c.namespace != "" {
-		segs = append(segs, "namespaces", c.namespace)
-	}
-	segs = append(segs, c.resource.Resource)
-	if name != "" {
-		segs = append(segs, name)
-		segs = append(segs, subresources...)
-	}
-	return segs
-}
-
-// checkSegments rejects names and namespaces that cannot be one path segment,
-// as the typed client's Name and Namespace do.
-func checkSegments(segs ...string) error {
-	for _, s := range segs {
-		if s == "." || s == ".." || strings.ContainsAny(s, "/%") {
-			return fmt.Errorf("invalid path segment %q", s)
-		}
-	}
-	return nil
-}
-
-// request starts a request on the path of name and subresources, with the
-// right group in error messages.
 func (c *dynamicResourceClient) request(verb, name string, subresources ...string) (*client.Request, error) {
-	if err := checkSegments(append([]string{c.namespace, name}, subresources...)...); err != nil {
+	segs, err := client.ResourcePath(c.resource, c.namespace, name, subresources...)
+	if err != nil {
 		return nil, err
 	}
-	return c.client.Verb(verb).AbsPath(c.makeURLSegments(name, subresources...)...), nil
+	return c.client.Verb(verb).AbsPath(segs...), nil
 }
 
 // decode turns a response body into an Unstructured.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
@@ -103,29 +102,14 @@ func (c *resourceClient) Namespace(ns string) ResourceInterface {
 // ErrNameRequired says the call needs a name and got none.
 var ErrNameRequired = errors.New("name is required")
 
-// request starts a request on
-// /apis/<group>/<version>[/namespaces/<ns>]/<resource>[/<name>[/<sub>…]]
-// (/api/<version>/… for the core group).
+// request starts a request of verb on the path of name and subresources
+// (client.ResourcePath).
 //
 // Mirrors (*client).makeURLSegments.
 func (c *resourceClient) request(verb, name string, subresources ...string) (*client.Request, error) {
-	for _, s := range append([]string{c.namespace, name}, subresources...) {
-		if s == "." || s == ".." || strings.ContainsAny(s, "/%") {
-			return nil, fmt.Errorf("invalid path segment %q", s)
-		}
-	}
-	segs := []string{"apis", c.resource.Group}
-	if c.resource.Group == "" {
-		segs = []string{"api"}
-	}
-	segs = append(segs, c.resource.Version)
-	if c.namespace != "" {
-		segs = append(segs, "namespaces", c.namespace)
-	}
-	segs = append(segs, c.resource.Resource)
-	if name != "" {
-		segs = append(segs, name)
-		segs = append(segs, subresources...)
+	segs, err := client.ResourcePath(c.resource, c.namespace, name, subresources...)
+	if err != nil {
+		return nil, err
 	}
 	return c.client.Verb(verb).AbsPath(segs...), nil
 }
