@@ -372,6 +372,11 @@ func TestServer_ServerSideApply(t *testing.T) {
 			{"NotAnObject", "PATCH", "/w1?fieldManager=m", applyType, "- a\n- b\n", "BadRequest", "", 400},
 			{"DuplicateKeysStrict", "PATCH", "/w1?fieldManager=deployer&fieldValidation=Strict", applyType,
 				"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  image: nginx\n  image: nginx\n", "BadRequest", "", 400},
+			// A JSON body takes the fast scan first; its repeated key still
+			// gets the YAML decoder's message, as upstream's.
+			{"DuplicateKeysStrictJSON", "PATCH", "/w1?fieldManager=deployer&fieldValidation=Strict", applyType,
+				`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w1"},"spec":{"image":"a","image":"nginx"}}`, "BadRequest",
+				"error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  line 1: key \"image\" already set in map", 400},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				a := send(t, c.method, ts.url+widgetsPath+c.path, c.ctype, c.body)
