@@ -57,11 +57,25 @@ type ConditionController struct {
 	// opts are the defaulted Options.
 	opts Options
 
-	lastSeenMu sync.Mutex // guards lastSeen
+	lastSeenMu sync.Mutex // guards lastSeen and calculated
 	// lastSeen holds, by CRD name, the Input of the CRD whose condition
 	// was last written; a CRD is in it iff the controller wrote its
 	// condition and has not seen it deleted since.
 	lastSeen map[string]string
+	// calculated holds, by CRD name, the last condition Calculate
+	// returned and for which CRD (uid) and Input: a CRD's status writes
+	// (NamesAccepted, Established) bring it back with the same input, and
+	// the condition is compared again without calculating it again.
+	// Upstream calculates on every sync (for the NonStructuralSchema
+	// condition that is a structural schema of every version each time).
+	calculated map[string]calculation
+}
+
+// calculation is one result of Condition.Calculate; cond is read only.
+type calculation struct {
+	uid   string
+	input string
+	cond  *apiextensionsv1.CustomResourceDefinitionCondition
 }
 
 // NewConditionController returns a controller keeping cond, fed by
@@ -80,6 +94,8 @@ func NewConditionController(crdInformer informer.SharedIndexInformer, crdClient 
 		queue:     NewQueue[string](cond.Queue, opts),
 		opts:      opts,
 		lastSeen:  map[string]string{},
+
+		calculated: map[string]calculation{},
 	}
 	if _, err := crdInformer.AddEventHandler(informer.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any, _ bool) { c.enqueue(obj) },
@@ -127,7 +143,7 @@ func (c *ConditionController) sync(ctx context.Context, key string) error {
 		return nil
 	}
 
-	cond := c.cond.Calculate(inCRD)
+	cond := c.calculate(inCRD, input)
 	old := helpers.FindCRDCondition(inCRD, c.cond.Type)
 	switch {
 	case cond == nil && (old == nil || !c.cond.RemoveWhenNone):
@@ -159,6 +175,23 @@ func (c *ConditionController) sync(ctx context.Context, key string) error {
 	return nil
 }
 
+// calculate returns Calculate(crd), calculated at most once per CRD and
+// input. The condition returned is shared: callers copy it.
+func (c *ConditionController) calculate(crd *apiextensionsv1.CustomResourceDefinition, input string) *apiextensionsv1.CustomResourceDefinitionCondition {
+	uid := string(crd.UID)
+	c.lastSeenMu.Lock()
+	last, ok := c.calculated[crd.Name]
+	c.lastSeenMu.Unlock()
+	if ok && last.uid == uid && last.input == input {
+		return last.cond
+	}
+	cond := c.cond.Calculate(crd)
+	c.lastSeenMu.Lock()
+	c.calculated[crd.Name] = calculation{uid: uid, input: input, cond: cond}
+	c.lastSeenMu.Unlock()
+	return cond
+}
+
 func (c *ConditionController) enqueue(obj any) {
 	if crd, ok := CRDFromObject(obj); ok {
 		c.queue.Add(crd.Name)
@@ -175,4 +208,5 @@ func (c *ConditionController) forget(obj any) {
 	c.lastSeenMu.Lock()
 	defer c.lastSeenMu.Unlock()
 	delete(c.lastSeen, crd.Name)
+	delete(c.calculated, crd.Name)
 }

@@ -133,6 +133,59 @@ func TestConditionController_sync(t *testing.T) {
 	})
 }
 
+// TestConditionController_CalculatedOncePerInput: a CRD's status writes
+// bring it back with the same input, and the condition is not calculated
+// again (for the NonStructuralSchema condition that is a structural schema
+// of every version), but it is still compared with what the CRD has.
+func TestConditionController_CalculatedOncePerInput(t *testing.T) {
+	ctx := context.Background()
+	inf := controllertest.NewInformer()
+	client := controllertest.NewClient()
+	crd := labelled("")
+	crd.UID = "uid-1"
+	require.NoError(t, inf.GetIndexer().Add(client.Put(crd)))
+	spec := testConditionSpec(true)
+	calls := 0
+	calculate := spec.Calculate
+	spec.Calculate = func(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinitionCondition {
+		calls++
+		return calculate(crd)
+	}
+	c, err := controller.NewConditionController(inf, client, controller.Options{Logger: quiet, Clock: clock.NewFakeClock(t0)}, spec)
+	require.NoError(t, err)
+	t.Cleanup(c.ShutDown)
+
+	require.NoError(t, c.Sync(ctx, "a.g"))
+	assert.Empty(t, client.Updates(), "no condition wanted, none there")
+	// Status-only changes (another controller's condition): same input.
+	for _, other := range []apiextensionsv1.CustomResourceDefinitionConditionType{"NamesAccepted", "Established"} {
+		next := client.Get("a.g")
+		next.Status.Conditions = append(next.Status.Conditions, apiextensionsv1.CustomResourceDefinitionCondition{Type: other, Status: apiextensionsv1.ConditionTrue})
+		change(inf, client, next)
+		require.NoError(t, c.Sync(ctx, "a.g"))
+	}
+	assert.Equal(t, 1, calls, "calculated once for one input")
+	assert.Empty(t, client.Updates())
+
+	// Someone writes the condition by hand: still compared, and removed,
+	// without calculating again.
+	next := client.Get("a.g")
+	next.Status.Conditions = append(next.Status.Conditions, apiextensionsv1.CustomResourceDefinitionCondition{Type: testCondition, Status: apiextensionsv1.ConditionTrue, Reason: "ByHand"})
+	change(inf, client, next)
+	require.NoError(t, c.Sync(ctx, "a.g"))
+	assert.Nil(t, helpers.FindCRDCondition(client.Get("a.g"), testCondition), "removed again")
+	assert.Equal(t, 1, calls)
+
+	// A new input is calculated.
+	next = client.Get("a.g")
+	next.Labels = map[string]string{"want": "Because"}
+	change(inf, client, next)
+	require.NoError(t, c.Sync(ctx, "a.g"))
+	assert.Equal(t, 2, calls)
+	require.NotNil(t, helpers.FindCRDCondition(client.Get("a.g"), testCondition))
+
+}
+
 func TestConditionController_Run(t *testing.T) {
 	c, inf, client := newConditionController(t, true, labelled("Because"))
 	ctx, cancel := context.WithCancel(context.Background())
