@@ -228,8 +228,8 @@ func watchLine(r *http.Request, s *RequestScope, opts negotiation.Options, ev wa
 		}
 		return append(b, '\n'), nil
 	}
-	if key, ok := cacheable(ev, s, opts.Convert); ok && s.WatchLines != nil {
-		return s.WatchLines.get(key, encode)
+	if key, obj, ok := cacheable(ev, s, opts.Convert); ok && s.WatchLines != nil {
+		return s.WatchLines.get(key, obj, encode)
 	}
 	return encode()
 }

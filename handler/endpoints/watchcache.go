@@ -2,6 +2,8 @@ package endpoints
 
 import (
 	"sync"
+	"unsafe"
+	"weak"
 
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
@@ -21,6 +23,13 @@ import (
 // depend on the request, and initial events (decoded per watcher) simply
 // miss.
 //
+// The cache does not keep the objects alive: an entry is found by the
+// object's address and holds only a weak pointer to it, which tells a
+// reused address from the object itself. Storage drops a decoded object
+// once its watchers are done with it (the garbage collector watches every
+// resource), and the last 4,096 events' objects must not stay in memory
+// because their lines do.
+//
 // Mirrors the role of upstream's cachingObject (k8s.io/apiserver/pkg/
 // storage/cacher/caching_object.go), which caches an object's serialization
 // per encoder for the same reason.
@@ -39,7 +48,9 @@ type WatchLines struct {
 const watchLinesSize = 4096
 
 type lineKey struct {
-	obj   *unstructured.Unstructured // holding it keeps its address from being reused
+	// addr is the object's address; the entry's weak pointer says whether
+	// it is still the same object.
+	addr  uintptr
 	typ   watch.EventType
 	scope *RequestScope
 	// metadata says the line is the object's PartialObjectMetadata.
@@ -48,6 +59,7 @@ type lineKey struct {
 
 // encodedLine is one event's line, encoded by the first watcher to ask.
 type encodedLine struct {
+	obj  weak.Pointer[unstructured.Unstructured]
 	once sync.Once
 	line []byte // read-only once once is done
 	err  error
@@ -55,31 +67,36 @@ type encodedLine struct {
 
 // cacheable reports whether an event's line can be shared, and its key:
 // the object as is, or as PartialObjectMetadata; not Tables.
-func cacheable(ev watch.Event, s *RequestScope, convert *negotiation.Target) (lineKey, bool) {
+func cacheable(ev watch.Event, s *RequestScope, convert *negotiation.Target) (lineKey, *unstructured.Unstructured, bool) {
 	metadata := convert != nil && *convert == negotiation.PartialObjectMetadataV1
 	if (convert != nil && !metadata) || ev.Type == watch.Error || ev.Type == watch.Bookmark {
-		return lineKey{}, false
+		return lineKey{}, nil, false
 	}
 	u, ok := ev.Object.(*unstructured.Unstructured)
 	if !ok {
-		return lineKey{}, false
+		return lineKey{}, nil, false
 	}
-	return lineKey{obj: u, typ: ev.Type, scope: s, metadata: metadata}, true
+	return lineKey{addr: uintptr(unsafe.Pointer(u)), typ: ev.Type, scope: s, metadata: metadata}, u, true
 }
 
 // get returns the line of key, calling encode for the first caller only;
 // the others wait for it and share its result.
-func (c *WatchLines) get(key lineKey, encode func() ([]byte, error)) ([]byte, error) {
+// obj is the object at key's address; an entry of an object that is gone
+// (and whose address obj now has) is replaced.
+func (c *WatchLines) get(key lineKey, obj *unstructured.Unstructured, encode func() ([]byte, error)) ([]byte, error) {
 	c.mu.Lock()
 	e, ok := c.entries[key]
-	if !ok {
+	if ok && e.obj.Value() != obj {
+		e = &encodedLine{obj: weak.Make(obj)}
+		c.entries[key] = e // its ring slot stays: it may go a little early
+	} else if !ok {
 		if c.entries == nil {
 			c.entries = make(map[lineKey]*encodedLine, watchLinesSize)
 		}
-		if old := c.ring[c.next]; old.obj != nil {
+		if old := c.ring[c.next]; old.addr != 0 {
 			delete(c.entries, old)
 		}
-		e = &encodedLine{}
+		e = &encodedLine{obj: weak.Make(obj)}
 		c.entries[key] = e
 		c.ring[c.next] = key
 		c.next = (c.next + 1) % watchLinesSize

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"weak"
 
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
@@ -75,7 +77,7 @@ func TestWatchLines(t *testing.T) {
 	}
 	t.Run("Table", func(t *testing.T) {
 		table := negotiation.TableV1
-		if _, ok := cacheable(ev, s, &table); ok {
+		if _, _, ok := cacheable(ev, s, &table); ok {
 			t.Error("a Table line was shared")
 		}
 	})
@@ -105,6 +107,50 @@ func TestWatchLines(t *testing.T) {
 			t.Errorf("%d entries, want at most %d", n, watchLinesSize)
 		}
 	})
+}
+
+// TestWatchLines_KeepsNoObjectAlive: a remembered line does not keep its
+// event's object in memory (storage drops an object once its watchers have
+// written it), and an entry whose object is gone is not taken for the
+// object now at the same address.
+func TestWatchLines_KeepsNoObjectAlive(t *testing.T) {
+	s := widgetScope()
+	r := httptest.NewRequest("GET", "/apis/bench.crdlab.dev/v1/widgets?watch=1", nil)
+	gone := func() weak.Pointer[unstructured.Unstructured] {
+		ev := widgetEvent(1)
+		if _, err := watchLine(r, s, negotiation.Options{}, ev); err != nil {
+			t.Fatal(err)
+		}
+		return weak.Make(ev.Object.(*unstructured.Unstructured))
+	}()
+	for i := 0; gone.Value() != nil; i++ {
+		if i == 100 {
+			t.Fatal("the event's object is still alive after 100 collections: the cache holds it")
+		}
+		runtime.GC()
+	}
+
+	// An entry under the address of ev's object whose weak pointer is not
+	// ev's object (the address was reused) is encoded again.
+	ev := widgetEvent(2)
+	key, obj, ok := cacheable(ev, s, nil)
+	if !ok {
+		t.Fatal("not cacheable")
+	}
+	other := widgetEvent(3).Object.(*unstructured.Unstructured)
+	stale := &encodedLine{obj: weak.Make(other)}
+	stale.once.Do(func() { stale.line = []byte("stale\n") })
+	s.WatchLines.mu.Lock()
+	s.WatchLines.entries[key] = stale
+	s.WatchLines.mu.Unlock()
+	line, err := s.WatchLines.get(key, obj, func() ([]byte, error) { return []byte("fresh\n"), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(line) != "fresh\n" {
+		t.Errorf("got %q: the line of the object that had the address before", line)
+	}
+	runtime.KeepAlive(other)
 }
 
 // BenchmarkWatchFanoutEncode is the encoding work of one event sent to 100

@@ -33,7 +33,7 @@ func newChange(st *store, rec, prev *record) *change {
 
 func (c *change) object() (storage.Object, error) {
 	if c.obj == nil {
-		obj, err := c.st.decode(c.rec)
+		obj, err := c.decode(c.rec)
 		if err != nil {
 			return nil, err
 		}
@@ -47,13 +47,32 @@ func (c *change) previous() (storage.Object, error) {
 		if c.prev == nil {
 			return nil, &storage.Error{Kind: storage.ErrInternal, Key: c.rec.key, Err: fmt.Errorf("no previous state for revision %d", c.rec.rev)}
 		}
-		obj, err := c.st.decode(c.prev)
+		obj, err := c.decode(c.prev)
 		if err != nil {
 			return nil, err
 		}
 		c.prevObj = obj
 	}
 	return c.prevObj, nil
+}
+
+// decode returns the object of r for the change's watchers: the one a
+// read already remembered on r (decodeMemo), or a new one that is not
+// remembered. Only gets and lists fill the memo: a watch event is gone
+// once its watchers have written it, and remembering its object would
+// keep a decoded copy of every written object for good whenever anything
+// watches — the garbage collector's metadata-only watch of every
+// resource, which needs only the metadata line, made it 26 MB after
+// 5,000 creates (docs/perf.md, "The kube controllers in the server").
+// Upstream's watch cache keeps every object decoded; crdlab's index keeps
+// the bytes and decodes on demand.
+func (c *change) decode(r *record) (storage.Object, error) {
+	if len(r.value) <= memoMaxValue {
+		if obj := r.memo.get(c.st); obj != nil {
+			return obj, nil
+		}
+	}
+	return c.st.DecodeNew(r.key, r.value, r.rev)
 }
 
 // matches evaluates p on the object (which=0) or the previous one

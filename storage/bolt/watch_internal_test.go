@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
+	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
 )
 
@@ -75,4 +76,79 @@ func TestWatch_CatchUpMissesNoCommitDuringItsRead(t *testing.T) {
 	create("r5") // revision 5: the fan-out's, or history's
 	next(4)
 	next(5)
+}
+
+// TestWatch_FanoutRemembersNoDecodedObject: the fan-out decodes each
+// write once for all the store's watchers (every watcher gets the same
+// object) but does not remember it on the record, so a watched store keeps
+// no decoded copy of each written object; a get still fills the record's
+// memo, and the fan-out shares what a read remembered.
+func TestWatch_FanoutRemembersNoDecodedObject(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	const prefix = "/registry/g/things"
+	st := db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
+		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+	ctx := context.Background()
+	rev, err := db.CurrentRevision(ctx)
+	require.NoError(t, err)
+	var watchers []watch.Interface
+	for range 2 {
+		w, err := st.Watch(ctx, prefix, storage.ListOptions{ResourceVersion: strconv.FormatInt(rev, 10), Recursive: true})
+		require.NoError(t, err)
+		defer w.Stop()
+		watchers = append(watchers, w)
+	}
+	// Both are live (in the fan-out) before the writes: a watcher still
+	// catching up reads history and decodes for itself.
+	live := func() int {
+		db.fanout.mu.Lock()
+		defer db.fanout.mu.Unlock()
+		n := 0
+		for _, g := range db.fanout.groups {
+			n += len(g.watchers)
+		}
+		return n
+	}
+	for deadline := time.Now().Add(time.Minute); live() < 2; time.Sleep(time.Millisecond) {
+		require.True(t, time.Now().Before(deadline), "the watchers were not live within a minute")
+	}
+	next := func(w watch.Interface) *unstructured.Unstructured {
+		t.Helper()
+		select {
+		case ev, ok := <-w.ResultChan():
+			require.True(t, ok, "the watch ended")
+			return ev.Object.(*unstructured.Unstructured)
+		case <-time.After(time.Minute):
+			t.Fatal("no watch event within a minute")
+			return nil
+		}
+	}
+	const n = 20
+	for i := range n {
+		name := "o" + strconv.Itoa(i)
+		obj := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": name}, "spec": map[string]any{"i": int64(i)}}}
+		require.NoError(t, st.Create(ctx, prefix+"/"+name, obj, &unstructured.Unstructured{}))
+	}
+	for i := range n {
+		a, b := next(watchers[0]), next(watchers[1])
+		require.Equal(t, "o"+strconv.Itoa(i), a.GetName())
+		require.Same(t, a, b, "one decoded object for every watcher of the store")
+		r := db.latest(prefix + "/" + a.GetName())
+		require.NotNil(t, r)
+		require.Nil(t, r.memo.get(st.(*store)), "the record of %s remembers the object the fan-out decoded", a.GetName())
+	}
+
+	// A get remembers the object; the fan-out's DELETED event of the key
+	// (whose tombstone carries the same value) is decoded anew, and the
+	// get's object stays on the live record until the delete replaces it.
+	key := prefix + "/o0"
+	require.NoError(t, st.Get(ctx, key, storage.GetOptions{}, &unstructured.Unstructured{}))
+	require.NotNil(t, db.latest(key).memo.get(st.(*store)), "a get remembers the object")
+	require.NoError(t, st.Delete(ctx, key, &unstructured.Unstructured{}, nil, nil))
+	gone := next(watchers[0])
+	require.Same(t, gone, next(watchers[1]))
+	require.Equal(t, "o0", gone.GetName())
+	require.Nil(t, db.latest(key).memo.get(st.(*store)), "the tombstone remembers the object the fan-out decoded")
 }
