@@ -164,6 +164,12 @@ func CheckTypeMeta(body []byte, want scheme.GroupVersionKind) error {
 	if err != nil {
 		return apierrors.NewBadRequest(err.Error())
 	}
+	return CheckKind(gvk, want)
+}
+
+// CheckKind is CheckTypeMeta of a body whose apiVersion and kind are
+// already read.
+func CheckKind(gvk, want scheme.GroupVersionKind) error {
 	if gvk.GroupVersion() != want.GroupVersion() {
 		return apierrors.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
 			gvk.GroupVersion().String(), want.GroupVersion().String()))
