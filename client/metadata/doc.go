@@ -20,6 +20,9 @@
 //   - A server that answered the whole object anyway is read as metadata
 //     too; an answer that does not look like an object's metadata (no
 //     name, uid or creationTimestamp) is an error.
+//   - Objects and watch events are decoded in one pass without reflection
+//     (decode.go: decodePartial), with encoding/json for what the scanner
+//     does not take (escapes, keys in another case, errors).
 //
 // Upstream: k8s.io/client-go/metadata: interface.go (Interface, Getter,
 // ResourceInterface), metadata.go (Client, NewForConfig, client.Get, List,

@@ -119,7 +119,7 @@ func (c *resourceClient) request(verb, name string, subresources ...string) (*cl
 // convert). apiVersion and kind are cleared, as upstream's decoder does.
 func decodeObject(body []byte) (*metav1.PartialObjectMetadata, error) {
 	partial := &metav1.PartialObjectMetadata{}
-	if err := json.Unmarshal(body, partial); err != nil {
+	if err := decodePartial(body, partial); err != nil {
 		return nil, fmt.Errorf("unable to decode returned object as PartialObjectMetadata: %w", err)
 	}
 	if partial.Kind != "PartialObjectMetadata" && !isLikelyObjectMetadata(partial) {
