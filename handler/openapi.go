@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"container/list"
+	"crypto/sha512"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,9 +71,8 @@ type openAPIService struct {
 
 // maxOpenAPIDocs bounds the compressed documents kept: a fixed cost, not
 // one per CRD. A provider's 265 KB CRD adds about 80 KB of compressed
-// document per CRD, and a request for /openapi/v3 (kubectl asks for it
-// first) builds every group version's document for its hash; clients
-// then fetch the few they need, and keep those by hash.
+// document per CRD; clients fetch the few group versions they need, and
+// keep those by hash.
 const maxOpenAPIDocs = 64 << 20
 
 // openAPIGroup is one group version's document.
@@ -88,7 +88,12 @@ type openAPIGroup struct {
 	// doc is the document built from resources, gzip-compressed (a
 	// provider's group version is megabytes of JSON, mostly repeated
 	// descriptions: a tenth of that compressed); nil until first asked
-	// for. hash is openapi.Hash of the uncompressed document.
+	// for. hash names the document's content: for the server's own group
+	// versions openapi.Hash of the uncompressed document, for CRDs
+	// crdsHash of what the document is built from, known without building
+	// it (a request for /openapi/v3 lists every group version's hash: at
+	// 2,000 provider CRDs, building 500 documents for it took longer than
+	// the request's timeout).
 	doc  []byte
 	hash string
 	// kept is doc's element in openAPIService.recent (nil when doc is).
@@ -128,6 +133,9 @@ func (o *openAPIService) setGroup(gv scheme.GroupVersion, g *openAPIGroup) {
 		o.groups[gv] = g
 		return // the v2 document, built from the same documents, stays too
 	}
+	if g.crds != nil && len(g.resources) > 0 {
+		g.hash = crdsHash(o.version, gv, g.crds)
+	}
 	if ok && old.kept != nil {
 		o.recent.Remove(old.kept)
 		o.docBytes -= len(old.doc)
@@ -142,7 +150,10 @@ func (o *openAPIService) setGroup(gv scheme.GroupVersion, g *openAPIGroup) {
 
 // sameCRDs reports whether a and b describe the same custom resources:
 // the same CRDs (by UID) with equal specs and accepted names, in the same
-// order. Objects the informer did not replace compare by pointer.
+// order. Objects the informer did not replace compare by pointer; specs
+// compare by generation (the server bumps it on every change of spec),
+// or, for objects without one (built in Go, not read from a server), by
+// value.
 func sameCRDs(a, b []*apiextensionsv1.CustomResourceDefinition) bool {
 	if len(a) != len(b) {
 		return false
@@ -151,12 +162,41 @@ func sameCRDs(a, b []*apiextensionsv1.CustomResourceDefinition) bool {
 		if a[i] == b[i] {
 			continue
 		}
-		if a[i].UID != b[i].UID || !reflect.DeepEqual(a[i].Status.AcceptedNames, b[i].Status.AcceptedNames) ||
-			!reflect.DeepEqual(a[i].Spec, b[i].Spec) {
+		if a[i].UID != b[i].UID || a[i].Generation != b[i].Generation ||
+			!reflect.DeepEqual(a[i].Status.AcceptedNames, b[i].Status.AcceptedNames) ||
+			a[i].Generation == 0 && !reflect.DeepEqual(a[i].Spec, b[i].Spec) {
 			return false
 		}
 	}
 	return true
+}
+
+// crdsHash names the document of gv built from crds (sorted by name) by
+// what it is built from: each CRD's UID, generation (it changes with the
+// spec) and accepted names, and the server's version (the builder's
+// output may change with it). Clients keep a document by its hash, so
+// equal hashes must mean equal documents; equal documents under two
+// hashes cost a client one more download. A CRD without a generation
+// (built in Go, not read from a server) is named by its spec too.
+//
+// Upstream's hash is the document's own (handler3: a sha512 of the JSON,
+// computed when the OpenAPI controller sets the spec); crdlab builds
+// documents only when asked for, so the hash cannot wait for the build.
+func crdsHash(serverVersion string, gv scheme.GroupVersion, crds []*apiextensionsv1.CustomResourceDefinition) string {
+	h := sha512.New()
+	fmt.Fprintf(h, "crdlab openapi v3 %q %q %q\n", serverVersion, gv.Group, gv.Version)
+	for _, crd := range crds {
+		names, _ := json.Marshal(crd.Status.AcceptedNames) // names are strings: no error
+		fmt.Fprintf(h, "%q %q %d %s\n", crd.Name, crd.UID, crd.Generation, names)
+		if crd.Generation == 0 {
+			spec, err := json.Marshal(crd.Spec)
+			if err != nil {
+				spec = fmt.Appendf(nil, "%p", crd) // never equal to another's
+			}
+			h.Write(spec)
+		}
+	}
+	return fmt.Sprintf("%X", h.Sum(nil))
 }
 
 // errNoDocument is document's error for a group version with no document.
@@ -199,7 +239,10 @@ func (o *openAPIService) document(gv scheme.GroupVersion) (gz []byte, hash strin
 		if err := zw.Close(); err != nil {
 			return nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
 		}
-		g.doc, g.hash = bytes.Clone(buf.Bytes()), openapi.Hash(doc)
+		g.doc = bytes.Clone(buf.Bytes())
+		if g.hash == "" {
+			g.hash = openapi.Hash(doc)
+		}
 		g.kept = o.recent.PushFront(gv)
 		o.docBytes += len(g.doc)
 		for o.docBytes > o.maxDocBytes && o.recent.Len() > 1 {
@@ -246,8 +289,14 @@ type plainEntry struct {
 	b   []byte
 }
 
-// maxPlainCache bounds plainCache: a fixed cost, not one per CRD.
-const maxPlainCache = 64 << 20
+// maxPlainCache bounds plainCache: a fixed cost, not one per CRD, paid
+// only when clients without gzip ask. It was 64 MiB: bench's 50 group
+// versions of provider CRDs (8 to a group, 1.36 MB each uncompressed,
+// 68 MB in all) asked in turn did not fit, and in least-recently-used
+// order every request then missed and decompressed its document (OpenAPI
+// p99 64 ms at 500 CRDs, against 11.5 ms at 100, where all fitted). A
+// client going round more documents than fit still misses every time.
+const maxPlainCache = 128 << 20
 
 func newPlainCache(maxBytes int) *plainCache {
 	return &plainCache{max: maxBytes, lru: list.New(), entries: map[string]*list.Element{}}

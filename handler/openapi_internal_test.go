@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http/httptest"
 	"testing"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
@@ -100,4 +101,62 @@ func TestOpenAPIService_KeepsBoundedDocuments(t *testing.T) {
 	// A group version removed takes its document out of the count.
 	o.setGroup(gvs[3], &openAPIGroup{})
 	invariants()
+}
+
+// TestOpenAPIService_CRDHashWithoutBuilding: /openapi/v3 lists the hash of
+// every CRD group version's document without building one (at 2,000
+// provider CRDs, building them all for the root took longer than the
+// request's timeout). The hash stays while the CRDs' specs and accepted
+// names do (a condition changes nothing), and changes with a spec (the
+// generation) or an accepted name; equal hashes are equal documents.
+func TestOpenAPIService_CRDHashWithoutBuilding(t *testing.T) {
+	h := &GenericAPIServer{logger: slog.New(slog.DiscardHandler)}
+	o := newOpenAPIService(slog.New(slog.DiscardHandler), "v")
+	opts := crdgen.Options{Group: "g.example.com", Bytes: 40 << 10, Versions: 1, Seed: 1}
+	var crd apiextensionsv1.CustomResourceDefinition
+	check.NoError(t, json.Unmarshal(crdgen.CRD(0, opts), &crd))
+	crd.UID, crd.Generation, crd.ResourceVersion = "uid-1", 1, "10"
+	crd.Status.AcceptedNames = crd.Spec.Names
+	gv := scheme.GroupVersion{Group: opts.Group, Version: crd.Spec.Versions[0].Name}
+	set := func(c *apiextensionsv1.CustomResourceDefinition) string {
+		t.Helper()
+		o.setGroup(gv, h.crdOpenAPIResources(gv, []*apiextensionsv1.CustomResourceDefinition{c}))
+		hash, err := o.hash(gv)
+		check.NoError(t, err)
+		check.Equal(t, 0, o.builds)
+		return hash
+	}
+	first := set(&crd)
+	check.True(t, first != "", "no hash")
+	w := httptest.NewRecorder()
+	o.serveRoot(w, httptest.NewRequest("GET", "/openapi/v3", nil))
+	check.Equal(t, 200, w.Code)
+	check.Contains(t, w.Body.String(), first)
+	check.Equal(t, 0, o.builds)
+
+	status := crd.DeepCopy()
+	status.ResourceVersion = "11"
+	status.Status.Conditions = append(status.Status.Conditions, apiextensionsv1.CustomResourceDefinitionCondition{Type: apiextensionsv1.Established, Status: apiextensionsv1.ConditionTrue})
+	check.Equal(t, first, set(status))
+
+	spec := status.DeepCopy()
+	spec.Generation = 2
+	spec.Spec.Versions[0].Schema.OpenAPIV3Schema.Description = "changed"
+	second := set(spec)
+	check.True(t, second != first, "a new spec kept the hash")
+
+	renamed := spec.DeepCopy()
+	renamed.Status.AcceptedNames.ShortNames = []string{"short"}
+	check.True(t, set(renamed) != second, "new accepted names kept the hash")
+
+	// Another service with the same CRD: the same hash and the same document.
+	other := newOpenAPIService(slog.New(slog.DiscardHandler), "v")
+	other.setGroup(gv, h.crdOpenAPIResources(gv, []*apiextensionsv1.CustomResourceDefinition{renamed.DeepCopy()}))
+	doc1, hash1, err := o.document(gv)
+	check.NoError(t, err)
+	doc2, hash2, err := other.document(gv)
+	check.NoError(t, err)
+	check.Equal(t, hash1, hash2)
+	check.Equal(t, string(doc1), string(doc2))
+	check.Equal(t, 1, o.builds)
 }
