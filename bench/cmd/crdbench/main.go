@@ -44,6 +44,7 @@ func main() {
 	flag.IntVar(&o.watchUpdates, "watch-updates", 0, "override: updates in each watch fan-out")
 	flag.IntVar(&o.objectsListReps, "objects-list-reps", 0, "override: how many times each list of the many-objects family runs (default 3, 2 with -short)")
 	flag.StringVar(&o.crdsSizes, "crds-sizes", "", "override: the sizes of the many-CRDs family, comma-separated (default 100,500,2000; 3 with -short)")
+	flag.DurationVar(&o.crdsCrdlabBudget, "crds-crdlab-budget", 0, "override: crdlab's time limit at each size of the many-CRDs family (default: the reference's budget, 15m)")
 	flag.StringVar(&o.objectsSizes, "objects-sizes", "", "override: the sizes of the many-objects family, comma-separated (default 10000,100000; 300 with -short)")
 	flag.Parse()
 

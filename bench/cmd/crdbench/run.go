@@ -38,6 +38,8 @@ type options struct {
 	objectsListReps int
 	// crdsSizes overrides the sizes of the many-CRDs family (crds.go).
 	crdsSizes string
+	// crdsCrdlabBudget overrides crdlab's time limit in that family.
+	crdsCrdlabBudget time.Duration
 }
 
 // sizes are the workload's sizes for a full or a short run.
