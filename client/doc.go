@@ -27,7 +27,8 @@
 //   - A watch is a chunked stream of {"type","object"} JSON lines; a
 //     StreamWatcher reads it in one goroutine and delivers watch.Events,
 //     decoded by an ObjectDecoder (unstructured by default; JSONDecoder,
-//     CodecDecoder).
+//     CodecDecoder). Events of the usual shape are cut from the stream
+//     by a light scan (watchframe.go), others by a json.Decoder.
 //   - Every request but a watch first takes a token from the client's
 //     rate limiter (package flowcontrol): QPS 0 means client-go's 5 QPS
 //     with bursts of 10, a negative QPS means no limit.

@@ -28,7 +28,7 @@ import (
 type StreamWatcher struct {
 	ctx    context.Context
 	body   io.ReadCloser
-	events *json.Decoder
+	events *eventReader
 	decode ObjectDecoder
 	result chan watch.Event
 
@@ -51,7 +51,7 @@ func NewStreamWatcher(ctx context.Context, body io.ReadCloser, decode ObjectDeco
 	sw := &StreamWatcher{
 		ctx:    ctx,
 		body:   body,
-		events: json.NewDecoder(body),
+		events: newEventReader(body),
 		decode: decode,
 		result: make(chan watch.Event),
 		done:   make(chan struct{}),
@@ -132,7 +132,7 @@ func (e *brokenEventError) Unwrap() error { return e.err }
 // Mirrors (*rest/watch.Decoder).Decode.
 func (sw *StreamWatcher) next() (watch.Event, error) {
 	var raw metav1.WatchEvent
-	if err := sw.events.Decode(&raw); err != nil {
+	if err := sw.events.next(&raw); err != nil {
 		var syntax *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &syntax) || errors.As(err, &typ) {
