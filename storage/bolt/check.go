@@ -135,8 +135,15 @@ func (db *DB) checkLocked() error {
 			if !slices.Equal(ki.revs, ch.revs) {
 				report("key %s: revisions %v in the index, %v on disk", key, ki.revs, ch.revs)
 			}
-			if l := ki.latest; l.rev != ch.last.rev || l.deleted != ch.last.deleted ||
-				l.createRev != ch.last.createRev || l.prevRev != ch.last.prevRev || !bytes.Equal(l.value, ch.last.value) {
+			l := ki.latest
+			value := l.value // an onDisk record's is the disk's, unless the committer read it
+			if p := l.loaded.Load(); p != nil {
+				value = *p
+			} else if l.onDisk {
+				value = ch.last.value
+			}
+			if l.rev != ch.last.rev || l.deleted != ch.last.deleted ||
+				l.createRev != ch.last.createRev || l.prevRev != ch.last.prevRev || !bytes.Equal(value, ch.last.value) {
 				report("key %s: the latest record in memory (%d) differs from the disk's (%d)", key, l.rev, ch.last.rev)
 			}
 		}

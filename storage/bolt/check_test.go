@@ -74,7 +74,8 @@ func TestDB_Check(t *testing.T) {
 		require.NoError(t, err)
 		defer db.Close()
 		db.mu.Lock()
-		db.index.get("/registry/g/things/a").latest.value = []byte(`{"changed":true}`)
+		l := db.index.get("/registry/g/things/a").latest
+		l.value, l.onDisk = []byte(`{"changed":true}`), false
 		db.mu.Unlock()
 		err = db.Check()
 		require.ErrorIs(t, err, ErrCorrupt)

@@ -263,6 +263,7 @@ func (db *DB) commit(ops []*writeOp, dels []int64) (deleted bool) {
 				return err
 			}
 		}
+		loadSuperseded(tx, events)
 		h.FillPercent = 1 // keys only ever append: fill pages up
 		for _, e := range events {
 			if err := h.Put(revKey(e.rec.rev), e.rec.encode()); err != nil {
@@ -285,7 +286,7 @@ func (db *DB) commit(ops []*writeOp, dels []int64) (deleted bool) {
 
 	db.mu.Lock()
 	for _, e := range events {
-		db.index.put(e.rec)
+		db.index.put(db.indexed(e.rec))
 	}
 	db.rev = rev
 	db.mu.Unlock()

@@ -1,7 +1,6 @@
 package bolt
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -267,7 +266,8 @@ func initFormat(tx *bbolt.Tx) error {
 }
 
 // rebuild reads the whole history into the index, checking every record's
-// checksum and that revisions never pass the stored revision counter.
+// checksum and that revisions never pass the stored revision counter. The
+// index keeps no value: every record it keeps is onDisk.
 //
 // Mirrors (*store).restore in etcd's kvstore.go.
 func (db *DB) rebuild(tx *bbolt.Tx) error {
@@ -279,8 +279,7 @@ func (db *DB) rebuild(tx *bbolt.Tx) error {
 	}
 	c := tx.Bucket(bucketHistory).Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		// The value stays in bbolt's memory until the scan is over: only
-		// each key's latest is copied, below.
+		// Values stay on disk: DB.value reads one when it is needed.
 		r, err := parseRecord(k, v)
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrCorrupt, err)
@@ -288,10 +287,10 @@ func (db *DB) rebuild(tx *bbolt.Tx) error {
 		if r.rev > db.rev {
 			return fmt.Errorf("%w: record at revision %d is after the revision counter %d", ErrCorrupt, r.rev, db.rev)
 		}
+		r.value, r.onDisk = nil, true
 		db.index.put(r)
 	}
 	db.index.ascend("", func(ki *keyIndex) bool {
-		ki.latest.value = bytes.Clone(ki.latest.value)
 		db.expiry.add(ki.latest)
 		return true
 	})

@@ -36,3 +36,21 @@ func TestDB_Conformance(t *testing.T) {
 		return db
 	})
 }
+
+// TestDB_ConformanceValuesOnDisk runs the conformance suite with every
+// value left in the data file, as after Open (MaxValueInMemory < 0: the
+// index keeps no value, readers read it from the file), and a
+// defragmentation after every compaction: reads at a revision, lists,
+// watches, updates and deletes of records whose value is on disk, across
+// compactions and switches of the file.
+func TestDB_ConformanceValuesOnDisk(t *testing.T) {
+	storagetest.RunConformance(t, func(t *testing.T) storage.Backend {
+		db := openDB(t, bolt.Options{Strict: true, MaxValueInMemory: -1})
+		t.Cleanup(func() {
+			if err := db.Check(); err != nil && !errors.Is(err, storage.ErrInternal) {
+				t.Errorf("Check after the test: %v", err)
+			}
+		})
+		return defragmenting{db}
+	})
+}

@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/crdlab/crdlab/storage"
@@ -50,6 +51,11 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 			return false, nil
 		}
 		obj, err := s.decode(r)
+		if errors.Is(err, errGone) {
+			// A compaction passed rev since the chunk was read.
+			_, compacted := s.db.state()
+			return false, storage.NewExpiredError(rev, compacted)
+		}
 		if err != nil {
 			return false, err
 		}

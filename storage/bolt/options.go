@@ -47,6 +47,13 @@ type Options struct {
 	MaxObjectSize int
 	// MaxBatchSize is the most writes grouped into one commit. Default 1000.
 	MaxBatchSize int
+	// MaxValueInMemory is the largest encoded object whose bytes the
+	// index keeps in memory after its write is committed; a larger one (a
+	// real-size CRD is 100–300 KB) stays in the data file and is read from
+	// it when a reader needs it (value.go). Values read at Open always stay
+	// on disk. Default 64 KiB (memoMaxValue: smaller objects are kept
+	// decoded too); negative: none, every value is read from the file.
+	MaxValueInMemory int
 
 	// ExpiryInterval is how often objects past their TTL are deleted
 	// (ttl.go). Default 500ms, as often as etcd's lessor revokes expired
@@ -89,6 +96,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxObjectSize <= 0 {
 		o.MaxObjectSize = 3 << 19 // 1.5 MiB
+	}
+	if o.MaxValueInMemory == 0 {
+		o.MaxValueInMemory = memoMaxValue
 	}
 	if o.MaxBatchSize <= 0 {
 		o.MaxBatchSize = 1000

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"time"
 )
 
@@ -18,8 +19,14 @@ import (
 // that no recover reaches (the freelist rebuild of Open with
 // NoFreelistSync), and a page past the end of a truncated file is a SIGBUS
 // in the mapping. bbolt also initialises an empty file as a new database,
-// which would rewind every resourceVersion to 0. checkFile only reads,
-// with ReadAt: it never maps the file and never writes to it.
+// which would rewind every resourceVersion to 0. checkFile only reads and
+// never writes. Where it can (unix), it maps the file read-only, as far as
+// the file reaches, and reads a page only once the meta page's page count
+// is checked against the file's size; a fault in the mapping anyway (the
+// file cut short meanwhile) is an error, not a crash
+// (debug.SetPanicOnFault). Elsewhere it reads the file with ReadAt. The
+// mapping saves copying the whole file: the walk reads only each page's
+// element table and keys.
 //
 // It walks the page tree from the meta page bbolt would pick, as bbolt's
 // Tx.Check does, and checks everything bbolt relies on when it reads a
@@ -108,11 +115,34 @@ func checkFile(path string, lockTimeout time.Duration) error {
 		return fmt.Errorf("storage: stat %s: %w", path, err)
 	}
 	c := &fileChecker{r: f, size: info.Size(), blocks: map[int64][]byte{}}
+	if c.size > 0 {
+		data, unmap, err := mapFile(f, c.size)
+		if err != nil {
+			return fmt.Errorf("storage: map %s: %w", path, err)
+		}
+		defer unmap()
+		c.data = data
+	}
 	var ce *checkError
-	if err := c.check(); errors.As(err, &ce) {
+	if err := c.checkFaults(); errors.As(err, &ce) {
 		return fmt.Errorf("%w: %s: %s", ce.kind, path, ce.msg)
 	}
 	return nil
+}
+
+// checkFaults is check, with a fault reading the mapping (a page the file
+// no longer holds) returned as ErrCorrupt rather than crashing the process.
+func (c *fileChecker) checkFaults() (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			if _, fault := p.(interface{ Addr() uintptr }); !fault {
+				panic(p)
+			}
+			err = corrupt("the file cannot be read: %v", p)
+		}
+	}()
+	return c.check()
 }
 
 type checkError struct {
@@ -134,6 +164,7 @@ type fileChecker struct {
 	hwm      uint64           // pages below the high water mark are the database
 	seen     []uint64         // a bit per page: reached so far (overflow pages too)
 	blocks   map[int64][]byte // the blocks read last (read)
+	data     []byte           // the file, mapped read-only; nil: read with r
 }
 
 func (c *fileChecker) check() error {
@@ -260,6 +291,12 @@ const readBlock = 1 << 20
 // block cache (blocks are never reused, so the slices handed out stay
 // valid); a larger one is read on its own.
 func (c *fileChecker) read(off, n int64) ([]byte, error) {
+	if c.data != nil {
+		if off < 0 || n < 0 || off+n > int64(len(c.data)) {
+			return nil, io.ErrUnexpectedEOF
+		}
+		return c.data[off : off+n : off+n], nil
+	}
 	b := off / readBlock
 	if (off+n-1)/readBlock != b {
 		buf := make([]byte, n)

@@ -25,3 +25,15 @@ func lockShared(f *os.File, timeout time.Duration) error {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// mapFile maps the first size bytes of f read-only, for checkFile.
+func mapFile(f *os.File, size int64) ([]byte, func(), error) {
+	if int64(int(size)) != size {
+		return nil, nil, errors.New("the file is too large to map")
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, nil, err
+	}
+	return data, func() { _ = syscall.Munmap(data) }, nil
+}

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/crdlab/crdlab/storage"
 )
@@ -16,8 +17,15 @@ import (
 // stored in the history bucket under its revision, and the latest record
 // of every key is also kept in memory (keyIndex.latest).
 //
+// A record loaded at Open keeps its value on disk (onDisk, value nil):
+// DB.value reads it from the history bucket when a reader needs it, so
+// that Open does not copy every object and memory holds only what is
+// read. A record the committer writes keeps its value in memory.
+//
 // A record is immutable once committed, except for memo, a cache of its
-// decoded object that readers fill in (for values up to memoMaxValue).
+// decoded object that readers fill in (for values up to memoMaxValue), and
+// loaded, which the committer fills in for an onDisk record it is about to
+// supersede (its watchers may need the old state).
 //
 // Mirrors etcd's mvccpb.KeyValue as kept in bbolt's "key" bucket
 // (server/storage/mvcc/kvstore.go, revision.go).
@@ -27,12 +35,14 @@ type record struct {
 	createRev int64  // the revision that created the key's current life (its generation)
 	prevRev   int64  // the previous write to key in this generation; 0 for a create
 	deleted   bool   // a tombstone: value is the last state before the delete
-	value     []byte // the encoded object, without resourceVersion
+	value     []byte // the encoded object, without resourceVersion; nil if onDisk
+	onDisk    bool   // the value stays in the history bucket: read it with DB.value
 	// expires is when the object expires, in Unix nanoseconds (wall
 	// clock, so that it survives a restart); 0 for never (ttl.go).
 	expires int64
 
-	memo decodeMemo
+	memo   decodeMemo
+	loaded atomic.Pointer[[]byte] // an onDisk record's value, once the committer read it
 }
 
 // The on-disk layout of a record's value (the bucket key is revKey(rev)):

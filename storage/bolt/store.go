@@ -36,15 +36,22 @@ const memoMaxValue = 64 << 10
 
 // decode returns the object of r with its resourceVersion set: a shared,
 // read-only object, decoded at most once per store and record — or, for a
-// value larger than memoMaxValue, a new object on each call.
+// value larger than memoMaxValue, a new object on each call. The value of
+// an onDisk record is read only when there is no decoded object to share.
+// A record a compaction deleted meanwhile is an Expired error wrapping
+// errGone.
 func (s *store) decode(r *record) (storage.Object, error) {
-	if len(r.value) > memoMaxValue {
-		return s.DecodeNew(r.key, r.value, r.rev)
-	}
 	if obj := r.memo.get(s); obj != nil {
 		return obj, nil
 	}
-	obj, err := s.DecodeNew(r.key, r.value, r.rev)
+	value, err := s.db.value(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(value) > memoMaxValue {
+		return s.DecodeNew(r.key, value, r.rev)
+	}
+	obj, err := s.DecodeNew(r.key, value, r.rev)
 	if err != nil {
 		return nil, err
 	}
@@ -54,17 +61,24 @@ func (s *store) decode(r *record) (storage.Object, error) {
 // decodeInto fills out with a copy of the object of r: a deep copy of the
 // shared decoded object, cheaper than decoding again.
 func (s *store) decodeInto(r *record, out storage.Object) error {
-	if len(r.value) > memoMaxValue {
-		return s.Decode(r.key, r.value, r.rev, out)
+	if obj := r.memo.get(s); obj != nil && copyInto(out, obj) {
+		return nil
 	}
-	obj, err := s.decode(r)
+	value, err := s.db.value(r)
 	if err != nil {
 		return err
 	}
-	if copyInto(out, obj) {
+	if len(value) > memoMaxValue {
+		return s.Decode(r.key, value, r.rev, out)
+	}
+	obj, err := s.DecodeNew(r.key, value, r.rev)
+	if err != nil {
+		return err
+	}
+	if copyInto(out, r.memo.put(s, obj)) {
 		return nil
 	}
-	return s.Decode(r.key, r.value, r.rev, out) // out is of another type than NewFunc's
+	return s.Decode(r.key, value, r.rev, out) // out is of another type than NewFunc's
 }
 
 // copyInto sets *dst to a deep copy of *src when both are pointers to the
@@ -137,32 +151,47 @@ func (s *store) Get(ctx context.Context, key string, opts storage.GetOptions, ou
 			return storage.NewTooLargeResourceVersionError(min, cur)
 		}
 	}
-	r := s.db.latest(key)
-	if r == nil || r.deleted {
-		if opts.IgnoreNotFound {
-			return storage.SetZero(out)
+	for {
+		r := s.db.latest(key)
+		if r == nil || r.deleted {
+			if opts.IgnoreNotFound {
+				return storage.SetZero(out)
+			}
+			return &storage.Error{Kind: storage.ErrNotFound, Key: key}
 		}
-		return &storage.Error{Kind: storage.ErrNotFound, Key: key}
+		// A record compacted away between the lookup and the read of its
+		// value was superseded: read the key again.
+		if err := s.decodeInto(r, out); !errors.Is(err, errGone) {
+			return err
+		}
 	}
-	return s.decodeInto(r, out)
 }
 
-// current returns the latest record of key if the key exists, and a copy
-// of its object the caller may change.
-func (s *store) current(key string) (*record, storage.Object, error) {
+// current returns the latest record of key if the key exists, its value,
+// and a copy of its object the caller may change. The key was written
+// again meanwhile if the error wraps errGone.
+func (s *store) current(key string) (*record, []byte, storage.Object, error) {
 	r := s.db.latest(key)
 	if r == nil || r.deleted {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
-	if len(r.value) > memoMaxValue { // decoded afresh: the caller's own
-		obj, err := s.DecodeNew(r.key, r.value, r.rev)
-		return r, obj, err
-	}
-	shared, err := s.decode(r)
+	value, err := s.db.value(r)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return r, shared.DeepCopyObject().(storage.Object), nil
+	if len(value) > memoMaxValue { // decoded afresh: the caller's own
+		obj, err := s.DecodeNew(r.key, value, r.rev)
+		return r, value, obj, err
+	}
+	shared := r.memo.get(s)
+	if shared == nil {
+		obj, err := s.DecodeNew(r.key, value, r.rev)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		shared = r.memo.put(s, obj)
+	}
+	return r, value, shared.DeepCopyObject().(storage.Object), nil
 }
 
 // GuaranteedUpdate is an optimistic read-modify-write loop: read, check
@@ -179,7 +208,10 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, out storage.Ob
 		if err := ctx.Err(); err != nil {
 			return &storage.Error{Kind: storage.ErrTimeout, Key: key, Msg: "the request ended before the update: " + err.Error()}
 		}
-		cur, obj, err := s.current(key)
+		cur, curValue, obj, err := s.current(key)
+		if errors.Is(err, errGone) {
+			continue // written again: read it again
+		}
 		if err != nil {
 			return err
 		}
@@ -203,7 +235,7 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, out storage.Ob
 		if err != nil {
 			return err
 		}
-		if cur != nil && bytes.Equal(data, cur.value) {
+		if cur != nil && bytes.Equal(data, curValue) {
 			// Nothing changed: no write, no new revision (as upstream).
 			return s.decodeInto(cur, out)
 		}
@@ -231,7 +263,10 @@ func (s *store) Delete(ctx context.Context, key string, out storage.Object, prec
 		if err := ctx.Err(); err != nil {
 			return &storage.Error{Kind: storage.ErrTimeout, Key: key, Msg: "the request ended before the delete: " + err.Error()}
 		}
-		cur, obj, err := s.current(key)
+		cur, curValue, obj, err := s.current(key)
+		if errors.Is(err, errGone) {
+			continue // written again: read it again
+		}
 		if err != nil {
 			return err
 		}
@@ -246,7 +281,7 @@ func (s *store) Delete(ctx context.Context, key string, out storage.Object, prec
 				return err
 			}
 		}
-		r, err := s.db.write(ctx, &writeOp{key: key, deleted: true, value: cur.value, expect: cur.rev})
+		r, err := s.db.write(ctx, &writeOp{key: key, deleted: true, value: curValue, expect: cur.rev})
 		if errors.Is(err, errModified) {
 			continue
 		}

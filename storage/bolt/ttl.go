@@ -127,7 +127,14 @@ func (db *DB) expire() error {
 		if r == nil || r.deleted || r.rev != d.rev {
 			continue // written again (a later deadline) or deleted meanwhile
 		}
-		ops = append(ops, &writeOp{key: d.key, deleted: true, value: r.value, expect: d.rev, expired: true})
+		value, err := db.value(r)
+		if errors.Is(err, errGone) {
+			continue // written again meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		ops = append(ops, &writeOp{key: d.key, deleted: true, value: value, expect: d.rev, expired: true})
 	}
 	errs := make(chan error, len(ops))
 	var wg sync.WaitGroup

@@ -317,7 +317,9 @@ func (db *DB) historyAfter(st *store, after int64, rng storage.KeyRange, withPre
 	}
 	db.mu.RLock()
 	for _, ch := range changes {
-		if ki := db.index.get(ch.rec.key); ki != nil && ki.latest.rev == ch.rec.rev {
+		// Not a record whose value stays on disk: this one has its value,
+		// and a compaction may delete it before the watcher decodes it.
+		if ki := db.index.get(ch.rec.key); ki != nil && ki.latest.rev == ch.rec.rev && !ki.latest.onDisk {
 			ch.rec = ki.latest
 		}
 	}

@@ -1,0 +1,91 @@
+package bolt
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/crdlab/crdlab/storage"
+)
+
+// errGone is the cause of the error DB.value returns for a record no
+// longer in history: a compaction deleted it after the caller found it in
+// the index. That happens only to a record that is no longer its key's
+// latest, or to a tombstone, and only once the compaction has passed every
+// revision the record is the state at: a read at the latest revision reads
+// the key again, a read at an older revision is Expired (410).
+var errGone = errors.New("the record was compacted away")
+
+// value returns the encoded object of r. A record loaded at Open keeps its
+// value on disk (record.onDisk): value reads it from the history bucket,
+// in a read transaction of its own, and checks it against its checksum
+// and the record. It does not keep what it read: the decoded object is
+// what readers keep (decodeMemo), and a value too large to memoise is
+// read from the mapped file, not from the heap, on each use.
+//
+// The transaction holds the file (beginRead): a defragmentation's switch
+// waits for it, so the bytes read are never of a file closed or unmapped
+// meanwhile.
+func (db *DB) value(r *record) ([]byte, error) {
+	if !r.onDisk {
+		return r.value, nil
+	}
+	if p := r.loaded.Load(); p != nil {
+		return *p, nil
+	}
+	tx, err := db.beginRead()
+	if err != nil {
+		return nil, &storage.Error{Kind: storage.ErrInternal, Key: r.key, Err: fmt.Errorf("%w: %w", storage.ErrClosed, err)}
+	}
+	defer db.endRead(tx)
+	return readValue(tx, r)
+}
+
+// readValue reads the value of r from the history bucket of tx: a copy,
+// which outlives the transaction.
+func readValue(tx *bbolt.Tx, r *record) ([]byte, error) {
+	k := revKey(r.rev)
+	v := tx.Bucket(bucketHistory).Get(k)
+	if v == nil {
+		return nil, &storage.Error{Kind: storage.ErrExpired, Key: r.key, ResourceVersion: r.rev, Err: errGone,
+			Msg: fmt.Sprintf("the state at revision %d was compacted", r.rev)}
+	}
+	d, err := parseRecord(k, v)
+	if err == nil && (d.key != r.key || d.deleted != r.deleted || d.createRev != r.createRev || d.prevRev != r.prevRev) {
+		err = fmt.Errorf("%w at revision %d: it differs from the record read at open", errBadRecord, r.rev)
+	}
+	if err != nil {
+		return nil, &storage.Error{Kind: storage.ErrInternal, Key: r.key, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+	}
+	return bytes.Clone(d.value), nil
+}
+
+// indexed returns the record the index keeps for a committed write: r
+// itself, or, for a value larger than Options.MaxValueInMemory, a copy
+// without it (onDisk). The fan-out and the writer keep r, value and all,
+// for as long as they need it.
+func (db *DB) indexed(r *record) *record {
+	if len(r.value) <= db.opts.MaxValueInMemory {
+		return r
+	}
+	return &record{rev: r.rev, key: r.key, createRev: r.createRev, prevRev: r.prevRev,
+		deleted: r.deleted, expires: r.expires, onDisk: true}
+}
+
+// loadSuperseded reads, in the committer's write transaction tx, the
+// values of the onDisk records that the commit's writes supersede: the
+// fan-out decodes them for watchers whose predicate an update may stop or
+// start matching, possibly after a compaction deleted them from history.
+// A record it cannot read is left as it is: the fan-out reports the error
+// to the watchers that need it.
+func loadSuperseded(tx *bbolt.Tx, events []event) {
+	for _, e := range events {
+		if p := e.prev; p != nil && p.onDisk && p.loaded.Load() == nil {
+			if v, err := readValue(tx, p); err == nil {
+				p.loaded.Store(&v)
+			}
+		}
+	}
+}
