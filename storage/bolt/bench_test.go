@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -415,6 +416,9 @@ func BenchmarkCompactWrites(b *testing.B) {
 		manyObjects(b, db.ForResource(storagetest.ResourceConfig()), n)
 		require.NoError(b, db.Close())
 		opts := bolt.Options{}
+		if testing.Verbose() {
+			opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+		}
 		if !*compactDefrag {
 			opts.DefragmentFree = -1
 		}
@@ -481,6 +485,18 @@ func BenchmarkCompactWrites(b *testing.B) {
 			}
 			slices.Sort(d)
 			return float64(d[(len(d)-1)*99/100]) / 1e6
+		}
+		if testing.Verbose() {
+			// The slowest writes, and when they started after the
+			// compaction did: where the writer waited.
+			idx := make([]int, len(lat))
+			for i := range idx {
+				idx[i] = i
+			}
+			slices.SortFunc(idx, func(a, b int) int { return int(lat[b] - lat[a]) })
+			for _, i := range idx[:min(5, len(idx))] {
+				b.Logf("slow write: %v, started %v after the compaction began", lat[i], starts[i].Sub(from))
+			}
 		}
 		b.ReportMetric(p99(idle), "idle-p99-ms")
 		b.ReportMetric(p99(during), "during-p99-ms")

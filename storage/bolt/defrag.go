@@ -153,13 +153,14 @@ func (db *DB) defragmentLocked(ctx context.Context) (err error) {
 	// The last step, in the committer: no write runs meanwhile.
 	var (
 		paused time.Duration
+		steps  pauseSteps
 		old    *bbolt.DB
 	)
 	done := make(chan error, 1)
 	step := func() {
 		t := time.Now()
 		var err error
-		old, err = db.finishDefragment(ndb, tmp, &last, &swapped)
+		old, err = db.finishDefragment(ndb, tmp, &last, &swapped, &steps)
 		paused = time.Since(t)
 		done <- err
 	}
@@ -171,28 +172,39 @@ func (db *DB) defragmentLocked(ctx context.Context) (err error) {
 		return ctx.Err()
 	}
 	err = <-done
+	var closing time.Duration
 	if old != nil {
 		// The old file, unlinked, is closed with writes going on again.
+		t := time.Now()
 		if cerr := old.Close(); cerr != nil {
 			db.log.Warn("defragment: closing the old file", "err", cerr)
 		}
+		closing = time.Since(t)
 	}
 	if err != nil {
 		return err
 	}
 	db.log.Info("defragmented", "bytes_before", before, "bytes_after", fileSize(db.path),
-		"took", time.Since(start), "writes_paused", paused)
+		"took", time.Since(start), "writes_paused", paused,
+		"paused_copy", steps.copy, "paused_sync", steps.sync, "paused_switch", steps.swap, "paused_syncdir", steps.syncDir,
+		"old_file_closed_in", closing)
 	return nil
 }
+
+// pauseSteps is how long each part of Defragment's last step took, while
+// writes waited: the log line "defragmented" reports them.
+type pauseSteps struct{ copy, sync, swap, syncDir time.Duration }
 
 // finishDefragment is Defragment's last step, run by the committer between
 // two commits: it copies what is left, swaps the files, sets *swapped once
 // the new file is the data file and returns the old one, for the caller
 // to close.
-func (db *DB) finishDefragment(ndb *bbolt.DB, tmp string, last *[]byte, swapped *bool) (old *bbolt.DB, err error) {
+func (db *DB) finishDefragment(ndb *bbolt.DB, tmp string, last *[]byte, swapped *bool, steps *pauseSteps) (old *bbolt.DB, err error) {
 	if p := db.failed.Load(); p != nil {
 		return nil, fmt.Errorf("%w: %w", ErrFailed, *p)
 	}
+	t := time.Now()
+	lap := func(d *time.Duration) { now := time.Now(); *d, t = now.Sub(t), now }
 	if _, err := db.copyHistory(ndb, last, 0); err != nil {
 		return nil, err
 	}
@@ -205,9 +217,11 @@ func (db *DB) finishDefragment(ndb *bbolt.DB, tmp string, last *[]byte, swapped 
 	}); err != nil {
 		return nil, err
 	}
+	lap(&steps.copy)
 	if err := ndb.Sync(); err != nil {
 		return nil, err
 	}
+	lap(&steps.sync)
 	if err := os.Rename(tmp, db.path); err != nil {
 		return nil, err
 	}
@@ -221,6 +235,8 @@ func (db *DB) finishDefragment(ndb *bbolt.DB, tmp string, last *[]byte, swapped 
 	ndb.AllocSize = old.AllocSize
 	db.bbolt = ndb
 	db.fileMu.Unlock()
+	lap(&steps.swap)
+	defer lap(&steps.syncDir)
 	if err := syncDir(filepath.Dir(db.path)); err != nil {
 		// The rename may not be durable: after a crash the old file
 		// could come back without the writes made from now on. Refuse

@@ -10,7 +10,9 @@
 // one key (put or delete), kept in the history bucket under its revision;
 // a tombstone is the record of a delete and keeps the deleted state. The
 // index is the in-memory map from each key to its revisions still in
-// history and its latest record. The committer is the one goroutine that
+// history and its latest record; a record whose value stays on disk
+// (onDisk: every record at Open, and large values) has it read when
+// needed (value.go). The committer is the one goroutine that
 // writes: it groups writes into shared commits (group commit). A watcher
 // is a running watch: catching up from history on its own goroutine,
 // then live, fed by the fan-out, which hands each committed write to the
@@ -23,6 +25,7 @@
 //	precheck.go  the file's pages checked as bytes before bbolt maps them
 //	record.go    a record's bytes on disk (with its CRC-32C)
 //	index.go     the in-memory index
+//	value.go     values read from the file when needed (records onDisk)
 //	commit.go    the committer: conditions, revisions, group commit
 //	store.go     Create, Get, GuaranteedUpdate, Delete, Count
 //	list.go      GetList: reads at a revision, a page at a time
