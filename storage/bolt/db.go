@@ -277,18 +277,30 @@ func (db *DB) rebuild(tx *bbolt.Tx) error {
 	if db.compacted > db.rev {
 		return fmt.Errorf("%w: compacted revision %d is after the current revision %d", ErrCorrupt, db.compacted, db.rev)
 	}
+	// Values stay on disk: DB.value reads one when it is needed. Each
+	// record is parsed into one scratch record, and copied into its key's
+	// latest (one record per key, changed in place while nobody else
+	// sees the index): Open allocates per key, not per record.
+	var r record
 	c := tx.Bucket(bucketHistory).Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		// Values stay on disk: DB.value reads one when it is needed.
-		r, err := parseRecord(k, v)
+		key, err := r.parse(k, v)
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
 		if r.rev > db.rev {
 			return fmt.Errorf("%w: record at revision %d is after the revision counter %d", ErrCorrupt, r.rev, db.rev)
 		}
-		r.value, r.onDisk = nil, true
-		db.index.put(r)
+		ki := db.index.byKey[string(key)]
+		if ki == nil {
+			ki = &keyIndex{key: string(key), latest: &record{onDisk: true}}
+			ki.latest.key = ki.key
+			db.index.byKey[ki.key] = ki
+			db.index.insert(ki)
+		}
+		ki.revs = append(ki.revs, revision{rev: r.rev, tombstone: r.deleted})
+		l := ki.latest
+		l.rev, l.createRev, l.prevRev, l.deleted, l.expires = r.rev, r.createRev, r.prevRev, r.deleted, r.expires
 	}
 	db.index.ascend("", func(ki *keyIndex) bool {
 		db.expiry.add(ki.latest)

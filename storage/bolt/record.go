@@ -117,13 +117,27 @@ func decodeRecord(k, v []byte) (*record, error) {
 }
 
 // parseRecord is decodeRecord without the copy of the value: r.value is
-// part of v. Open's rebuild copies only the values it keeps.
+// part of v.
 func parseRecord(k, v []byte) (*record, error) {
+	r := &record{}
+	key, err := r.parse(k, v)
+	if err != nil {
+		return nil, err
+	}
+	r.key = string(key)
+	return r, nil
+}
+
+// parse checks the history bucket entry k, v and sets every field of r
+// but key, which it returns (part of v), and memo; r.value is part of v.
+// It allocates nothing: Open's rebuild parses every record of history
+// into one scratch record.
+func (r *record) parse(k, v []byte) (key []byte, err error) {
 	if len(k) != 8 {
 		return nil, fmt.Errorf("%w: key of %d bytes", errBadRecord, len(k))
 	}
 	rev := int64(binary.BigEndian.Uint64(k))
-	fail := func(what string) (*record, error) {
+	fail := func(what string) ([]byte, error) {
 		return nil, fmt.Errorf("%w at revision %d: %s", errBadRecord, rev, what)
 	}
 	if len(v) < recordHeader+1+4 {
@@ -144,11 +158,10 @@ func parseRecord(k, v []byte) (*record, error) {
 	default:
 		return fail("unknown record version " + strconv.Itoa(int(body[0])))
 	}
-	r := &record{
-		rev:       rev,
-		createRev: int64(binary.BigEndian.Uint64(body[2:10])),
-		prevRev:   int64(binary.BigEndian.Uint64(body[10:18])),
-	}
+	r.rev = rev
+	r.createRev = int64(binary.BigEndian.Uint64(body[2:10]))
+	r.prevRev = int64(binary.BigEndian.Uint64(body[10:18]))
+	r.expires = 0
 	if header == recordHeaderExpires {
 		if r.expires = int64(binary.BigEndian.Uint64(body[18:26])); r.expires == 0 {
 			return fail("version 2 without an expiry")
@@ -156,6 +169,7 @@ func parseRecord(k, v []byte) (*record, error) {
 	}
 	switch body[1] {
 	case kindPut:
+		r.deleted = false
 	case kindDelete:
 		r.deleted = true
 	default:
@@ -166,9 +180,8 @@ func parseRecord(k, v []byte) (*record, error) {
 		return fail("bad key length")
 	}
 	rest := body[header+w:]
-	r.key = string(rest[:n])
 	r.value = rest[n:]
-	return r, nil
+	return rest[:n], nil
 }
 
 // recordKey returns the key of an encoded record without checking it, or
