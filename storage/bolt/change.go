@@ -66,13 +66,17 @@ func (c *change) previous() (storage.Object, error) {
 // 5,000 creates (docs/perf.md, "The kube controllers in the server").
 // Upstream's watch cache keeps every object decoded; crdlab's index keeps
 // the bytes and decodes on demand.
+// The value of a record whose value stays on disk is read from the file
+// (DB.value).
 func (c *change) decode(r *record) (storage.Object, error) {
-	if len(r.value) <= memoMaxValue {
-		if obj := r.memo.get(c.st); obj != nil {
-			return obj, nil
-		}
+	if obj := r.memo.get(c.st); obj != nil {
+		return obj, nil
 	}
-	return c.st.DecodeNew(r.key, r.value, r.rev)
+	value, err := c.st.db.value(r)
+	if err != nil {
+		return nil, err
+	}
+	return c.st.DecodeNew(r.key, value, r.rev)
 }
 
 // matches evaluates p on the object (which=0) or the previous one

@@ -42,7 +42,7 @@ func TestOpen_ValuesStayOnDisk(t *testing.T) {
 	}
 	before := storagetest.RV(t, out)
 	big := strings.Repeat("x", memoMaxValue+1) // neither memoised nor kept in memory
-	require.NoError(t, st.Create(ctx, storagetest.Key("default", "big"), storagetest.CronTab("default", "big", nil, big), out))
+	require.NoError(t, st.Create(ctx, storagetest.Key("default", "big"), storagetest.CronTab("default", "big", map[string]string{"size": "big"}, big), out))
 	require.Nil(t, db.latest(storagetest.Key("default", "big")).value, "a large value stays on disk after its commit")
 	require.NoError(t, db.Close())
 
@@ -105,6 +105,33 @@ func TestOpen_ValuesStayOnDisk(t *testing.T) {
 	require.NoError(t, db.Defragment(ctx))
 	require.NoError(t, st.Get(ctx, storagetest.Key("default", "c"), storage.GetOptions{}, got))
 	require.Equal(t, "c1", specOf(t, got))
+
+	// A large value (never memoised) stops matching a live watcher's
+	// predicate: the fan-out decodes the state before the update from the
+	// superseded record, whose value stays on disk (the committer read it).
+	w2, err := st.Watch(ctx, storagetest.Prefix, storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(now, 10),
+		Predicate: storage.SelectionPredicate{Label: storagetest.LabelSelector{"size": "big"}}})
+	require.NoError(t, err)
+	defer w2.Stop()
+	require.Eventually(t, func() bool { // live: fed by the fan-out, not by its catch-up
+		db.fanout.mu.Lock()
+		defer db.fanout.mu.Unlock()
+		for _, g := range db.fanout.groups {
+			if len(g.watchers) > 0 {
+				return true
+			}
+		}
+		return false
+	}, time.Minute, time.Millisecond)
+	require.NoError(t, st.GuaranteedUpdate(ctx, storagetest.Key("default", "big"), out, false, nil, func(cur storage.Object) (storage.Object, error) {
+		u := cur.(*unstructured.Unstructured)
+		u.SetLabels(nil)
+		return u, nil
+	}))
+	ev = nextEvent(t, w2)
+	require.Equal(t, watch.Deleted, ev.Type)
+	require.Equal(t, "big", ev.Object.(*unstructured.Unstructured).GetName())
+	require.Equal(t, big, specOf(t, ev.Object))
 
 	// c's delete: the tombstone and the event carry c's last state.
 	require.NoError(t, st.Delete(ctx, storagetest.Key("default", "c"), out, nil, nil))
