@@ -63,6 +63,13 @@ func Kind(data []byte) (GroupVersionKind, error) {
 	if err != nil {
 		return GroupVersionKind{}, err
 	}
+	// One pass of encoding/json's scanner (Valid) and a light one of our
+	// own, instead of json.Unmarshal's two scanner passes.
+	if json.Valid(j) {
+		if apiVersion, kind, ok := typeMetaOf(j); ok {
+			return kindOf(j, apiVersion, kind)
+		}
+	}
 	var tm struct {
 		APIVersion string `json:"apiVersion"`
 		Kind       string `json:"kind"`
@@ -70,17 +77,36 @@ func Kind(data []byte) (GroupVersionKind, error) {
 	if err := json.Unmarshal(j, &tm); err != nil {
 		return GroupVersionKind{}, fmt.Errorf("couldn't get version/kind; json parse error: %w", err)
 	}
-	if tm.Kind == "" {
+	return kindOf(j, tm.APIVersion, tm.Kind)
+}
+
+// kindOf is Kind's answer for the apiVersion and kind read from j.
+func kindOf(j []byte, apiVersion, kind string) (GroupVersionKind, error) {
+	if kind == "" {
 		return GroupVersionKind{}, fmt.Errorf("%w in '%s'", ErrMissingKind, abbreviate(j))
 	}
-	if tm.APIVersion == "" {
+	if apiVersion == "" {
 		return GroupVersionKind{}, fmt.Errorf("%w in '%s'", ErrMissingVersion, abbreviate(j))
 	}
-	gv, err := ParseGroupVersion(tm.APIVersion)
+	gv, err := ParseGroupVersion(apiVersion)
 	if err != nil {
 		return GroupVersionKind{}, err
 	}
-	return gv.WithKind(tm.Kind), nil
+	return gv.WithKind(kind), nil
+}
+
+// kindUnchecked is Kind without checking that data is valid JSON: for a
+// caller that decodes data whole next, and calls Kind again if anything
+// fails (so that invalid JSON still gets Kind's error).
+func kindUnchecked(data []byte) (GroupVersionKind, error) {
+	j, err := ToJSON(data)
+	if err != nil {
+		return GroupVersionKind{}, err
+	}
+	if apiVersion, kind, ok := typeMetaOf(j); ok {
+		return kindOf(j, apiVersion, kind)
+	}
+	return Kind(data)
 }
 
 func abbreviate(b []byte) string {
@@ -96,29 +122,43 @@ func abbreviate(b []byte) string {
 // was written in. With opts.Strict, a document with unknown or repeated
 // fields returns the object and a *StrictDecodingError.
 func (c CodecFactory) Decode(data []byte, opts DecodeOptions) (Object, GroupVersionKind, error) {
-	gvk, err := Kind(data)
-	if err != nil {
-		return nil, gvk, err
+	gvk, err := kindUnchecked(data)
+	if err == nil {
+		var obj Object
+		if obj, err = c.decodeAs(data, gvk, opts); err == nil || obj != nil {
+			return obj, gvk, err
+		}
 	}
+	// What Kind says of data comes first (invalid JSON, no kind), as if
+	// it had been asked before anything else.
+	if _, kerr := Kind(data); kerr != nil {
+		return nil, GroupVersionKind{}, kerr
+	}
+	return nil, gvk, err
+}
+
+// decodeAs is Decode of data, which names gvk. An object with a
+// *StrictDecodingError is returned with it.
+func (c CodecFactory) decodeAs(data []byte, gvk GroupVersionKind, opts DecodeOptions) (Object, error) {
 	if gvk.Version == APIVersionInternal {
-		return nil, gvk, fmt.Errorf("scheme: %v: the internal version is never read from or written to the wire", gvk)
+		return nil, fmt.Errorf("scheme: %v: the internal version is never read from or written to the wire", gvk)
 	}
 	obj, err := c.scheme.New(gvk)
 	if err != nil {
-		return nil, gvk, err
+		return nil, err
 	}
 	j, _ := ToJSON(data)
 	if err := unmarshal(j, obj); err != nil {
-		return nil, gvk, err
+		return nil, err
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	c.scheme.Default(obj)
 	if opts.Strict {
 		if se := StrictErrors(j, obj); se != nil {
-			return obj, gvk, se
+			return obj, se
 		}
 	}
-	return obj, gvk, nil
+	return obj, nil
 }
 
 // DecodeInto reads a JSON or YAML document into into, whose kind the caller

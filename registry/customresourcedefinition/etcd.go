@@ -1,7 +1,9 @@
 package customresourcedefinition
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"time"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -27,6 +29,8 @@ var KeyPrefix = registry.KeyPrefix(apiextensions.GroupName, "customresourcedefin
 // Mirrors REST in customresourcedefinition/etcd.go.
 type REST struct {
 	*registry.Store
+	// codec is the storage codec (tests look at its memo).
+	codec Codec
 }
 
 // NewREST returns the REST storage of CRDs and of their /status, kept in
@@ -38,6 +42,7 @@ type REST struct {
 func NewREST(backend storage.Backend, s *scheme.Scheme) (*REST, *StatusREST) {
 	st := strategy{ObjectTyper: s}
 	newFunc := func() storage.Object { return &apiextensions.CustomResourceDefinition{} }
+	codec := NewCodec(s)
 	keyRoot, key := registry.DefaultKeyFuncs(KeyPrefix, false)
 	store := &registry.Store{
 		NewFunc:                  newFunc,
@@ -51,12 +56,18 @@ func NewREST(backend storage.Backend, s *scheme.Scheme) (*REST, *StatusREST) {
 		Storage: backend.ForResource(storage.ResourceConfig{
 			Prefix:  KeyPrefix,
 			NewFunc: newFunc,
-			Codec:   NewCodec(s),
+			Codec:   codec,
 		}),
 	}
 	statusStore := *store
 	statusStore.UpdateStrategy = statusStrategy{st}
-	return &REST{Store: store}, &StatusREST{store: &statusStore}
+	return &REST{Store: store, codec: codec}, &StatusREST{store: &statusStore, codec: codec}
+}
+
+// DecodeBody decodes a request body whose spec was stored before without
+// reading its spec (Codec.DecodeBody).
+func (r *REST) DecodeBody(body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, bool) {
+	return r.codec.DecodeBody(body, strict)
 }
 
 // ShortNames are the names kubectl accepts for CRDs ("kubectl get crd").
@@ -147,6 +158,7 @@ func setCondition(crd *apiextensions.CustomResourceDefinition, c apiextensions.C
 // Mirrors StatusREST in customresourcedefinition/etcd.go.
 type StatusREST struct {
 	store *registry.Store
+	codec Codec
 }
 
 var (
@@ -165,6 +177,12 @@ func (r *StatusREST) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 	return r.store.GetResetFields()
 }
 
+// DecodeBody decodes a request body whose spec was stored before without
+// reading its spec (Codec.DecodeBody).
+func (r *StatusREST) DecodeBody(body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, bool) {
+	return r.codec.DecodeBody(body, strict)
+}
+
 // Get reads the CRD.
 func (r *StatusREST) Get(ctx context.Context, name string, opts *metav1.GetOptions) (scheme.Object, error) {
 	return r.store.Get(ctx, name, opts)
@@ -178,26 +196,114 @@ func (r *StatusREST) Update(ctx context.Context, name string, objInfo registry.U
 
 // Codec stores internal CRDs as apiextensions.k8s.io/v1 JSON: Encode
 // converts to v1, Decode reads v1 (with its defaults) and converts to the
-// internal version.
+// internal version. A spec it has read before (specmemo.go) is neither
+// read nor written again: Decode shares the decoded one, Encode copies
+// its JSON.
 //
 // Mirrors the storage codec upstream builds for the group (the storage
 // version of customresourcedefinitions is v1).
 type Codec struct {
 	codecs scheme.CodecFactory
+	memo   *specMemo
 }
 
 var _ storage.Codec = Codec{}
 
 // NewCodec returns the storage codec of CRDs over s.
-func NewCodec(s *scheme.Scheme) Codec { return Codec{codecs: scheme.NewCodecFactory(s)} }
+func NewCodec(s *scheme.Scheme) Codec {
+	return Codec{codecs: scheme.NewCodecFactory(s), memo: newSpecMemo()}
+}
 
-// Encode writes obj as v1 JSON.
+// Encode writes obj as v1 JSON; a remembered spec is copied as it was
+// read (encoding the rest with an empty spec in its place).
 func (c Codec) Encode(obj storage.Object) ([]byte, error) {
+	if crd, ok := obj.(*apiextensions.CustomResourceDefinition); ok && c.memo != nil {
+		if specJSON, hit := c.memo.lookupSpec(&crd.Spec); hit {
+			stub := *crd
+			stub.Spec = apiextensions.CustomResourceDefinitionSpec{}
+			b, err := c.codecs.Encode(&stub, apiextensionsv1.SchemeGroupVersion)
+			if err == nil {
+				if start, end, found := apiextensionsv1.SpecSpan(b); found {
+					out := make([]byte, 0, len(b)-(end-start)+len(specJSON))
+					return append(append(append(out, b[:start]...), specJSON...), b[end:]...), nil
+				}
+			}
+		}
+	}
 	return c.codecs.Encode(obj, apiextensionsv1.SchemeGroupVersion)
 }
 
-// Decode reads v1 JSON into an internal CRD.
+// Decode reads v1 JSON into an internal CRD. A spec read before is not
+// read again: the rest is decoded with an empty spec in its place, and
+// the remembered spec (shared, read only) put in. A spec read for the
+// first time is remembered.
 func (c Codec) Decode(data []byte, into storage.Object) error {
+	crd, ok := into.(*apiextensions.CustomResourceDefinition)
+	if !ok || c.memo == nil {
+		return c.decode(data, into)
+	}
+	start, end, found := apiextensionsv1.SpecSpan(data)
+	if !found {
+		return c.decode(data, into)
+	}
+	specJSON := data[start:end]
+	if spec, hit := c.memo.lookupJSON(specJSON); hit {
+		rest := make([]byte, 0, len(data)-len(specJSON)+2)
+		rest = append(append(append(rest, data[:start]...), "{}"...), data[end:]...)
+		// storedVersions defaults from the spec when empty: then decode
+		// it all.
+		if err := c.decode(rest, crd); err == nil && len(crd.Status.StoredVersions) > 0 {
+			crd.Spec = spec
+			return nil
+		}
+		*crd = apiextensions.CustomResourceDefinition{}
+	}
+	if err := c.decode(data, crd); err != nil {
+		return err
+	}
+	c.memo.remember(bytes.Clone(specJSON), crd.Spec)
+	return nil
+}
+
+// DecodeBody decodes a request body (apiextensions.k8s.io/v1 JSON) to an
+// internal CRD as the handler's scope would — defaults, strict errors,
+// conversion — when its spec is, byte for byte, one the codec read or
+// wrote before: then the spec is not read again (it is the remembered
+// one: the same spec, and no strict errors in it, since the codec's JSON
+// has none). A controller's status write sends the stored spec back as
+// it got it. ok is false for any other body, or an error: the caller
+// decodes it the usual way.
+func (c Codec) DecodeBody(body []byte, strict bool) (obj scheme.Object, strictErr *scheme.StrictDecodingError, ok bool) {
+	if c.memo == nil {
+		return nil, nil, false
+	}
+	start, end, found := apiextensionsv1.SpecSpan(body)
+	if !found {
+		return nil, nil, false
+	}
+	spec, hit := c.memo.lookupJSON(body[start:end])
+	if !hit {
+		return nil, nil, false
+	}
+	rest := make([]byte, 0, len(body)-(end-start)+2)
+	rest = append(append(append(rest, body[:start]...), "{}"...), body[end:]...)
+	wire, _, err := c.codecs.Decode(rest, scheme.DecodeOptions{Strict: strict})
+	if errors.As(err, &strictErr) {
+		err = nil
+	}
+	v1obj, isV1 := wire.(*apiextensionsv1.CustomResourceDefinition)
+	if err != nil || !isV1 || len(v1obj.Status.StoredVersions) == 0 {
+		return nil, nil, false
+	}
+	crd := &apiextensions.CustomResourceDefinition{}
+	if err := c.codecs.Scheme().Convert(v1obj, crd); err != nil {
+		return nil, nil, false
+	}
+	crd.Spec = spec
+	return crd, strictErr, true
+}
+
+func (c Codec) decode(data []byte, into storage.Object) error {
 	v1obj := &apiextensionsv1.CustomResourceDefinition{}
 	if err := c.codecs.DecodeInto(data, v1obj, scheme.DecodeOptions{}); err != nil {
 		return err

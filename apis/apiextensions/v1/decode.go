@@ -709,3 +709,29 @@ func (r *schemaReader) rule(v *ValidationRule) bool {
 		}
 	})
 }
+
+// SpecSpan returns where the value of the top-level "spec" key of data, a
+// CRD's JSON object, starts and ends (data[start:end]), without reading
+// it beyond strings and nesting. ok is false if data has no such key, has
+// it twice or spelled another way (encoding/json would match "Spec"), or
+// is not what it expects. The CRD storage codec uses it to find a stored
+// spec it has decoded before (registry/customresourcedefinition).
+func SpecSpan(data []byte) (start, end int, ok bool) {
+	r := &jsonReader{data: data}
+	start = -1
+	found := r.path([]string{"spec"}, func() bool {
+		if r.next() != '{' {
+			return false
+		}
+		start = r.pos
+		if !r.skip() {
+			return false
+		}
+		end = r.pos
+		return true
+	})
+	if !found || start < 0 {
+		return 0, 0, false
+	}
+	return start, end, true
+}

@@ -156,9 +156,14 @@ func newStructural(s *apiextensions.JSONSchemaProps) (*structural.Structural, er
 	if err := apiextensionsv1.Convert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(s, &ext); err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(&ext)
+	// The schema's own writer: what json.Marshal writes, without
+	// encoding/json checking and compacting it again (hundreds of KB for
+	// a real-size schema); json.Marshal gives the error, if any.
+	raw, err := ext.MarshalJSON()
 	if err != nil {
-		return nil, err
+		if raw, err = json.Marshal(&ext); err != nil {
+			return nil, err
+		}
 	}
 	return structural.FromJSON(raw)
 }

@@ -1,0 +1,213 @@
+package customresourcedefinition
+
+import (
+	"bytes"
+	"hash/maphash"
+	"reflect"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/crdlab/crdlab/apis/apiextensions"
+)
+
+// A real-size CRD's spec is hundreds of KB of schema, and a CRD is read
+// from and written to storage many times on its way to Established: every
+// /status write decodes the stored CRD, encodes the new one, and decodes
+// what it wrote for the answer and for the watchers — while a status
+// write keeps the stored spec (statusStrategy). specMemo remembers the
+// specs the codec last wrote or read, as their stored JSON and as the
+// decoded internal spec, so that a stored value whose spec is one of
+// them is decoded without its spec (the remembered one is shared), and a
+// CRD whose spec is a remembered one is encoded by copying the JSON.
+//
+// The rule that makes the sharing safe: a spec the storage codec decodes
+// is read only — nothing changes it in place, in the registry (the
+// strategies replace a spec or copy it, never edit it), the handler (it
+// converts CRDs to write them) or storage (its watchers share one decoded
+// object already). DeepCopy still copies all of it, so a copy may be
+// changed. specmemo_test.go:TestSpecMemo_SharedSpecsUnchanged checks the
+// remembered specs after every kind of write; the race detector sees any
+// writer.
+//
+// Upstream has nothing like it: each read decodes the whole CRD (its
+// watch cache keeps one decoded object per revision).
+type specMemo struct {
+	mu   sync.Mutex
+	seed maphash.Seed
+	// byHash finds an entry by its JSON's hash (decode); byID by the
+	// backing array of its spec's versions (encode).
+	byHash map[uint64]*specEntry
+	byID   map[*apiextensions.CustomResourceDefinitionVersion]*specEntry
+	// sweeping is set while a sweep is scheduled.
+	sweeping bool
+
+	// hits and misses count decodes and encodes (tests, the docs' table).
+	hits, misses int
+}
+
+// specEntry is one remembered spec.
+type specEntry struct {
+	hash uint64
+	// json is the spec's value as the codec wrote it (or read it).
+	json []byte
+	// spec is the decoded internal spec; read only.
+	spec apiextensions.CustomResourceDefinitionSpec
+	// used is when it was last used.
+	used time.Time
+}
+
+const (
+	// specMemoEntries bounds the remembered specs: those of the CRDs on
+	// their way to Established (a create and two or three status writes
+	// within seconds). A real-size spec is 0.25 MB of JSON and about
+	// four times that decoded.
+	specMemoEntries = 32
+	// specMemoIdle is how long an unused entry is kept: once CRDs settle,
+	// the memo empties.
+	specMemoIdle = 10 * time.Second
+	// specMemoMin is the smallest spec worth remembering.
+	specMemoMin = 16 << 10
+)
+
+func newSpecMemo() *specMemo {
+	return &specMemo{seed: maphash.MakeSeed(), byHash: map[uint64]*specEntry{},
+		byID: map[*apiextensions.CustomResourceDefinitionVersion]*specEntry{}}
+}
+
+// specID is the identity of a spec: the backing array of its versions
+// (every CRD has at least one version).
+func specID(spec *apiextensions.CustomResourceDefinitionSpec) *apiextensions.CustomResourceDefinitionVersion {
+	if len(spec.Versions) == 0 {
+		return nil
+	}
+	return unsafe.SliceData(spec.Versions)
+}
+
+// lookupJSON returns the remembered spec whose JSON is specJSON, or false.
+func (m *specMemo) lookupJSON(specJSON []byte) (apiextensions.CustomResourceDefinitionSpec, bool) {
+	if len(specJSON) < specMemoMin {
+		return apiextensions.CustomResourceDefinitionSpec{}, false
+	}
+	h := maphash.Bytes(m.seed, specJSON)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.byHash[h]
+	if e == nil || !bytes.Equal(e.json, specJSON) {
+		m.misses++
+		return apiextensions.CustomResourceDefinitionSpec{}, false
+	}
+	m.hits++
+	e.used = time.Now()
+	return e.spec, true
+}
+
+// lookupSpec returns the JSON of spec if spec is a remembered one: the
+// same versions, schemas and every other field (compared shallowly: a
+// remembered spec is never changed in place).
+func (m *specMemo) lookupSpec(spec *apiextensions.CustomResourceDefinitionSpec) ([]byte, bool) {
+	id := specID(spec)
+	if id == nil {
+		return nil, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.byID[id]
+	if e == nil || !shallowEqual(reflect.ValueOf(spec).Elem(), reflect.ValueOf(&e.spec).Elem()) {
+		m.misses++
+		return nil, false
+	}
+	m.hits++
+	e.used = time.Now()
+	return e.json, true
+}
+
+// remember adds spec with its JSON. The caller gives up spec: from now
+// on it is shared and read only.
+func (m *specMemo) remember(specJSON []byte, spec apiextensions.CustomResourceDefinitionSpec) {
+	id := specID(&spec)
+	if id == nil || len(specJSON) < specMemoMin {
+		return
+	}
+	h := maphash.Bytes(m.seed, specJSON)
+	now := time.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e := m.byHash[h]; e != nil {
+		m.drop(e)
+	}
+	if e := m.byID[id]; e != nil {
+		m.drop(e)
+	}
+	for len(m.byHash) >= specMemoEntries {
+		var oldest *specEntry
+		for _, e := range m.byHash {
+			if oldest == nil || e.used.Before(oldest.used) {
+				oldest = e
+			}
+		}
+		m.drop(oldest)
+	}
+	e := &specEntry{hash: h, json: specJSON, spec: spec, used: now}
+	m.byHash[h] = e
+	m.byID[id] = e
+	if !m.sweeping {
+		m.sweeping = true
+		time.AfterFunc(specMemoIdle, m.sweep)
+	}
+}
+
+func (m *specMemo) drop(e *specEntry) {
+	delete(m.byHash, e.hash)
+	if id := specID(&e.spec); m.byID[id] == e {
+		delete(m.byID, id)
+	}
+}
+
+// sweep drops the entries unused for specMemoIdle, and runs again while
+// some are left.
+func (m *specMemo) sweep() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, e := range m.byHash {
+		if time.Since(e.used) >= specMemoIdle {
+			m.drop(e)
+		}
+	}
+	m.sweeping = len(m.byHash) > 0
+	if m.sweeping {
+		time.AfterFunc(specMemoIdle, m.sweep)
+	}
+}
+
+// shallowEqual reports whether a and b (values of one type) hold the same
+// scalars, the same pointers and the same slices (backing array and
+// length) and maps, field by field through structs.
+func shallowEqual(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !shallowEqual(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		return a.IsNil() == b.IsNil() && a.Len() == b.Len() && a.Pointer() == b.Pointer()
+	case reflect.Pointer, reflect.Map:
+		return a.IsNil() == b.IsNil() && a.Pointer() == b.Pointer()
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	case reflect.Interface:
+		return a.IsNil() && b.IsNil()
+	}
+	return false
+}
