@@ -65,7 +65,7 @@ const (
 	specMemoEntries = 32
 	// specMemoIdle is how long an unused entry is kept: once CRDs settle,
 	// the memo empties.
-	specMemoIdle = 10 * time.Second
+	specMemoIdle = 5 * time.Second
 	// specMemoMin is the smallest spec worth remembering.
 	specMemoMin = 16 << 10
 )
