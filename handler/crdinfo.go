@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
@@ -217,33 +216,6 @@ func (c *crCodec) encodeShared(obj scheme.Object) (out scheme.Object, reused boo
 	return out, false, err
 }
 
-// kindOf is scheme.Kind of a body already decoded into m, without a
-// second pass over it (scheme.Kind's encoding/json pass cost a create more
-// than decoding the whole body). It reports false whenever scheme.Kind
-// might say something else — apiVersion or kind missing or not strings,
-// a key that matches either only without regard to case (encoding/json
-// takes it), an apiVersion that does not parse — and the caller asks it.
-func kindOf(m map[string]any) (scheme.GroupVersionKind, bool) {
-	if m == nil {
-		return scheme.GroupVersionKind{}, false
-	}
-	apiVersion, _ := m["apiVersion"].(string)
-	kind, _ := m["kind"].(string)
-	if apiVersion == "" || kind == "" {
-		return scheme.GroupVersionKind{}, false
-	}
-	for k := range m {
-		if k != "apiVersion" && k != "kind" && (strings.EqualFold(k, "apiVersion") || strings.EqualFold(k, "kind")) {
-			return scheme.GroupVersionKind{}, false
-		}
-	}
-	gv, err := scheme.ParseGroupVersion(apiVersion)
-	if err != nil {
-		return scheme.GroupVersionKind{}, false
-	}
-	return gv.WithKind(kind), true
-}
-
 // decode checks a body's apiVersion (400 for another group or version),
 // prunes (unless unknown fields are preserved) and defaults it with the
 // version's schema, validates kind (422 for another kind, as upstream's
@@ -255,12 +227,15 @@ func kindOf(m map[string]any) (scheme.GroupVersionKind, bool) {
 // refuses strictly before it validates.
 func (c *crCodec) decode(ctx context.Context, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
 	m, decodeErr := unstructured.DecodeJSONObject(body)
-	gvk, ok := kindOf(m)
-	if !ok { // or decodeErr: scheme.Kind words the error
-		var err error
-		if gvk, err = scheme.Kind(body); err != nil {
-			return nil, nil, apierrors.NewBadRequest(err.Error())
-		}
+	// A body that decoded is valid JSON: its apiVersion and kind need no
+	// second validating pass; one that did not gets scheme.Kind's words.
+	kindOf := scheme.KindUnchecked
+	if decodeErr != nil {
+		kindOf = scheme.Kind
+	}
+	gvk, err := kindOf(body)
+	if err != nil {
+		return nil, nil, apierrors.NewBadRequest(err.Error())
 	}
 	if err := endpoints.CheckKind(gvk, c.kind.GroupVersion().WithKind(gvk.Kind)); err != nil {
 		return nil, nil, err

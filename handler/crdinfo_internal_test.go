@@ -170,38 +170,3 @@ func TestPlainCache(t *testing.T) {
 	check.Equal(t, "more than ten bytes", string(got))
 	check.Equal(t, 10, c.size)
 }
-
-// TestKindOf_SameAsSchemeKind: reading apiVersion and kind from the
-// decoded body gives what scheme.Kind reads from its bytes, and defers to
-// it (fast false) wherever it might not: its errors, keys in another case.
-func TestKindOf_SameAsSchemeKind(t *testing.T) {
-	for _, c := range []struct {
-		body string
-		fast bool
-	}{
-		{`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a"},"spec":{"kind":"x","apiVersion":"y"}}`, true},
-		{`{"apiVersion":"v1","kind":"ConfigMap"}`, true},
-		{`{"kind":"CronTab","apiVersion":"stable.example.com/v1","kind":"Other"}`, true},
-		{` {"apiVersion":"stable.example.com/v1","kind":"CronTab"} `, true},
-		{`{"apiVersion":"stable.example.com/v1","Kind":"CronTab"}`, false},
-		{`{"apiVersion":"stable.example.com/v1","kind":"CronTab","KIND":"Other"}`, false},
-		{`{"APIVersion":"stable.example.com/v1","kind":"CronTab"}`, false},
-		{`{"apiVersion":"stable.example.com/v1"}`, false},
-		{`{"kind":"CronTab"}`, false},
-		{`{"apiVersion":"a/b/c","kind":"CronTab"}`, false},
-		{`{"apiVersion":"stable.example.com/v1","kind":null}`, false},
-		{`{"apiVersion":5,"kind":"CronTab"}`, false},
-		{`{"apiVersion":"stable.example.com/v1","kind":"CronTab"`, false},
-		{"apiVersion: stable.example.com/v1\nkind: CronTab\n", false},
-	} {
-		want, wantErr := scheme.Kind([]byte(c.body))
-		m, _ := unstructured.DecodeJSONObject([]byte(c.body))
-		got, ok := kindOf(m)
-		if ok != c.fast {
-			t.Errorf("%s: kindOf answered %v, want %v", c.body, ok, c.fast)
-		}
-		if ok && (wantErr != nil || got != want) {
-			t.Errorf("%s: kindOf %v, scheme.Kind %v (%v)", c.body, got, want, wantErr)
-		}
-	}
-}

@@ -95,10 +95,11 @@ func kindOf(j []byte, apiVersion, kind string) (GroupVersionKind, error) {
 	return gv.WithKind(kind), nil
 }
 
-// kindUnchecked is Kind without checking that data is valid JSON: for a
-// caller that decodes data whole next, and calls Kind again if anything
-// fails (so that invalid JSON still gets Kind's error).
-func kindUnchecked(data []byte) (GroupVersionKind, error) {
+// KindUnchecked is Kind without checking that data is valid JSON: for a
+// caller that decodes data whole (CodecFactory.Decode, the crdHandler's
+// codec), and calls Kind instead if the body does not decode (so that
+// invalid JSON still gets Kind's error).
+func KindUnchecked(data []byte) (GroupVersionKind, error) {
 	j, err := ToJSON(data)
 	if err != nil {
 		return GroupVersionKind{}, err
@@ -122,7 +123,7 @@ func abbreviate(b []byte) string {
 // was written in. With opts.Strict, a document with unknown or repeated
 // fields returns the object and a *StrictDecodingError.
 func (c CodecFactory) Decode(data []byte, opts DecodeOptions) (Object, GroupVersionKind, error) {
-	gvk, err := kindUnchecked(data)
+	gvk, err := KindUnchecked(data)
 	if err == nil {
 		var obj Object
 		if obj, err = c.decodeAs(data, gvk, opts); err == nil || obj != nil {

@@ -23,7 +23,7 @@ func kindByUnmarshal(data []byte) (GroupVersionKind, error) {
 	return kindOf(j, tm.APIVersion, tm.Kind)
 }
 
-// TestKind_SameAsUnmarshal: Kind (and kindUnchecked on valid JSON) say
+// TestKind_SameAsUnmarshal: Kind (and KindUnchecked on valid JSON) say
 // what json.Unmarshal into apiVersion and kind says, error text included,
 // on tricky documents and on random mixes of their pieces.
 func TestKind_SameAsUnmarshal(t *testing.T) {
@@ -43,6 +43,12 @@ func TestKind_SameAsUnmarshal(t *testing.T) {
 		"{\"apiVersion\":\"v1\",\"\u212aind\":\"A\"}",
 		`{"apiVersion":"v1","kind":"A","spec":[1,{"x":[true,false,null]},"]"],"n":-1.5e3}`,
 		`{"apiVersion":"v1","kind":"A"} {}`,
+		`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a"},"spec":{"kind":"x","apiVersion":"y"}}`,
+		`{"kind":"CronTab","apiVersion":"stable.example.com/v1","kind":"Other"}`,
+		`{"apiVersion":"stable.example.com/v1","kind":"CronTab","KIND":"Other"}`,
+		`{"APIVersion":"stable.example.com/v1","kind":"CronTab"}`,
+		`{"apiVersion":"a/b/c","kind":"CronTab"}`,
+		`{"apiVersion":5,"kind":"CronTab"}`,
 		`{"apiVersion":"v1","kind":"A"`,
 		`{"apiVersion":"v1","kind":"A",}`,
 		`{"apiVersion":"v1" "kind":"A"}`,
@@ -63,9 +69,9 @@ func TestKind_SameAsUnmarshal(t *testing.T) {
 			t.Errorf("Kind(%q) = %v, %v; json.Unmarshal says %v, %v", doc, got, gotErr, want, wantErr)
 		}
 		if json.Valid([]byte(doc)) {
-			got, gotErr := kindUnchecked([]byte(doc))
+			got, gotErr := KindUnchecked([]byte(doc))
 			if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-				t.Errorf("kindUnchecked(%q) = %v, %v; json.Unmarshal says %v, %v", doc, got, gotErr, want, wantErr)
+				t.Errorf("KindUnchecked(%q) = %v, %v; json.Unmarshal says %v, %v", doc, got, gotErr, want, wantErr)
 			}
 		}
 	}
