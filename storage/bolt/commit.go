@@ -104,17 +104,37 @@ func (db *DB) runCommitter() {
 		timer  = time.NewTimer(time.Hour)
 		job    *deleteJob // a compaction's deletes under way
 		idle   = time.NewTimer(time.Hour)
+		// The mapped pages are released (resident.go) releaseQuiet after
+		// the last commit, or releaseDelay after the first since the last
+		// release, whichever comes first; armed says both timers run.
+		release = time.NewTimer(time.Hour)
+		quiet   = time.NewTimer(time.Hour)
+		armed   bool
 	)
 	timer.Stop()
 	idle.Stop()
+	release.Stop()
+	quiet.Stop()
+	// committed arms the release after a commit, or a reader's
+	// transaction.
+	committed := func() {
+		quiet.Reset(releaseQuiet)
+		if !armed {
+			release.Reset(releaseDelay)
+			armed = true
+		}
+	}
 	for {
 		var jobs chan *deleteJob // receive a job only when none is under way
-		var idleC <-chan time.Time
+		var idleC, releaseC, quietC <-chan time.Time
 		if job == nil {
 			jobs = db.deletes
 		} else {
 			idle.Reset(deleteLinger)
 			idleC = idle.C
+		}
+		if armed {
+			releaseC, quietC = release.C, quiet.C
 		}
 		select {
 		case op := <-db.queue:
@@ -123,12 +143,27 @@ func (db *DB) runCommitter() {
 		case fn := <-db.pause:
 			idle.Stop()
 			fn()
+			committed() // Defragment's switch: the new file's pages its copy touched
+			continue
+		case <-db.read:
+			committed() // a reader touched the mapping
+			continue
+		case <-releaseC:
+			quiet.Stop()
+			armed = false
+			db.releaseMapped()
+			continue
+		case <-quietC:
+			release.Stop()
+			armed = false
+			db.releaseMapped()
 			continue
 		case job = <-jobs:
 			continue
 		case <-idleC:
 			// No write for a moment: the deletes go in a commit of their own.
 			job = db.commitDeletes(job)
+			committed()
 			continue
 		case <-db.closing:
 			for {
@@ -152,6 +187,7 @@ func (db *DB) runCommitter() {
 			job = job.advance(len(dels))
 		}
 		took = time.Since(start)
+		committed()
 		clear(batch) // drop references to values already on disk
 	}
 }

@@ -86,6 +86,10 @@ type DB struct {
 
 	fanout *fanout
 	expiry expiry // the deadlines of objects that expire (ttl.go)
+	// read tells the committer that a reader's transaction touched the
+	// mapped file (endRead; buffered, one signal is enough): it releases
+	// the pages after a quiet moment, as after a commit (resident.go).
+	read chan struct{}
 
 	closing       chan struct{} // closed by Close: every goroutine ends
 	committerDone chan struct{} // closed when the committer has exited
@@ -163,6 +167,7 @@ func Open(path string, opts Options) (*DB, error) {
 		index:         newTreeIndex(),
 		queue:         make(chan *writeOp, opts.MaxBatchSize),
 		pause:         make(chan func()),
+		read:          make(chan struct{}, 1),
 		deletes:       make(chan *deleteJob),
 		closing:       make(chan struct{}),
 		committerDone: make(chan struct{}),
@@ -171,6 +176,10 @@ func Open(path string, opts Options) (*DB, error) {
 		bdb.Close()
 		return nil, err
 	}
+	// MAP_POPULATE served the load; a commit that grows the file maps it
+	// again, and populating then would bring the whole file back into the
+	// resident set (resident.go).
+	bdb.MmapFlags = 0
 	if opts.Strict {
 		if err := db.Check(); err != nil {
 			bdb.Close()

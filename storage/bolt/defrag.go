@@ -39,10 +39,15 @@ func (db *DB) beginRead() (*bbolt.Tx, error) {
 	return tx, nil
 }
 
-// endRead ends a transaction begun with beginRead.
+// endRead ends a transaction begun with beginRead, and tells the
+// committer the mapped pages it read may be released (resident.go).
 func (db *DB) endRead(tx *bbolt.Tx) {
 	_ = tx.Rollback()
 	db.fileMu.RUnlock()
+	select {
+	case db.read <- struct{}{}:
+	default:
+	}
 }
 
 // Defragment copies the data file's live pages into a new file and swaps
