@@ -26,6 +26,7 @@
 //	record.go    a record's bytes on disk (with its CRC-32C)
 //	index.go     the in-memory index
 //	value.go     values read from the file when needed (records onDisk)
+//	resident.go  the mapped file's pages released from the resident set
 //	commit.go    the committer: conditions, revisions, group commit
 //	store.go     Create, Get, GuaranteedUpdate, Delete, Count
 //	list.go      GetList: reads at a revision, a page at a time
