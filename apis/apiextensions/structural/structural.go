@@ -138,6 +138,9 @@ var unsupportedKeywords = []struct{ key, name string }{
 // Mirrors schema.NewStructural (reading JSON instead of the
 // apiextensions.JSONSchemaProps type).
 func FromJSON(schemaJSON []byte) (*Structural, error) {
+	if v, ok := decodeSchemaJSON(schemaJSON); ok {
+		return fromValue(v, nil)
+	}
 	dec := json.NewDecoder(bytes.NewReader(schemaJSON))
 	dec.UseNumber()
 	var v any
@@ -284,17 +287,30 @@ func fromValue(v any, pth *field.Path) (*Structural, error) {
 			return nil, err
 		}
 	}
+	s.finish()
+	return s, nil
+}
+
+// finish sets what FromJSON and FromProps derive once a node's children
+// are built: the compiled pattern, and whether the subtree has embedded
+// resources or set or map lists.
+func (s *Structural) finish() {
 	if s.Pattern != "" {
 		s.reSrc = s.Pattern
 		s.re, s.reErr = regexp.Compile(s.Pattern)
 	}
 	s.noEmbedded = !s.XEmbeddedResource
 	s.noListSetMap = s.XListType == nil || (*s.XListType != "set" && *s.XListType != "map")
-	for _, c := range s.children() {
+	for _, c := range s.Properties {
 		s.noEmbedded = s.noEmbedded && c.noEmbedded
 		s.noListSetMap = s.noListSetMap && c.noListSetMap
 	}
-	return s, nil
+	for _, c := range []*Structural{s.Items, s.AdditionalProperties} {
+		if c != nil {
+			s.noEmbedded = s.noEmbedded && c.noEmbedded
+			s.noListSetMap = s.noListSetMap && c.noListSetMap
+		}
+	}
 }
 
 // children are the structural nodes right below s (properties, items,

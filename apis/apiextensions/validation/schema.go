@@ -148,10 +148,14 @@ func validateRootWithStatus(schema *apiextensions.JSONSchemaProps, fldPath *fiel
 	return nil
 }
 
-// newStructural reads a hub schema as a structural one (through its v1
-// JSON, which is what package structural reads). Mirrors
+// newStructural reads a hub schema as a structural one: straight from
+// the hub type (structural.FromProps), or, where that fails, through its
+// v1 JSON (structural.FromJSON), whose errors are the ones shown. Mirrors
 // schema.NewStructural.
 func newStructural(s *apiextensions.JSONSchemaProps) (*structural.Structural, error) {
+	if ss, err := structural.FromProps(s); err == nil {
+		return ss, nil
+	}
 	var ext apiextensionsv1.JSONSchemaProps
 	if err := apiextensionsv1.Convert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(s, &ext); err != nil {
 		return nil, err
