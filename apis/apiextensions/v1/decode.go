@@ -454,6 +454,14 @@ func (r *schemaReader) schemas(v *[]JSONSchemaProps) bool {
 // object reads a JSON object, calling field for each key (keys must not
 // repeat: seen tracks them by field, or by name in a map).
 func (r *schemaReader) object(field func(key string) bool) bool {
+	return r.objectOf(nil, field)
+}
+
+// objectOf is object whose keys are looked up in names (a field's name
+// to its index): a key spelled as a name is that name's string, read
+// without allocating one; any other key is an empty string (which no
+// name is). A nil names reads every key as a new string.
+func (r *schemaReader) objectOf(names map[string]int, field func(key string) bool) bool {
 	if !r.expect('{') {
 		return false
 	}
@@ -462,7 +470,13 @@ func (r *schemaReader) object(field func(key string) bool) bool {
 		return true
 	}
 	for {
-		key, ok := r.str()
+		var key string
+		ok := true
+		if names == nil {
+			key, ok = r.str()
+		} else {
+			key, ok = r.name(names)
+		}
 		if !ok || !r.expect(':') || !field(key) {
 			return false
 		}
@@ -470,6 +484,27 @@ func (r *schemaReader) object(field func(key string) bool) bool {
 			return ok
 		}
 	}
+}
+
+// name reads an object key that should be one of names (see objectOf).
+func (r *schemaReader) name(names map[string]int) (string, bool) {
+	if r.next() != '"' {
+		return "", false
+	}
+	end, plain := r.stringEnd()
+	if end < 0 || !plain {
+		key, ok := r.str() // escapes: encoding/json's unquoting
+		if _, known := names[key]; !known {
+			key = ""
+		}
+		return key, ok
+	}
+	raw := r.data[r.pos+1 : end-1]
+	r.pos = end
+	if i, known := names[string(raw)]; known { // no allocation
+		return propsNames[i], true
+	}
+	return "", true
 }
 
 func (r *schemaReader) schemaPtr(v **JSONSchemaProps) bool {
@@ -518,18 +553,30 @@ func (r *schemaReader) orBool(v **JSONSchemaPropsOrBool) bool {
 	return true
 }
 
-// propsFields are JSONSchemaProps' JSON names, each with its bit in the
-// set of fields read (a repeated key is left to encoding/json).
-var propsFields = func() map[string]uint64 {
-	m := map[string]uint64{}
-	for i, name := range []string{"id", "$schema", "$ref", "description", "type", "format", "title", "default",
-		"maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
-		"maxItems", "minItems", "uniqueItems", "multipleOf", "enum", "maxProperties", "minProperties", "required",
-		"items", "allOf", "oneOf", "anyOf", "not", "properties", "additionalProperties", "patternProperties",
-		"additionalItems", "definitions", "externalDocs", "example", "nullable",
-		"x-kubernetes-preserve-unknown-fields", "x-kubernetes-embedded-resource", "x-kubernetes-int-or-string",
-		"x-kubernetes-list-map-keys", "x-kubernetes-list-type", "x-kubernetes-map-type", "x-kubernetes-validations"} {
-		m[name] = 1 << i
+// propsNames are JSONSchemaProps' JSON names (and, after them, the
+// names of ValidationRule and ExternalDocumentation), propsFields each
+// with its index, which is its bit in the set of fields read (a repeated
+// key is left to encoding/json).
+var propsNames = []string{"id", "$schema", "$ref", "description", "type", "format", "title", "default",
+	"maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+	"maxItems", "minItems", "uniqueItems", "multipleOf", "enum", "maxProperties", "minProperties", "required",
+	"items", "allOf", "oneOf", "anyOf", "not", "properties", "additionalProperties", "patternProperties",
+	"additionalItems", "definitions", "externalDocs", "example", "nullable",
+	"x-kubernetes-preserve-unknown-fields", "x-kubernetes-embedded-resource", "x-kubernetes-int-or-string",
+	"x-kubernetes-list-map-keys", "x-kubernetes-list-type", "x-kubernetes-map-type", "x-kubernetes-validations",
+	// ValidationRule's (description is a schema's name too)
+	"rule", "message", "messageExpression", "reason", "fieldPath", "optionalOldSelf",
+	// ExternalDocumentation's
+	"url",
+}
+
+// propsCount is how many of propsNames are JSONSchemaProps'.
+const propsCount = 43
+
+var propsFields = func() map[string]int {
+	m := map[string]int{}
+	for i, name := range propsNames {
+		m[name] = i
 	}
 	return m
 }()
@@ -537,12 +584,12 @@ var propsFields = func() map[string]uint64 {
 // props reads one schema object into s (a zero value).
 func (r *schemaReader) props(s *JSONSchemaProps) bool {
 	var seen uint64
-	return r.object(func(key string) bool {
-		bit := propsFields[key]
-		if bit == 0 || seen&bit != 0 {
+	return r.objectOf(propsFields, func(key string) bool {
+		i, known := propsFields[key]
+		if !known || i >= propsCount || seen&(1<<i) != 0 {
 			return false // unknown (or another spelling), or repeated
 		}
-		seen |= bit
+		seen |= 1 << i
 		switch key {
 		case "id":
 			return r.string(&s.ID)
@@ -634,7 +681,7 @@ func (r *schemaReader) props(s *JSONSchemaProps) bool {
 			d := &ExternalDocumentation{}
 			s.ExternalDocs = d
 			var docSeen [2]bool
-			return r.object(func(key string) bool {
+			return r.objectOf(propsFields, func(key string) bool {
 				switch {
 				case key == "description" && !docSeen[0]:
 					docSeen[0] = true
@@ -681,7 +728,7 @@ var ruleFields = map[string]int{"rule": 0, "message": 1, "messageExpression": 2,
 // rule reads one x-kubernetes-validations entry.
 func (r *schemaReader) rule(v *ValidationRule) bool {
 	var seen [6]bool
-	return r.object(func(key string) bool {
+	return r.objectOf(propsFields, func(key string) bool {
 		n, ok := ruleFields[key]
 		if !ok || seen[n] {
 			return false
