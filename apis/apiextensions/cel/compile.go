@@ -149,7 +149,11 @@ func Compile(s *structural.Structural, rules []Rule, declType *DeclType, perCall
 	if err != nil {
 		return nil, err
 	}
-	withOldSelf, withOptionalOldSelf, err := prepareEnvSet(base, declType)
+	optional := false
+	for _, r := range rules {
+		optional = optional || r.OptionalOldSelf != nil && *r.OptionalOldSelf
+	}
+	withOldSelf, withOptionalOldSelf, err := prepareEnvSet(base, declType, optional)
 	if err != nil {
 		return nil, err
 	}
@@ -166,9 +170,11 @@ func Compile(s *structural.Structural, rules []Rule, declType *DeclType, perCall
 	return out, nil
 }
 
-// prepareEnvSet declares self and oldSelf (plain, and optional for rules
-// with optionalOldSelf) with a freshly named type.
-func prepareEnvSet(base *library.EnvSet, declType *DeclType) (withOldSelf, withOptionalOldSelf *library.EnvSet, err error) {
+// prepareEnvSet declares self and oldSelf (plain, and, when optional
+// says a rule has optionalOldSelf, optional) with a freshly named type.
+// Upstream builds the optional one for every node with rules; with none
+// that uses it, it is a tenth of a real-size CRD's validation.
+func prepareEnvSet(base *library.EnvSet, declType *DeclType, optional bool) (withOldSelf, withOptionalOldSelf *library.EnvSet, err error) {
 	scoped := declType.maybeAssignTypeName(uniqueSelfTypeName())
 	extend := func(oldSelfType *cel.Type) (*library.EnvSet, error) {
 		return base.Extend(func(env *cel.Env) []cel.EnvOption {
@@ -179,6 +185,9 @@ func prepareEnvSet(base *library.EnvSet, declType *DeclType) (withOldSelf, withO
 	}
 	if withOldSelf, err = extend(scoped.CelType()); err != nil {
 		return nil, nil, err
+	}
+	if !optional {
+		return withOldSelf, nil, nil
 	}
 	if withOptionalOldSelf, err = extend(types.NewOptionalType(scoped.CelType())); err != nil {
 		return nil, nil, err
