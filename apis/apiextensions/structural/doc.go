@@ -18,6 +18,7 @@
 // Layout (file: what, mirroring), in the order a request meets it:
 //
 //	structural.go       Structural, FromJSON         schema/structural.go, convert.go
+//	props.go, json.go   FromProps; FromJSON's reader schema/convert.go
 //	validate_schema.go  ValidateStructural           schema/validation.go, complete.go
 //	prune.go            Prune, PruneObjectMeta       schema/pruning/algorithm.go,
 //	                                                 schema/objectmeta/coerce.go
@@ -36,8 +37,9 @@
 //   - One flat Structural type instead of Generic / Extensions /
 //     ValueValidation / NestedValueValidation; junctor schemas are
 //     Structurals too, and ValidateStructural forbids in them what
-//     NestedValueValidation cannot hold. FromJSON reads JSON, not the
-//     apiextensions Go types.
+//     NestedValueValidation cannot hold. FromJSON reads a schema's JSON
+//     (the form the served CRD's schemas are kept in); FromProps reads the
+//     apiextensions Go type, as upstream, for the CRD validation.
 //   - x-kubernetes-validations (CEL) are read here, evaluated elsewhere.
 //   - Formats: date-time, date, byte, uuid(3/4/5), ipv4, ipv6, cidr, mac,
 //     email, hostname, uri, duration, hexcolor, rgbcolor and bsonobjectid
