@@ -184,6 +184,12 @@ func writeEncoded(w http.ResponseWriter, r *http.Request, s *RequestScope, opts 
 	if s.Tracer.Enabled() {
 		noteTraceObject(r, obj)
 	}
+	if opts.Convert == nil && !opts.Pretty && s.EncodeJSON != nil {
+		if b, ok := s.EncodeJSON(obj); ok {
+			responsewriters.WriteObject(w, opts, code, encodedJSON(b))
+			return
+		}
+	}
 	out, err := s.encodeResult(obj)
 	if err != nil {
 		responsewriters.WriteError(w, err)
@@ -196,6 +202,12 @@ func writeEncoded(w http.ResponseWriter, r *http.Request, s *RequestScope, opts 
 	}
 	responsewriters.WriteObject(w, opts, code, body)
 }
+
+// encodedJSON is an object's JSON already written (RequestScope.EncodeJSON).
+type encodedJSON []byte
+
+// AppendJSON appends it (responsewriters.JSONAppender).
+func (b encodedJSON) AppendJSON(dst []byte) ([]byte, error) { return append(dst, b...), nil }
 
 // transform turns a wire object (or, with items set, a wire list) into
 // what opts.Convert asks for.

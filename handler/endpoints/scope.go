@@ -66,6 +66,11 @@ type RequestScope struct {
 	// ask the registry for storage's shared objects instead of copies
 	// (registry.WithReadOnlyItems).
 	EncodeShared func(obj scheme.Object) (out scheme.Object, reused bool, err error)
+	// EncodeJSON, if set, writes an object from storage as the JSON
+	// Encode and the wire object's AppendJSON would write, byte for byte,
+	// when it can do so faster (ok true); else the caller encodes it the
+	// usual way. Answers and watch events in plain JSON use it.
+	EncodeJSON func(obj scheme.Object) (json []byte, ok bool)
 	// Table prints objects already encoded for the wire; nil uses the
 	// default Name / Created At table.
 	Table registry.TableConvertor

@@ -265,6 +265,8 @@ func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options
 			return nil, err
 		}
 		obj = partial
+	} else if b, ok := encodeJSON(s, opts, ev.Object); ok {
+		obj = b
 	} else {
 		out, err := s.Encode(ev.Object)
 		if err != nil {
@@ -301,6 +303,16 @@ func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options
 		line = append(line, raw...)
 	}
 	return append(line, '}'), nil
+}
+
+// encodeJSON writes a watch event's object with the scope's EncodeJSON
+// when the watcher wants the object as it is (no Table).
+func encodeJSON(s *RequestScope, opts negotiation.Options, obj scheme.Object) (encodedJSON, bool) {
+	if s.EncodeJSON == nil || opts.Convert != nil {
+		return nil, false
+	}
+	b, ok := s.EncodeJSON(obj)
+	return b, ok
 }
 
 // watchPartialObjectMetadata is the PartialObjectMetadata of a watch

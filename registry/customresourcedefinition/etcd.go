@@ -70,6 +70,13 @@ func (r *REST) DecodeBody(body []byte, strict bool) (scheme.Object, *scheme.Stri
 	return r.codec.DecodeBody(body, strict)
 }
 
+// EncodeWire writes a CRD whose spec the codec read before as the JSON
+// a client gets in gv, without writing the spec again
+// (Codec.EncodeWire).
+func (r *REST) EncodeWire(obj scheme.Object, gv scheme.GroupVersion) ([]byte, bool) {
+	return r.codec.EncodeWire(obj, gv)
+}
+
 // ShortNames are the names kubectl accepts for CRDs ("kubectl get crd").
 func (r *REST) ShortNames() []string { return []string{"crd", "crds"} }
 
@@ -183,6 +190,11 @@ func (r *StatusREST) DecodeBody(body []byte, strict bool) (scheme.Object, *schem
 	return r.codec.DecodeBody(body, strict)
 }
 
+// EncodeWire is REST.EncodeWire.
+func (r *StatusREST) EncodeWire(obj scheme.Object, gv scheme.GroupVersion) ([]byte, bool) {
+	return r.codec.EncodeWire(obj, gv)
+}
+
 // Get reads the CRD.
 func (r *StatusREST) Get(ctx context.Context, name string, opts *metav1.GetOptions) (scheme.Object, error) {
 	return r.store.Get(ctx, name, opts)
@@ -218,19 +230,66 @@ func NewCodec(s *scheme.Scheme) Codec {
 // read (encoding the rest with an empty spec in its place).
 func (c Codec) Encode(obj storage.Object) ([]byte, error) {
 	if crd, ok := obj.(*apiextensions.CustomResourceDefinition); ok && c.memo != nil {
-		if specJSON, hit := c.memo.lookupSpec(&crd.Spec); hit {
-			stub := *crd
-			stub.Spec = apiextensions.CustomResourceDefinitionSpec{}
-			b, err := c.codecs.Encode(&stub, apiextensionsv1.SchemeGroupVersion)
-			if err == nil {
-				if start, end, found := apiextensionsv1.SpecSpan(b); found {
-					out := make([]byte, 0, len(b)-(end-start)+len(specJSON))
-					return append(append(append(out, b[:start]...), specJSON...), b[end:]...), nil
-				}
+		if e := c.memo.lookupEntry(&crd.Spec); e != nil {
+			if b, ok := c.spliceSpec(crd, e.json); ok {
+				return b, nil
 			}
 		}
 	}
 	return c.codecs.Encode(obj, apiextensionsv1.SchemeGroupVersion)
+}
+
+// EncodeWire writes obj as apiextensions.k8s.io/v1 JSON for a client —
+// byte for byte what converting it to v1 and writing it (the handler's
+// Encode and AppendJSON) give — when its spec is a remembered one whose
+// JSON is that writer's own: the rest is converted and written with an
+// empty spec in its place, and the spec's JSON copied in. A /status
+// write's answer and the watch events of a CRD on its way to Established
+// carry such a spec. ok is false for any other object, version or spec:
+// the caller encodes it the usual way.
+func (c Codec) EncodeWire(obj scheme.Object, gv scheme.GroupVersion) ([]byte, bool) {
+	crd, isCRD := obj.(*apiextensions.CustomResourceDefinition)
+	if !isCRD || c.memo == nil || gv != apiextensionsv1.SchemeGroupVersion {
+		return nil, false
+	}
+	e := c.memo.lookupEntry(&crd.Spec)
+	if e == nil || !c.writesAsRead(e) {
+		return nil, false
+	}
+	return c.spliceSpec(crd, e.json)
+}
+
+// spliceSpec writes crd as v1 JSON with specJSON as its spec's value.
+func (c Codec) spliceSpec(crd *apiextensions.CustomResourceDefinition, specJSON []byte) ([]byte, bool) {
+	stub := *crd
+	stub.Spec = apiextensions.CustomResourceDefinitionSpec{}
+	b, err := c.codecs.Encode(&stub, apiextensionsv1.SchemeGroupVersion)
+	if err != nil {
+		return nil, false
+	}
+	start, end, found := apiextensionsv1.SpecSpan(b)
+	if !found {
+		return nil, false
+	}
+	out := make([]byte, 0, len(b)-(end-start)+len(specJSON))
+	return append(append(append(out, b[:start]...), specJSON...), b[end:]...), true
+}
+
+// writesAsRead reports whether e's JSON is what the v1 writer writes for
+// its spec, writing the spec once to see (the first caller writes, the
+// others wait): it is not for a spec stored by an older build, or stored
+// without a default its decode fills in.
+func (c Codec) writesAsRead(e *specEntry) bool {
+	e.checkWire.Do(func() {
+		b, err := c.codecs.Encode(&apiextensions.CustomResourceDefinition{Spec: e.spec,
+			Status: apiextensions.CustomResourceDefinitionStatus{StoredVersions: []string{"x"}}}, apiextensionsv1.SchemeGroupVersion)
+		if err == nil {
+			if start, end, found := apiextensionsv1.SpecSpan(b); found {
+				e.wireSame = bytes.Equal(b[start:end], e.json)
+			}
+		}
+	})
+	return e.wireSame
 }
 
 // Decode reads v1 JSON into an internal CRD. A spec read before is not
@@ -261,7 +320,9 @@ func (c Codec) Decode(data []byte, into storage.Object) error {
 	if err := c.decode(data, crd); err != nil {
 		return err
 	}
-	c.memo.remember(bytes.Clone(specJSON), crd.Spec)
+	// Two readers may decode a spec at once (a write's read-back and its
+	// watchers'): the one remembered first is shared by both.
+	crd.Spec = c.memo.remember(specJSON, crd.Spec)
 	return nil
 }
 

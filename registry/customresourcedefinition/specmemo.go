@@ -55,6 +55,11 @@ type specEntry struct {
 	spec apiextensions.CustomResourceDefinitionSpec
 	// used is when it was last used.
 	used time.Time
+	// wireSame says whether json is what the v1 writer writes for spec
+	// (not so for a spec stored by an older build, or without a
+	// default); set once, by checkWire (Codec.writesAsRead).
+	checkWire sync.Once
+	wireSame  bool
 }
 
 const (
@@ -102,40 +107,47 @@ func (m *specMemo) lookupJSON(specJSON []byte) (apiextensions.CustomResourceDefi
 	return e.spec, true
 }
 
-// lookupSpec returns the JSON of spec if spec is a remembered one: the
+// lookupEntry returns the entry of spec if spec is a remembered one: the
 // same versions, schemas and every other field (compared shallowly: a
-// remembered spec is never changed in place).
-func (m *specMemo) lookupSpec(spec *apiextensions.CustomResourceDefinitionSpec) ([]byte, bool) {
+// remembered spec is never changed in place), or nil.
+func (m *specMemo) lookupEntry(spec *apiextensions.CustomResourceDefinitionSpec) *specEntry {
 	id := specID(spec)
 	if id == nil {
-		return nil, false
+		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e := m.byID[id]
 	if e == nil || !shallowEqual(reflect.ValueOf(spec).Elem(), reflect.ValueOf(&e.spec).Elem()) {
 		m.misses++
-		return nil, false
+		return nil
 	}
 	m.hits++
 	e.used = time.Now()
-	return e.json, true
+	return e
 }
 
-// remember adds spec with its JSON. The caller gives up spec: from now
-// on it is shared and read only.
-func (m *specMemo) remember(specJSON []byte, spec apiextensions.CustomResourceDefinitionSpec) {
+// remember adds spec, decoded from specJSON (which it copies), and
+// returns the spec to use: spec, or the one remembered already with the
+// same JSON (two readers decoded it at once; both then share the first).
+// The caller gives up spec: from now on it is shared and read only.
+func (m *specMemo) remember(specJSON []byte, spec apiextensions.CustomResourceDefinitionSpec) apiextensions.CustomResourceDefinitionSpec {
 	id := specID(&spec)
 	if id == nil || len(specJSON) < specMemoMin {
-		return
+		return spec
 	}
 	h := maphash.Bytes(m.seed, specJSON)
 	now := time.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if e := m.byHash[h]; e != nil {
+		if bytes.Equal(e.json, specJSON) {
+			e.used = now
+			return e.spec
+		}
 		m.drop(e)
 	}
+	specJSON = bytes.Clone(specJSON)
 	if e := m.byID[id]; e != nil {
 		m.drop(e)
 	}
@@ -155,6 +167,7 @@ func (m *specMemo) remember(specJSON []byte, spec apiextensions.CustomResourceDe
 		m.sweeping = true
 		time.AfterFunc(specMemoIdle, m.sweep)
 	}
+	return spec
 }
 
 func (m *specMemo) drop(e *specEntry) {

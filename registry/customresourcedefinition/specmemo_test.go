@@ -91,14 +91,29 @@ func (e *memoEnv) changedSpecs() (n, changed int, err error) {
 
 func (e *memoEnv) statusUpdate(t *testing.T, cond apiextensions.CustomResourceDefinitionConditionType) {
 	t.Helper()
-	_, _, err := e.status.Update(context.Background(), e.name, registry.UpdatedObjectFunc(func(_ context.Context, old scheme.Object) (scheme.Object, error) {
-		crd := old.DeepCopyObject().(*apiextensions.CustomResourceDefinition)
-		crd.Status.Conditions = append(crd.Status.Conditions, apiextensions.CustomResourceDefinitionCondition{Type: cond, Status: apiextensions.ConditionTrue, Reason: "Test"})
-		return crd, nil
-	}), nil, nil, false, nil)
+	_, _, err := e.status.Update(context.Background(), e.name, statusWrite(cond), nil, nil, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// statusWrite adds a condition, as a controller's /status write.
+func statusWrite(cond apiextensions.CustomResourceDefinitionConditionType) registry.UpdatedObjectInfo {
+	return registry.UpdatedObjectFunc(func(_ context.Context, old scheme.Object) (scheme.Object, error) {
+		crd := old.DeepCopyObject().(*apiextensions.CustomResourceDefinition)
+		crd.Status.Conditions = append(crd.Status.Conditions, apiextensions.CustomResourceDefinitionCondition{Type: cond, Status: apiextensions.ConditionTrue, Reason: "Test"})
+		return crd, nil
+	})
+}
+
+// removeFinalizers removes every finalizer, as the finalizer controller's
+// /status write.
+func removeFinalizers() registry.UpdatedObjectInfo {
+	return registry.UpdatedObjectFunc(func(_ context.Context, old scheme.Object) (scheme.Object, error) {
+		crd := old.DeepCopyObject().(*apiextensions.CustomResourceDefinition)
+		crd.Finalizers = nil
+		return crd, nil
+	})
 }
 
 // TestSpecMemo_SharedSpecsUnchanged runs every kind of CRD write through

@@ -1,0 +1,154 @@
+package customresourcedefinition
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/crdlab/crdlab/apis/apiextensions"
+	"github.com/crdlab/crdlab/apis/apiextensions/install"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/internal/crdgen"
+	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage/bolt"
+)
+
+// TestCodec_EncodeWire: for real-size CRDs of one to three versions, the
+// answers of their status writes and every watch event of their way to
+// Established and their deletion are written by EncodeWire — and byte for
+// byte as converting them to v1 and writing them (the handler's usual
+// path) writes them.
+func TestCodec_EncodeWire(t *testing.T) {
+	for _, o := range []crdgen.Options{
+		{Bytes: 265 << 10, Versions: 2, Seed: 1},
+		{Bytes: 120 << 10, Versions: 1, Seed: 2},
+		{Bytes: 300 << 10, Versions: 3, Seed: 3},
+	} {
+		db, err := bolt.Open(filepath.Join(t.TempDir(), "test.db"), bolt.Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := scheme.NewScheme()
+		install.Install(s)
+		rest, status := NewREST(db, s)
+		codecs := scheme.NewCodecFactory(s)
+		obj, err := codecs.DecodeToVersion(crdgen.CRD(0, o), apiextensions.SchemeGroupVersion, scheme.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := crdgen.NamesOf(0, o).Name
+		ctx := context.Background()
+		w, err := rest.Watch(ctx, &metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// want is what the handler writes without EncodeWire.
+		want := func(obj scheme.Object) []byte {
+			t.Helper()
+			wire, err := s.ConvertToVersion(obj, apiextensionsv1.SchemeGroupVersion)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := scheme.MarshalJSON(wire)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		check := func(what string, obj scheme.Object) {
+			t.Helper()
+			got, ok := status.EncodeWire(obj, apiextensionsv1.SchemeGroupVersion)
+			if !ok {
+				t.Errorf("%d versions: %s: not written by EncodeWire", o.Versions, what)
+				return
+			}
+			if w := want(obj); !bytes.Equal(got, w) {
+				t.Errorf("%d versions: %s: EncodeWire wrote %d bytes unlike the usual %d", o.Versions, what, len(got), len(w))
+			}
+			if _, ok := status.EncodeWire(obj, scheme.GroupVersion{Group: apiextensions.GroupName, Version: "v1beta1"}); ok {
+				t.Errorf("%s: EncodeWire wrote another version than v1", what)
+			}
+		}
+
+		if _, err := rest.Create(ctx, obj, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, cond := range []apiextensions.CustomResourceDefinitionConditionType{apiextensions.NamesAccepted, apiextensions.Established} {
+			out, _, err := status.Update(ctx, name, statusWrite(cond), nil, nil, false, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("the answer of a status write", out)
+		}
+		if _, _, err := rest.Delete(ctx, name, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := status.Update(ctx, name, removeFinalizers(), nil, nil, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		// create, 2 status writes, the deletion's mark, and the delete
+		// (the finalizer's removal).
+		for i := range 5 {
+			var ev watch.Event
+			select {
+			case ev = <-w.ResultChan():
+			case <-time.After(time.Minute):
+				t.Fatalf("%d versions: %d events, want 5", o.Versions, i)
+			}
+			if ev.Type == watch.Error {
+				t.Fatalf("watch error %v", ev.Object)
+			}
+			check(fmt.Sprintf("%s event %d", ev.Type, i), ev.Object)
+		}
+		w.Stop()
+		db.Close()
+	}
+}
+
+// TestCodec_EncodeWireNotAsStored: a stored spec whose JSON is not what
+// the writer writes (another key order, as an older build or another
+// writer may have stored) is decoded and shared as usual, but not copied
+// into answers: EncodeWire leaves it to the usual path.
+func TestCodec_EncodeWireNotAsStored(t *testing.T) {
+	e := newMemoEnv(t)
+	stored, err := e.plain.Encode(e.crd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "group" moved from the spec's first key to its last.
+	start, end, ok := apiextensionsv1.SpecSpan(stored)
+	if !ok {
+		t.Fatal("no spec")
+	}
+	spec := stored[start:end]
+	i := bytes.Index(spec, []byte(`"group":"`))
+	j := i + bytes.IndexByte(spec[i+len(`"group":"`):], '"') + len(`"group":"`) + 1
+	if i != 1 || spec[j] != ',' {
+		t.Fatalf("the spec does not start with its group: %.40s", spec)
+	}
+	moved := append(append(append(append([]byte("{"), spec[j+1:len(spec)-1]...), ','), spec[1:j]...), '}')
+	data := append(append(append([]byte(nil), stored[:start]...), moved...), stored[end:]...)
+	var crd apiextensions.CustomResourceDefinition
+	if err := e.codec.Decode(data, &crd); err != nil {
+		t.Fatal(err)
+	}
+	if _, hit := e.codec.memo.lookupJSON(moved); !hit {
+		t.Fatal("the reordered spec was not remembered")
+	}
+	if _, ok := e.codec.EncodeWire(&crd, apiextensionsv1.SchemeGroupVersion); ok {
+		t.Errorf("EncodeWire copied a spec's JSON that is not the writer's")
+	}
+	// The same spec stored as the writer writes it is copied.
+	var asWritten apiextensions.CustomResourceDefinition
+	if err := e.codec.Decode(stored, &asWritten); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := e.codec.EncodeWire(&asWritten, apiextensionsv1.SchemeGroupVersion); !ok {
+		t.Errorf("EncodeWire did not copy the writer's own JSON")
+	}
+}
