@@ -1,6 +1,7 @@
 package endpoints
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -152,55 +153,108 @@ func serveWatch(w http.ResponseWriter, r *http.Request, s *RequestScope, opts ne
 	flush()
 
 	ctx := r.Context()
-	events := wi.ResultChan()
+	events := newEventSource(wi)
 	for {
-		select {
-		case <-ctx.Done():
+		ev, ok := events.wait(ctx, timeoutC)
+		if !ok {
 			return
-		case <-timeoutC:
-			return
-		case ev, ok := <-events:
-			if !ok {
+		}
+		// Write this event and whatever else is already queued, then
+		// flush once: a watcher that fell behind catches up with one
+		// write per batch instead of one per event.
+		setDeadline()
+		for n := 0; ; n++ {
+			line, err := watchLine(r, s, opts, ev)
+			if err != nil {
+				// The stream is open: report the failure as an ERROR event.
+				st := responsewriters.ErrorToStatus(err).ErrStatus
+				raw, _ := json.Marshal(&st)
+				line, _ = json.Marshal(metav1.WatchEvent{Type: string(watch.Error), Object: raw})
+				line = append(line, '\n')
+				ev.Type = watch.Error
+			}
+			if _, err := w.Write(line); err != nil {
 				return
 			}
-			// Write this event and whatever else is already queued, then
-			// flush once: a watcher that fell behind catches up with one
-			// write per batch instead of one per event.
-			setDeadline()
-			for n := 0; ; n++ {
-				line, err := watchLine(r, s, opts, ev)
-				if err != nil {
-					// The stream is open: report the failure as an ERROR event.
-					st := responsewriters.ErrorToStatus(err).ErrStatus
-					raw, _ := json.Marshal(&st)
-					line, _ = json.Marshal(metav1.WatchEvent{Type: string(watch.Error), Object: raw})
-					line = append(line, '\n')
-					ev.Type = watch.Error
-				}
-				if _, err := w.Write(line); err != nil {
-					return
-				}
-				if ev.Type == watch.Error {
-					flush()
-					return
-				}
-				if n == maxUnflushedEvents {
-					break
-				}
-				var more bool
-				select {
-				case ev, more = <-events:
-					if !more {
-						flush()
-						return
-					}
-				default:
-				}
-				if !more {
-					break
-				}
+			if ev.Type == watch.Error {
+				flush()
+				return
 			}
-			flush()
+			if n == maxUnflushedEvents {
+				break
+			}
+			var more, done bool
+			if ev, more, done = events.poll(); done {
+				flush()
+				return
+			}
+			if !more {
+				break
+			}
+		}
+		flush()
+	}
+}
+
+// eventSource reads a watch's events: by polling when it is a
+// watch.Poller (storage's watches: no channel per watch), else from its
+// channel.
+type eventSource struct {
+	p  watch.Poller
+	ch <-chan watch.Event
+}
+
+func newEventSource(wi watch.Interface) eventSource {
+	if p, ok := wi.(watch.Poller); ok {
+		return eventSource{p: p}
+	}
+	return eventSource{ch: wi.ResultChan()}
+}
+
+// poll returns the next event if one is waiting; done says the watch ended.
+func (e eventSource) poll() (ev watch.Event, ok, done bool) {
+	if e.p != nil {
+		return e.p.TryNext()
+	}
+	select {
+	case ev, open := <-e.ch:
+		return ev, open, !open
+	default:
+		return watch.Event{}, false, false
+	}
+}
+
+// wait returns the next event, waiting for it; false when the watch
+// ended, ctx is done or timeout fired first.
+func (e eventSource) wait(ctx context.Context, timeout <-chan time.Time) (watch.Event, bool) {
+	select { // first: a stream of events must not keep an ended watch going
+	case <-ctx.Done():
+		return watch.Event{}, false
+	case <-timeout:
+		return watch.Event{}, false
+	default:
+	}
+	if e.p == nil {
+		select {
+		case <-ctx.Done():
+			return watch.Event{}, false
+		case <-timeout:
+			return watch.Event{}, false
+		case ev, open := <-e.ch:
+			return ev, open
+		}
+	}
+	for {
+		ev, ok, done := e.p.TryNext()
+		if ok || done {
+			return ev, ok
+		}
+		select {
+		case <-ctx.Done():
+			return watch.Event{}, false
+		case <-timeout:
+			return watch.Event{}, false
+		case <-e.p.Ready():
 		}
 	}
 }

@@ -42,6 +42,24 @@ type Interface interface {
 	ResultChan() <-chan Event
 }
 
+// Poller is a watch whose events can be taken one at a time without a
+// channel: a server holding a thousand watches (serveWatch) polls them
+// instead of keeping a buffered channel per watch, and storage queues an
+// event only while its reader lags. A watch is read either through
+// ResultChan or through TryNext, never both.
+//
+// Upstream has no such interface: its cacheWatcher keeps a buffered
+// channel per watch (cacher/cache_watcher.go).
+type Poller interface {
+	Interface
+	// TryNext returns the next event if one is waiting (ok); done says
+	// none is and none will come: the watch has ended.
+	TryNext() (ev Event, ok, done bool)
+	// Ready receives when TryNext may have an event, or the end of the
+	// watch, to report.
+	Ready() <-chan struct{}
+}
+
 // FakeWatcher is a watch driven by hand, for tests of code that consumes
 // watches (reflectors, informers).
 //

@@ -132,7 +132,7 @@ func (f *fanout) run() {
 			for _, g := range f.groups {
 				for _, w := range g.watchers {
 					w.state = watcherDone
-					close(w.ch)
+					w.q.closeWith(watch.Event{})
 					w.release()
 				}
 			}
@@ -176,12 +176,10 @@ func (f *fanout) dispatch(b batch) {
 				f.traceFanout(e, len(out))
 			}
 			for j, d := range out {
-				select {
-				case d.w.ch <- d.ev:
-				default:
+				if !d.w.q.push(d.ev) {
 					f.log.Warn("closing a watcher that fell behind", "prefix", g.st.Prefix,
-						"key", d.w.rng.Key, "buffer", cap(d.w.ch), "revision", e.rec.rev)
-					f.terminate(d.w, tooSlowEvent(fmt.Sprintf("the watcher fell more than %d events behind", cap(d.w.ch))))
+						"key", d.w.rng.Key, "buffer", d.w.q.limit, "revision", e.rec.rev)
+					f.terminate(d.w, tooSlowEvent(fmt.Sprintf("the watcher fell more than %d events behind", d.w.q.limit)))
 				}
 				out[j] = delivery{} // keep no event alive in the reused buffer
 			}
@@ -215,10 +213,7 @@ func (f *fanout) sendBookmarks() {
 				}
 				obj = shared
 			}
-			select {
-			case w.ch <- watch.Event{Type: watch.Bookmark, Object: obj}:
-			default:
-			}
+			w.q.push(watch.Event{Type: watch.Bookmark, Object: obj})
 		}
 	}
 }
@@ -260,20 +255,14 @@ func (f *fanout) remove(w *watcher) {
 	}
 }
 
-// terminate ends the live watcher w with ev, an ERROR event.
-// Its buffer may be full, so a goroutine waits to send the error, until
-// the reader takes it, stops the watch, or the DB closes; the fan-out
-// does not wait. Caller holds f.mu.
+// terminate ends the live watcher w with ev, an ERROR event, queued
+// after the events waiting (past the queue's limit: it is the last one).
+// Caller holds f.mu.
 func (f *fanout) terminate(w *watcher, ev watch.Event) {
 	f.remove(w)
 	w.state = watcherDone
-	f.db.wg.Add(1) // f.mu is held and f.closed is false: the dispatcher is running
-	go func() {
-		defer f.db.wg.Done()
-		w.send(ev)
-		close(w.ch)
-		w.release()
-	}()
+	w.q.closeWith(ev)
+	w.release()
 }
 
 // terminateAll ends every live watcher. Caller holds f.mu.
@@ -293,7 +282,7 @@ func (f *fanout) join(w *watcher, pos int64) (done bool) {
 	defer f.mu.Unlock()
 	if f.closed || w.stopped() || f.db.usable() != nil {
 		w.state = watcherDone
-		close(w.ch)
+		w.q.closeWith(watch.Event{})
 		w.release()
 		return true
 	}

@@ -20,13 +20,13 @@ import (
 //     each new event. The join records the revision the watcher reached
 //     (skip), so an event is neither missed nor sent twice.
 //
-// While live, events go into the watcher's buffered channel without
-// waiting: a watcher whose buffer is full is closed with an ERROR event
-// (410 Expired), and nobody else waits for it. Upstream's cacher closes a
+// While live, events go into the watcher's queue (eventQueue) without
+// waiting: a watcher with WatchBufferSize events waiting is closed with an
+// ERROR event (410 Expired), and nobody else waits for it. Upstream's cacher closes a
 // watcher it cannot feed without an error (cacheWatcher.add, after a
 // grace period), and the client re-watches from its last resourceVersion.
 
-// watcherState says who owns a watcher's channel (who sends on it and
+// watcherState says who owns a watcher's queue (who pushes to it and
 // closes it).
 type watcherState int
 
@@ -50,9 +50,11 @@ type watcher struct {
 	pred      storage.SelectionPredicate
 	bookmarks bool
 
-	// ch is the result channel, and its capacity is the watcher's buffer.
-	ch         chan watch.Event
-	stopCh     chan struct{} // closed by Stop
+	// q holds the events waiting for the reader, at most WatchBufferSize.
+	q          *eventQueue
+	chOnce     sync.Once
+	ch         chan watch.Event // ResultChan's, fed by q.pump; nil until asked for
+	stopCh     chan struct{}    // closed by Stop
 	stopOnce   sync.Once
 	ctxMu      sync.Mutex  // guards releaseCtx
 	releaseCtx func() bool // unregisters the context.AfterFunc that stops the watch
@@ -64,10 +66,24 @@ type watcher struct {
 	pos   int
 }
 
-var _ watch.Interface = (*watcher)(nil)
+var _ watch.Poller = (*watcher)(nil)
 
-// ResultChan returns the events, in revision order.
-func (w *watcher) ResultChan() <-chan watch.Event { return w.ch }
+// ResultChan returns the events, in revision order. The first call starts
+// a goroutine that moves them from the queue to the channel; a watch read
+// with TryNext has none.
+func (w *watcher) ResultChan() <-chan watch.Event {
+	w.chOnce.Do(func() {
+		w.ch = make(chan watch.Event)
+		go w.q.pump(w.ch, w.stopCh, w.f.db.closing)
+	})
+	return w.ch
+}
+
+// TryNext returns the next event if one is waiting (watch.Poller).
+func (w *watcher) TryNext() (watch.Event, bool, bool) { return w.q.TryNext() }
+
+// Ready receives when TryNext may have something to report (watch.Poller).
+func (w *watcher) Ready() <-chan struct{} { return w.q.Ready() }
 
 // Stop ends the watch; the channel closes soon after. Safe to call more
 // than once and from any goroutine.
@@ -78,7 +94,7 @@ func (w *watcher) Stop() {
 		if w.state == watcherLive {
 			w.f.remove(w)
 			w.state = watcherDone
-			close(w.ch)
+			w.q.closeWith(watch.Event{})
 		}
 		w.f.mu.Unlock()
 		w.release()
@@ -105,17 +121,10 @@ func (w *watcher) release() {
 	}
 }
 
-// send delivers ev, waiting for the reader; it returns false if the watch
-// was stopped or the DB is closing first.
+// send queues ev, waiting for room while the reader lags; it returns false
+// if the watch was stopped or the DB is closing first.
 func (w *watcher) send(ev watch.Event) bool {
-	select {
-	case w.ch <- ev:
-		return true
-	case <-w.stopCh:
-		return false
-	case <-w.f.db.closing:
-		return false
-	}
+	return w.q.pushWait(ev, w.stopCh, w.f.db.closing)
 }
 
 // Watch starts a watch on key (or the keys under it, with Recursive).
@@ -155,7 +164,7 @@ func (s *store) Watch(ctx context.Context, key string, opts storage.ListOptions)
 		rng:       rng,
 		pred:      opts.Predicate,
 		bookmarks: opts.Predicate.AllowWatchBookmarks,
-		ch:        make(chan watch.Event, s.db.opts.WatchBufferSize),
+		q:         newEventQueue(s.db.opts.WatchBufferSize),
 		stopCh:    make(chan struct{}),
 	}
 	w.ctxMu.Lock()
@@ -187,13 +196,10 @@ func (w *watcher) catchUp(start int64, initial, endBookmark bool) {
 	defer w.f.db.wg.Done()
 	db := w.st.db
 	fail := func(err error) {
-		if !w.stopped() {
-			w.send(storage.ErrorEvent(err))
-		}
 		w.f.mu.Lock()
 		w.state = watcherDone
 		w.f.mu.Unlock()
-		close(w.ch)
+		w.q.closeWith(storage.ErrorEvent(err))
 		w.release()
 	}
 	if initial {

@@ -152,3 +152,41 @@ func TestWatch_FanoutRemembersNoDecodedObject(t *testing.T) {
 	require.Equal(t, "o0", gone.GetName())
 	require.Nil(t, db.latest(key).memo.get(st.(*store)), "the tombstone remembers the object the fan-out decoded")
 }
+
+// TestEventQueue_LetsGoWhenDrained: a queue that grew while its reader
+// lagged keeps no more than keptEvents of capacity once drained, and
+// keeps no object alive in the slots it handed out; a queue at its limit
+// refuses a push, but closeWith still queues the last event.
+func TestEventQueue_LetsGoWhenDrained(t *testing.T) {
+	q := newEventQueue(100)
+	obj := &unstructured.Unstructured{Object: map[string]any{}}
+	for range 100 {
+		require.True(t, q.push(watch.Event{Type: watch.Modified, Object: obj}))
+	}
+	require.False(t, q.push(watch.Event{Type: watch.Modified, Object: obj}), "past the limit")
+	require.Greater(t, cap(q.events), keptEvents)
+	for range 99 {
+		_, ok, done := q.TryNext()
+		require.True(t, ok)
+		require.False(t, done)
+	}
+	for i := range q.head {
+		require.Nil(t, q.events[i].Object, "slot %d handed out but still holds its object", i)
+	}
+	_, ok, _ := q.TryNext()
+	require.True(t, ok)
+	require.Zero(t, cap(q.events), "drained: the grown slice is let go")
+
+	require.True(t, q.push(watch.Event{Type: watch.Modified, Object: obj}))
+	require.True(t, q.closeWith(watch.Event{Type: watch.Error}))
+	require.False(t, q.push(watch.Event{Type: watch.Modified, Object: obj}), "closed")
+	ev, ok, _ := q.TryNext()
+	require.True(t, ok)
+	require.Equal(t, watch.Modified, ev.Type)
+	ev, ok, _ = q.TryNext()
+	require.True(t, ok)
+	require.Equal(t, watch.Error, ev.Type)
+	_, ok, done := q.TryNext()
+	require.False(t, ok)
+	require.True(t, done)
+}

@@ -1,0 +1,108 @@
+package bolt_test
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/machinery/watch"
+	"github.com/crdlab/crdlab/storage"
+	"github.com/crdlab/crdlab/storage/bolt"
+	"github.com/crdlab/crdlab/storage/storagetest"
+)
+
+// pollNext reads w as serveWatch does (watch.Poller): the next event, or
+// ok false once the watch has ended, failing the test if nothing comes
+// for 10 seconds.
+func pollNext(t testing.TB, p watch.Poller) (watch.Event, bool) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		ev, ok, done := p.TryNext()
+		if ok || done {
+			return ev, ok
+		}
+		select {
+		case <-p.Ready():
+		case <-deadline:
+			t.Fatal("no event for 10s")
+		}
+	}
+}
+
+// TestDB_WatchPollSlowReader: a live watch read by polling that falls
+// more than its buffer behind gets every event up to the buffer, in
+// order, then a 410 ERROR, and then ends: never a gap.
+func TestDB_WatchPollSlowReader(t *testing.T) {
+	const buffer = 8
+	db := openDB(t, bolt.Options{WatchBufferSize: buffer})
+	st := cronStore(db)
+	create(t, st, "seed", "x")
+	start, err := db.CurrentRevision(ctx)
+	require.NoError(t, err)
+	w, err := st.Watch(ctx, storagetest.Prefix, storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(start, 10)})
+	require.NoError(t, err)
+	defer w.Stop()
+	p, ok := w.(watch.Poller)
+	require.True(t, ok, "bolt's watches are watch.Pollers")
+
+	fillN(t, st, 3*buffer) // nobody reads meanwhile
+	for n := 0; ; n++ {
+		ev, ok := pollNext(t, p)
+		require.True(t, ok, "ended without an ERROR after %d events", n)
+		if ev.Type == watch.Error {
+			st := ev.Object.(*metav1.Status)
+			require.EqualValues(t, 410, st.Code)
+			require.Equal(t, metav1.StatusReasonExpired, st.Reason)
+			require.Contains(t, st.Message, "behind")
+			require.Equal(t, buffer, n, "the buffer's worth, then the ERROR")
+			_, ok := pollNext(t, p)
+			require.False(t, ok, "the watch ends after the ERROR")
+			return
+		}
+		require.Less(t, n, buffer)
+		require.Equal(t, start+int64(n)+1, storagetest.RV(t, ev.Object.(storage.Object)), "event %d", n)
+	}
+}
+
+// TestDB_WatchPollCatchUpThenLive: a watch from an old revision, read by
+// polling with a buffer far smaller than the history it replays, gets
+// every change in order — the replay waits for the reader — and then the
+// live writes, across its join to the fan-out.
+func TestDB_WatchPollCatchUpThenLive(t *testing.T) {
+	db := openDB(t, bolt.Options{WatchBufferSize: 4})
+	st := cronStore(db)
+	create(t, st, "seed", "x") // a watch from "0" would start with the state, not the changes
+	start, err := db.CurrentRevision(ctx)
+	require.NoError(t, err)
+	fillN(t, st, 300)
+	w, err := st.Watch(ctx, storagetest.Prefix, storage.ListOptions{Recursive: true, ResourceVersion: strconv.FormatInt(start, 10)})
+	require.NoError(t, err)
+	defer w.Stop()
+	p := w.(watch.Poller)
+
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		for i := range 300 {
+			create(t, st, "live"+strconv.Itoa(i), "x")
+		}
+	}()
+	defer func() { <-written }() // before the DB closes, even on a failure
+	for want := start + 1; want <= start+600; want++ {
+		ev, ok := pollNext(t, p)
+		require.True(t, ok)
+		require.Equal(t, watch.Added, ev.Type, "at revision %d: %v", want, ev.Object)
+		require.Equal(t, want, storagetest.RV(t, ev.Object.(storage.Object)))
+	}
+	<-written
+	w.Stop()
+	for {
+		if _, ok := pollNext(t, p); !ok {
+			break // Stop ends the watch; nothing past the writes came
+		}
+	}
+}
