@@ -44,9 +44,9 @@ const (
 	DefaultReadHeaderTimeout = 32 * time.Second
 	// DefaultWatchBufferSize is the server's bolt.Options.WatchBufferSize:
 	// how many events a watcher may fall behind before it is closed with a
-	// 410 (its client lists again). Storage's own default, 1024, costs
-	// 32 KiB per watch for the channel alone, 32 MB for a thousand
-	// watchers; with events encoded once for all watchers (handler's
+	// 410 (its client lists again). Events wait in a queue that grows
+	// only while its watcher lags (32 bytes each; storage/bolt's
+	// eventQueue); with events encoded once for all watchers (handler's
 	// watchLines), a watcher that keeps up is rarely more than a few
 	// events behind. Upstream's cacheWatcher buffers 10 to 1,000 events.
 	DefaultWatchBufferSize = 256
