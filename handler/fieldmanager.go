@@ -64,7 +64,10 @@ func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, ki
 		if err != nil {
 			return nil, err
 		}
-		b, err := json.Marshal(out)
+		// Through the object's own writer when it has one (a CRD's
+		// schemas: json.Marshal would check and compact their output once
+		// more).
+		b, err := scheme.MarshalJSON(out)
 		if err != nil {
 			return nil, err
 		}
