@@ -269,8 +269,19 @@ func (s *Server) requestTimeout() time.Duration {
 // system:apiserver in system:masters).
 //
 // Mirrors LoopbackClientConfig in k8s.io/apiserver/pkg/server/config.go.
+//
+// Over plain HTTP, where the system has socketpairs, the config's client
+// dials the server's in-process listener instead (client.PipeListener):
+// the same URL, Host header, token and handler chain, without the TCP
+// stack in each request and watch event. Over TLS it dials the address
+// (HTTP/2: one connection for every watch). Upstream always dials the
+// address.
 func (s *Server) LoopbackClientConfig() *client.Config {
 	cfg := &client.Config{Host: dialAddress(s.Addr()), BearerToken: s.access.loopbackToken}
+	if s.pipe != nil {
+		cfg.HTTPClient = &http.Client{Transport: s.pipe.Transport()}
+		return cfg
+	}
 	if s.access.tls != nil {
 		cfg.Host = "https://" + cfg.Host
 		cfg.HTTPClient = &http.Client{Transport: &http.Transport{

@@ -19,6 +19,7 @@ import (
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/apis/builtin"
 	"github.com/crdlab/crdlab/apiserver/limits"
+	"github.com/crdlab/crdlab/client"
 	"github.com/crdlab/crdlab/controller/establish"
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/internal/version"
@@ -241,8 +242,12 @@ type Server struct {
 	// everything the mux does not (chain.go).
 	chain    *serverChain
 	listener net.Listener
-	http     *http.Server
-	metrics  *metrics
+	// pipe is the in-process listener of the server's own controllers
+	// (LoopbackClientConfig); nil over TLS and where the system has no
+	// socketpair.
+	pipe    *client.PipeListener
+	http    *http.Server
+	metrics *metrics
 	// controllers are the CRD informer and controllers (controllers.go).
 	controllers *crdControllers
 	// kubeControllers are the namespace controller and the garbage
@@ -306,6 +311,13 @@ func (c CompletedConfig) New() (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: c.completedConfig, log: log, db: db, listener: ln, access: acc}
+	// Over plain HTTP the controllers' own connections are a socketpair
+	// each, served by the same http.Server (LoopbackClientConfig).
+	if acc.tls == nil {
+		if pipe, err := client.NewPipeListener(ln.Addr()); err == nil {
+			s.pipe = pipe
+		}
+	}
 	s.watchCtx, s.cancelWatch = context.WithCancel(context.Background())
 	fail := func(err error) (*Server, error) {
 		s.cancelWatch()
@@ -543,6 +555,16 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		serveErr <- s.http.Serve(s.listener)
 	}()
+	if s.pipe != nil {
+		go func() {
+			if err := s.http.Serve(s.pipe); !errors.Is(err, http.ErrServerClosed) {
+				select {
+				case serveErr <- err:
+				default: // the TCP listener's error came first
+				}
+			}
+		}()
+	}
 	s.log.Info("serving", "addr", s.Addr(), "url", s.URL(), "dataDir", s.cfg.DataDir)
 
 	var runErr error
@@ -582,6 +604,9 @@ func (s *Server) Run(ctx context.Context) error {
 // storage. Run closes them itself.
 func (s *Server) Close() error {
 	_ = s.listener.Close()
+	if s.pipe != nil {
+		_ = s.pipe.Close()
+	}
 	return s.close()
 }
 

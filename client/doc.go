@@ -29,6 +29,9 @@
 //     decoded by an ObjectDecoder (unstructured by default; JSONDecoder,
 //     CodecDecoder). Events of the usual shape are cut from the stream
 //     by a light scan (watchframe.go), others by a json.Decoder.
+//   - A PipeListener (pipe.go) connects a client to a server in the same
+//     process through socketpairs: the server's own controllers use it
+//     over plain HTTP, without the TCP stack in each watch event.
 //   - Every request but a watch first takes a token from the client's
 //     rate limiter (package flowcontrol): QPS 0 means client-go's 5 QPS
 //     with bursts of 10, a negative QPS means no limit.
