@@ -36,16 +36,24 @@ import (
 //
 // The zero value is ready to use.
 type WatchLines struct {
-	mu      sync.Mutex               // guards entries, ring and next
+	mu      sync.Mutex               // guards entries, ring, next and inserts
 	entries map[lineKey]*encodedLine // at most watchLinesSize entries
 	ring    [watchLinesSize]lineKey  // the keys in entries, oldest at next
 	next    int
+	inserts int // since the last sweep
 }
 
 // watchLinesSize bounds the events remembered: enough for every watcher
 // to find the last few thousand events, small enough (≈ 1 KiB each) to
 // ignore.
 const watchLinesSize = 4096
+
+// sweepEvery is how many new entries go by between two sweeps, which drop
+// the entries whose object is gone: once storage and every watcher are
+// done with an event, nobody can ask for its line again, and the line
+// need not wait for the ring to come round (a thousand watchers × a
+// thousand updates kept ≈ 6 MB of such lines).
+const sweepEvery = 256
 
 type lineKey struct {
 	// addr is the object's address; the entry's weak pointer says whether
@@ -89,6 +97,7 @@ func (c *WatchLines) get(key lineKey, obj *unstructured.Unstructured, encode fun
 	if ok && e.obj.Value() != obj {
 		e = &encodedLine{obj: weak.Make(obj)}
 		c.entries[key] = e // its ring slot stays: it may go a little early
+		c.inserted()
 	} else if !ok {
 		if c.entries == nil {
 			c.entries = make(map[lineKey]*encodedLine, watchLinesSize)
@@ -100,8 +109,40 @@ func (c *WatchLines) get(key lineKey, obj *unstructured.Unstructured, encode fun
 		c.entries[key] = e
 		c.ring[c.next] = key
 		c.next = (c.next + 1) % watchLinesSize
+		c.inserted()
 	}
 	c.mu.Unlock()
 	e.once.Do(func() { e.line, e.err = encode() })
 	return e.line, e.err
+}
+
+// inserted counts a new entry, sweeping every sweepEvery. Caller holds c.mu.
+func (c *WatchLines) inserted() {
+	if c.inserts++; c.inserts == sweepEvery {
+		c.sweep()
+	}
+}
+
+// sweep drops the entries whose object is gone. The ring keeps its order:
+// the entries left move, in place, to its newest end (just before next),
+// and the free slots are next's. Caller holds c.mu.
+func (c *WatchLines) sweep() {
+	c.inserts = 0
+	w, n := c.next, 0
+	for i := 1; i <= watchLinesSize; i++ { // newest to oldest
+		k := c.ring[(c.next-i+watchLinesSize)%watchLinesSize]
+		if k.addr == 0 {
+			continue
+		}
+		if e, ok := c.entries[k]; ok && e.obj.Value() == nil {
+			delete(c.entries, k)
+			continue
+		}
+		w = (w - 1 + watchLinesSize) % watchLinesSize // never ahead of the slot read
+		c.ring[w] = k
+		n++
+	}
+	for j := 0; j < watchLinesSize-n; j++ {
+		c.ring[(c.next+j)%watchLinesSize] = lineKey{}
+	}
 }

@@ -255,3 +255,73 @@ func BenchmarkListEncode(b *testing.B) {
 		}
 	})
 }
+
+// TestWatchLines_SweepsGoneObjects: lines of events whose objects are gone
+// are dropped within sweepEvery new entries, not kept until the ring
+// comes round; lines of live objects stay shared, and the ring still
+// names exactly the entries.
+func TestWatchLines_SweepsGoneObjects(t *testing.T) {
+	s := widgetScope()
+	r := httptest.NewRequest("GET", "/apis/bench.crdlab.dev/v1/widgets?watch=1", nil)
+	var kept []watch.Event
+	var keptLines [][]byte
+	var gone []weak.Pointer[unstructured.Unstructured]
+	for i := range 3 * sweepEvery {
+		ev := widgetEvent(i)
+		line, err := watchLine(r, s, negotiation.Options{}, ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%50 == 0 {
+			kept, keptLines = append(kept, ev), append(keptLines, line)
+		} else {
+			gone = append(gone, weak.Make(ev.Object.(*unstructured.Unstructured)))
+		}
+	}
+	for i := 0; ; i++ {
+		alive := 0
+		for _, g := range gone {
+			if g.Value() != nil {
+				alive++
+			}
+		}
+		if alive == 0 {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("%d objects still alive after 100 collections", alive)
+		}
+		runtime.GC()
+	}
+	var more []watch.Event // alive until the end: their lines stay
+	for i := range sweepEvery {
+		ev := widgetEvent(10000 + i)
+		more = append(more, ev)
+		if _, err := watchLine(r, s, negotiation.Options{}, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := s.WatchLines
+	c.mu.Lock()
+	n, inRing := len(c.entries), 0
+	for _, k := range c.ring {
+		if k.addr == 0 {
+			continue
+		}
+		inRing++
+		if _, ok := c.entries[k]; !ok {
+			t.Errorf("the ring names %v, not in the entries", k)
+		}
+	}
+	c.mu.Unlock()
+	if n != len(kept)+len(more) || inRing != n {
+		t.Errorf("%d entries, %d in the ring; want %d: the %d live objects' lines", n, inRing, len(kept)+len(more), len(kept)+len(more))
+	}
+	for i, ev := range kept {
+		line, _ := watchLine(r, s, negotiation.Options{}, ev)
+		if &line[0] != &keptLines[i][0] {
+			t.Errorf("kept event %d was encoded again", i)
+		}
+	}
+	runtime.KeepAlive(more)
+}
