@@ -545,6 +545,11 @@ func (s *Server) Run(ctx context.Context) error {
 			h.done.Store(true)
 		}()
 	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defaultIdleGC.run(hookCtx)
+	}()
 	serveErr := make(chan error, 1)
 	go func() {
 		if s.access.tls != nil {
