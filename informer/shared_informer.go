@@ -286,17 +286,14 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	s.started = true
 	s.startedMu.Unlock()
 
-	// The processor has its own context: it must stop after the
-	// controller, so nothing is distributed to stopped listeners.
-	processorCtx, stopProcessor := context.WithCancel(context.WithoutCancel(ctx))
-	var wg sync.WaitGroup
-	wg.Go(func() { s.processor.run(processorCtx) })
+	// The processor stops after the controller, so nothing is
+	// distributed to stopped listeners.
+	s.processor.start()
 	defer func() {
 		s.startedMu.Lock()
 		s.stopped = true // refuse new handlers from now on
 		s.startedMu.Unlock()
-		stopProcessor()
-		wg.Wait()
+		s.processor.stop()
 	}()
 	s.runController(ctx)
 }

@@ -1,7 +1,6 @@
 package informer
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -87,20 +86,25 @@ func (p *sharedProcessor) distribute(n any, isSync bool) (notified int) {
 	return notified
 }
 
-// run starts every listener, waits for ctx to end, then stops them all and
-// waits for their goroutines. Pending notifications are dropped.
+// start starts every listener; stop stops them. Together they are
+// upstream's run, which starts the listeners, waits for its context to
+// end and stops them, on a goroutine of its own: here the informer's Run
+// calls stop when its controller has returned, and no goroutine waits in
+// between (the garbage collector runs an informer per resource).
 //
 // Mirrors (*sharedProcessor).run.
-func (p *sharedProcessor) run(ctx context.Context) {
+func (p *sharedProcessor) start() {
 	p.mu.Lock()
 	for l := range p.listeners {
 		p.wg.Go(l.run)
 	}
 	p.started = true
 	p.mu.Unlock()
+}
 
-	<-ctx.Done()
-
+// stop stops every listener and waits for their goroutines. Pending
+// notifications are dropped.
+func (p *sharedProcessor) stop() {
 	p.mu.Lock()
 	for l := range p.listeners {
 		l.stop()
