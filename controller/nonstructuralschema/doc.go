@@ -30,7 +30,8 @@
 //   - The loop (handlers, queue, sync, Run) is controller.ConditionController,
 //     shared with the apiapproval controller; this package gives it the
 //     condition (calculateCondition) and the generation as its input.
-//   - Schemas are read through their JSON (structural.FromJSON) rather than
-//     converted to the internal type first; a schema that cannot be read
-//     gives reason StructuralError, as upstream's NewStructural failure.
+//   - A schema is converted to the internal type and read from it
+//     (structural.FromProps), as upstream; one it refuses is read through
+//     its JSON (structural.FromJSON), whose error gives reason
+//     StructuralError, as upstream's NewStructural failure.
 package nonstructuralschema

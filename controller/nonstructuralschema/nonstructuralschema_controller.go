@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crdlab/crdlab/apis/apiextensions"
 	"github.com/crdlab/crdlab/apis/apiextensions/structural"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/apis/validation/field"
@@ -58,6 +59,20 @@ func calculateCondition(in *apiextensionsv1.CustomResourceDefinition) *apiextens
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			continue
 		}
+		path := field.NewPath("spec", "versions").Index(i).Child("schema", "openAPIV3Schema")
+		// As upstream: converted to the internal type and read from it
+		// (structural.FromProps), a fraction of writing and reading its
+		// JSON; a schema FromProps refuses goes the JSON way, whose error
+		// is the condition's message.
+		var hub apiextensions.JSONSchemaProps
+		if apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(v.Schema.OpenAPIV3Schema, &hub) == nil {
+			if s, err := structural.FromProps(&hub); err == nil {
+				for _, e := range structural.ValidateStructural(path, s) {
+					allErrs = append(allErrs, e.Error())
+				}
+				continue
+			}
+		}
 		// MarshalJSON writes what json.Marshal does, without encoding/json
 		// checking and compacting the output again (a real-size schema is
 		// hundreds of KB); its error comes from json.Marshal, as before.
@@ -68,7 +83,6 @@ func calculateCondition(in *apiextensionsv1.CustomResourceDefinition) *apiextens
 		if err == nil {
 			var s *structural.Structural
 			if s, err = structural.FromJSON(raw); err == nil {
-				path := field.NewPath("spec", "versions").Index(i).Child("schema", "openAPIV3Schema")
 				for _, e := range structural.ValidateStructural(path, s) {
 					allErrs = append(allErrs, e.Error())
 				}
