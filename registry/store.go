@@ -472,6 +472,13 @@ func (e *Store) Update(ctx context.Context, name string, objInfo UpdatedObjectIn
 		creating  bool           // the last tryUpdate creates the object
 		deleteObj storage.Object // set with errEmptiedFinalizers
 	)
+	copyObj := scheme.Object.DeepCopyObject
+	if c, ok := e.UpdateStrategy.(UpdateCopier); ok {
+		copyObj = c.CopyForUpdate
+		if d, ok := objInfo.(*defaultUpdatedObjectInfo); ok {
+			objInfo = &defaultUpdatedObjectInfo{obj: d.obj, transformers: d.transformers, copy: copyObj}
+		}
+	}
 	tryUpdate := func(existing storage.Object) (storage.Object, error) {
 		creating, deleteObj = false, nil
 		existingRV := existing.GetResourceVersion()
@@ -480,7 +487,7 @@ func (e *Store) Update(ctx context.Context, name string, objInfo UpdatedObjectIn
 		}
 		// objInfo may change what it is given: give it a copy, so that
 		// existing stays the stored state the strategies compare with.
-		newObj, err := objInfo.UpdatedObject(ctx, existing.DeepCopyObject())
+		newObj, err := objInfo.UpdatedObject(ctx, copyObj(existing))
 		if err != nil {
 			return nil, err
 		}

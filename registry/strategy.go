@@ -77,6 +77,21 @@ type UpdateStrategy interface {
 	AllowUnconditionalUpdate() bool
 }
 
+// UpdateCopier may be implemented by an UpdateStrategy whose updates
+// never change a part of the object in place: CopyForUpdate copies an
+// object for an update's steps (the transformers of UpdatedObjectInfo,
+// PrepareForUpdate, validation), sharing that part. Store.Update uses it
+// instead of DeepCopyObject for the stored object it hands to the
+// transformers and for a DefaultUpdatedObjectInfo's body. The CRD
+// /status strategy shares the spec: PrepareForUpdate replaces the new
+// object's spec with the stored one, which nothing changes in place.
+//
+// Not upstream: upstream's Store hands the stored object over uncopied
+// and DefaultUpdatedObjectInfo deep-copies the body.
+type UpdateCopier interface {
+	CopyForUpdate(obj scheme.Object) scheme.Object
+}
+
 // DeleteStrategy is what one resource does on delete. crdlab's resources
 // have no graceful deletion (pods do, upstream), so it only types objects.
 //

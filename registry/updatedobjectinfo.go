@@ -34,6 +34,9 @@ func DefaultUpdatedObjectInfo(obj scheme.Object, transformers ...TransformFunc) 
 type defaultUpdatedObjectInfo struct {
 	obj          scheme.Object
 	transformers []TransformFunc
+	// copy copies obj for each try; nil: DeepCopyObject (Store.Update
+	// sets its strategy's UpdateCopier).
+	copy func(scheme.Object) scheme.Object
 }
 
 var (
@@ -52,7 +55,11 @@ func (i *defaultUpdatedObjectInfo) Preconditions() *metav1.Preconditions {
 
 func (i *defaultUpdatedObjectInfo) UpdatedObject(ctx context.Context, old scheme.Object) (scheme.Object, error) {
 	var obj scheme.Object
-	if i.obj != nil {
+	switch {
+	case i.obj == nil:
+	case i.copy != nil:
+		obj = i.copy(i.obj)
+	default:
 		obj = i.obj.DeepCopyObject()
 	}
 	for _, t := range i.transformers {

@@ -311,3 +311,64 @@ func replaceLast(b []byte, old, new string) []byte {
 	i := bytes.LastIndex(b, []byte(old))
 	return append(append(append([]byte(nil), b[:i]...), new...), b[i+len(old):]...)
 }
+
+// TestStatusStrategy_CopyForUpdate: a /status write's copy equals the
+// CRD, shares its spec (no schema copied) and nothing else: changing the
+// copy's metadata or status leaves the original alone. A field added to
+// the CRD type must be thought about here.
+func TestStatusStrategy_CopyForUpdate(t *testing.T) {
+	e := newMemoEnv(t)
+	crd := e.crd.DeepCopy()
+	crd.Labels = map[string]string{"a": "b"}
+	crd.Finalizers = []string{"f"}
+	crd.Status.Conditions = []apiextensions.CustomResourceDefinitionCondition{{Type: apiextensions.Established, Status: apiextensions.ConditionTrue}}
+	crd.Status.StoredVersions = []string{"v1"}
+	if n := reflect.TypeOf(*crd).NumField(); n != 4 {
+		t.Fatalf("the CRD type has %d fields, CopyForUpdate knows 4", n)
+	}
+	cp := statusStrategy{}.CopyForUpdate(crd).(*apiextensions.CustomResourceDefinition)
+	if !reflect.DeepEqual(cp, crd) {
+		t.Fatal("the copy differs from the CRD")
+	}
+	if &cp.Spec.Versions[0] != &crd.Spec.Versions[0] {
+		t.Error("the spec was copied, not shared")
+	}
+	cp.Labels["a"] = "changed"
+	cp.Finalizers[0] = "changed"
+	cp.Status.Conditions[0].Reason = "changed"
+	cp.Status.StoredVersions[0] = "changed"
+	if crd.Labels["a"] != "b" || crd.Finalizers[0] != "f" || crd.Status.Conditions[0].Reason != "" || crd.Status.StoredVersions[0] != "v1" {
+		t.Error("changing the copy's metadata or status changed the CRD")
+	}
+}
+
+// TestStatusWrite_CopiesNoSpec: a /status write through the REST storage
+// hands its steps the body with its spec shared, not deep-copied, and
+// the remembered specs are unchanged after.
+func TestStatusWrite_CopiesNoSpec(t *testing.T) {
+	e := newMemoEnv(t)
+	ctx := context.Background()
+	if _, err := e.rest.Create(ctx, e.crd, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	e.statusUpdate(t, apiextensions.NamesAccepted) // the spec is remembered
+	got, err := e.status.Get(ctx, e.name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := got.(*apiextensions.CustomResourceDefinition)
+	var shared int
+	info := registry.DefaultUpdatedObjectInfo(body, func(_ context.Context, obj, old scheme.Object) (scheme.Object, error) {
+		if &obj.(*apiextensions.CustomResourceDefinition).Spec.Versions[0] == &body.Spec.Versions[0] {
+			shared++
+		}
+		return obj, nil
+	})
+	if _, _, err := e.status.Update(ctx, e.name, info, nil, nil, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	if shared == 0 {
+		t.Error("the body's spec was deep-copied for the /status write")
+	}
+	e.checkShared(t)
+}

@@ -110,6 +110,23 @@ func (statusStrategy) PrepareForUpdate(_ context.Context, obj, old scheme.Object
 	newCRD.SelfLink = oldCRD.SelfLink
 }
 
+// CopyForUpdate copies a CRD for a /status write's steps: metadata and
+// status are copied, the spec is shared. PrepareForUpdate replaces the
+// new object's spec with the stored one's, and no step of an update
+// changes a spec in place (the rule of specmemo.go), so a status write
+// copies no schema.
+func (statusStrategy) CopyForUpdate(obj scheme.Object) scheme.Object {
+	crd := obj.(*apiextensions.CustomResourceDefinition)
+	return &apiextensions.CustomResourceDefinition{
+		TypeMeta:   crd.TypeMeta,
+		ObjectMeta: deepcopy.Copy(crd.ObjectMeta),
+		Spec:       crd.Spec,
+		Status:     deepcopy.Copy(crd.Status),
+	}
+}
+
+var _ registry.UpdateCopier = statusStrategy{}
+
 func (statusStrategy) ValidateUpdate(_ context.Context, obj, old scheme.Object) field.ErrorList {
 	return validation.ValidateUpdateCustomResourceDefinitionStatus(obj.(*apiextensions.CustomResourceDefinition), old.(*apiextensions.CustomResourceDefinition))
 }
