@@ -524,7 +524,7 @@ func (e *Store) Update(ctx context.Context, name string, objInfo UpdatedObjectIn
 				return nil, err
 			}
 			if updateValidation != nil {
-				if err := updateValidation(ctx, obj.DeepCopyObject(), existing.DeepCopyObject()); err != nil {
+				if err := updateValidation(ctx, copyObj(obj), copyObj(existing)); err != nil {
 					return nil, err
 				}
 			}

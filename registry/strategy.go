@@ -82,7 +82,8 @@ type UpdateStrategy interface {
 // object for an update's steps (the transformers of UpdatedObjectInfo,
 // PrepareForUpdate, validation), sharing that part. Store.Update uses it
 // instead of DeepCopyObject for the stored object it hands to the
-// transformers and for a DefaultUpdatedObjectInfo's body. The CRD
+// transformers, for a DefaultUpdatedObjectInfo's body and for what it
+// hands to the validating admission (which only reads). The CRD
 // /status strategy shares the spec: PrepareForUpdate replaces the new
 // object's spec with the stored one, which nothing changes in place.
 //
