@@ -105,6 +105,9 @@ func TestCodec_EncodeWire(t *testing.T) {
 			}
 			check(fmt.Sprintf("%s event %d", ev.Type, i), ev.Object)
 		}
+		if n := (&memoEnv{codec: rest.codec}).splicing(); n == 0 {
+			t.Errorf("%d versions: no remembered spec is copied into answers", o.Versions)
+		}
 		w.Stop()
 		db.Close()
 	}
@@ -140,15 +143,43 @@ func TestCodec_EncodeWireNotAsStored(t *testing.T) {
 	if _, hit := e.codec.memo.lookupJSON(moved); !hit {
 		t.Fatal("the reordered spec was not remembered")
 	}
-	if _, ok := e.codec.EncodeWire(&crd, apiextensionsv1.SchemeGroupVersion); ok {
-		t.Errorf("EncodeWire copied a spec's JSON that is not the writer's")
+	want, err := e.plain.Encode(&crd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first object of a spec is written whole, and shows the spec's
+	// JSON is not the writer's: the next is left to the usual path.
+	if got, ok := e.codec.EncodeWire(&crd, apiextensionsv1.SchemeGroupVersion); ok && !bytes.Equal(got, want) {
+		t.Errorf("EncodeWire wrote other bytes than the usual path")
+	}
+	if got, ok := e.codec.EncodeWire(&crd, apiextensionsv1.SchemeGroupVersion); ok {
+		t.Errorf("EncodeWire wrote a spec whose JSON is not the writer's (the same as the usual path: %v)", bytes.Equal(got, want))
 	}
 	// The same spec stored as the writer writes it is copied.
 	var asWritten apiextensions.CustomResourceDefinition
 	if err := e.codec.Decode(stored, &asWritten); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := e.codec.EncodeWire(&asWritten, apiextensionsv1.SchemeGroupVersion); !ok {
-		t.Errorf("EncodeWire did not copy the writer's own JSON")
+	for i := range 2 {
+		got, ok := e.codec.EncodeWire(&asWritten, apiextensionsv1.SchemeGroupVersion)
+		if !ok || !bytes.Equal(got, stored) {
+			t.Errorf("write %d: EncodeWire did not write the writer's own JSON (ok %v)", i, ok)
+		}
 	}
+	if n := e.splicing(); n != 1 {
+		t.Errorf("%d remembered specs are copied into answers, want 1", n)
+	}
+}
+
+// splicing counts the remembered specs whose JSON EncodeWire copies.
+func (e *memoEnv) splicing() int {
+	e.codec.memo.mu.Lock()
+	defer e.codec.memo.mu.Unlock()
+	n := 0
+	for _, en := range e.codec.memo.byHash {
+		if en.wire.Load() == wireSame {
+			n++
+		}
+	}
+	return n
 }

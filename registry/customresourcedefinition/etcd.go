@@ -245,18 +245,36 @@ func (c Codec) Encode(obj storage.Object) ([]byte, error) {
 // JSON is that writer's own: the rest is converted and written with an
 // empty spec in its place, and the spec's JSON copied in. A /status
 // write's answer and the watch events of a CRD on its way to Established
-// carry such a spec. ok is false for any other object, version or spec:
-// the caller encodes it the usual way.
+// carry such a spec. The first object written of a remembered spec is
+// written whole, as the handler would, and shows whether the spec's JSON
+// is the writer's: it is not for a spec stored by an older build, or
+// stored without a default its decode fills in. ok is false for any
+// other object, version or spec: the caller encodes it the usual way.
 func (c Codec) EncodeWire(obj scheme.Object, gv scheme.GroupVersion) ([]byte, bool) {
 	crd, isCRD := obj.(*apiextensions.CustomResourceDefinition)
 	if !isCRD || c.memo == nil || gv != apiextensionsv1.SchemeGroupVersion {
 		return nil, false
 	}
 	e := c.memo.lookupEntry(&crd.Spec)
-	if e == nil || !c.writesAsRead(e) {
+	if e == nil {
 		return nil, false
 	}
-	return c.spliceSpec(crd, e.json)
+	switch e.wire.Load() {
+	case wireSame:
+		return c.spliceSpec(crd, e.json)
+	case wireDiffers:
+		return nil, false
+	}
+	b, err := c.codecs.Encode(crd, apiextensionsv1.SchemeGroupVersion)
+	if err != nil {
+		return nil, false
+	}
+	if start, end, found := apiextensionsv1.SpecSpan(b); found && bytes.Equal(b[start:end], e.json) {
+		e.wire.Store(wireSame)
+	} else {
+		e.wire.Store(wireDiffers)
+	}
+	return b, true
 }
 
 // spliceSpec writes crd as v1 JSON with specJSON as its spec's value.
@@ -273,23 +291,6 @@ func (c Codec) spliceSpec(crd *apiextensions.CustomResourceDefinition, specJSON 
 	}
 	out := make([]byte, 0, len(b)-(end-start)+len(specJSON))
 	return append(append(append(out, b[:start]...), specJSON...), b[end:]...), true
-}
-
-// writesAsRead reports whether e's JSON is what the v1 writer writes for
-// its spec, writing the spec once to see (the first caller writes, the
-// others wait): it is not for a spec stored by an older build, or stored
-// without a default its decode fills in.
-func (c Codec) writesAsRead(e *specEntry) bool {
-	e.checkWire.Do(func() {
-		b, err := c.codecs.Encode(&apiextensions.CustomResourceDefinition{Spec: e.spec,
-			Status: apiextensions.CustomResourceDefinitionStatus{StoredVersions: []string{"x"}}}, apiextensionsv1.SchemeGroupVersion)
-		if err == nil {
-			if start, end, found := apiextensionsv1.SpecSpan(b); found {
-				e.wireSame = bytes.Equal(b[start:end], e.json)
-			}
-		}
-	})
-	return e.wireSame
 }
 
 // Decode reads v1 JSON into an internal CRD. A spec read before is not

@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -55,12 +56,16 @@ type specEntry struct {
 	spec apiextensions.CustomResourceDefinitionSpec
 	// used is when it was last used.
 	used time.Time
-	// wireSame says whether json is what the v1 writer writes for spec
-	// (not so for a spec stored by an older build, or without a
-	// default); set once, by checkWire (Codec.writesAsRead).
-	checkWire sync.Once
-	wireSame  bool
+	// wire says whether json is what the v1 writer writes for spec
+	// (wireSame), is not (wireDiffers: stored by an older build, or
+	// without a default), or is not known yet (0; Codec.EncodeWire).
+	wire atomic.Int32
 }
+
+const (
+	wireSame    = 1
+	wireDiffers = 2
+)
 
 const (
 	// specMemoEntries bounds the remembered specs: those of the CRDs on
