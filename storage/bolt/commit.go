@@ -104,6 +104,11 @@ func (db *DB) runCommitter() {
 		timer  = time.NewTimer(time.Hour)
 		job    *deleteJob // a compaction's deletes under way
 		idle   = time.NewTimer(time.Hour)
+		// idling says idle runs: it is armed once per quiet spell, when
+		// a job waits and no write came since; a reader's signal or a
+		// release does not re-arm it (reads every few milliseconds would
+		// otherwise put the deletes off for ever).
+		idling bool
 		// The mapped pages are released (resident.go) releaseQuiet after
 		// the last commit, or releaseDelay after the first since the last
 		// release, whichever comes first; armed says both timers run.
@@ -130,7 +135,10 @@ func (db *DB) runCommitter() {
 		if job == nil {
 			jobs = db.deletes
 		} else {
-			idle.Reset(deleteLinger)
+			if !idling {
+				idle.Reset(deleteLinger)
+				idling = true
+			}
 			idleC = idle.C
 		}
 		if armed {
@@ -139,9 +147,11 @@ func (db *DB) runCommitter() {
 		select {
 		case op := <-db.queue:
 			idle.Stop()
+			idling = false
 			batch = append(batch[:0], op)
 		case fn := <-db.pause:
 			idle.Stop()
+			idling = false
 			fn()
 			committed() // Defragment's switch: the new file's pages its copy touched
 			continue
@@ -162,6 +172,7 @@ func (db *DB) runCommitter() {
 			continue
 		case <-idleC:
 			// No write for a moment: the deletes go in a commit of their own.
+			idling = false
 			job = db.commitDeletes(job)
 			committed()
 			continue

@@ -203,6 +203,10 @@ func withBolt(t *testing.T, path string, fn func(tx *bbolt.Tx) error) {
 	require.NoError(t, b.Close())
 }
 
+// TestDB_AutoCompaction: the compactor forgets old revisions by itself;
+// its deletes are committed even while readers poll every millisecond
+// (each read signals the committer, which once re-armed the idle timer
+// that commits the deletes, putting them off for as long as reads came).
 func TestDB_AutoCompaction(t *testing.T) {
 	db := openDB(t, bolt.Options{RetainRevisions: 5, CompactInterval: 5 * time.Millisecond})
 	st := cronStore(db)
