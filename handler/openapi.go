@@ -12,9 +12,11 @@ import (
 	"net/http"
 	"path"
 	"reflect"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
@@ -173,8 +175,8 @@ func sameCRDs(a, b []*apiextensionsv1.CustomResourceDefinition) bool {
 
 // crdsHash names the document of gv built from crds (sorted by name) by
 // what it is built from: each CRD's UID, generation (it changes with the
-// spec) and accepted names, and the server's version (the builder's
-// output may change with it). Clients keep a document by its hash, so
+// spec) and accepted names, and the build of the server (buildStamp: the
+// builder's output may change with it). Clients keep a document by its hash, so
 // equal hashes must mean equal documents; equal documents under two
 // hashes cost a client one more download. A CRD without a generation
 // (built in Go, not read from a server) is named by its spec too.
@@ -184,7 +186,7 @@ func sameCRDs(a, b []*apiextensionsv1.CustomResourceDefinition) bool {
 // documents only when asked for, so the hash cannot wait for the build.
 func crdsHash(serverVersion string, gv scheme.GroupVersion, crds []*apiextensionsv1.CustomResourceDefinition) string {
 	h := sha512.New()
-	fmt.Fprintf(h, "crdlab openapi v3 %q %q %q\n", serverVersion, gv.Group, gv.Version)
+	fmt.Fprintf(h, "crdlab openapi v3 %q %q %q %q\n", serverVersion, buildStamp, gv.Group, gv.Version)
 	for _, crd := range crds {
 		names, _ := json.Marshal(crd.Status.AcceptedNames) // names are strings: no error
 		fmt.Fprintf(h, "%q %q %d %s\n", crd.Name, crd.UID, crd.Generation, names)
@@ -198,6 +200,31 @@ func crdsHash(serverVersion string, gv scheme.GroupVersion, crds []*apiextension
 	}
 	return fmt.Sprintf("%X", h.Sum(nil))
 }
+
+// buildStamp names the build of this binary in crdsHash: the commit it was
+// built from when the build says so and had no uncommitted changes (`go
+// build` in a clean checkout), else the moment the process started. A
+// change to the document builder without a change of the server's version
+// then still changes every hash (with a dev build, at every restart:
+// clients download each document once more), where a hash that stayed
+// would have clients keep the old document for good.
+var buildStamp = func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if rev != "" && modified == "false" {
+			return "commit " + rev
+		}
+	}
+	return "started " + time.Now().UTC().Format(time.RFC3339Nano)
+}()
 
 // errNoDocument is document's error for a group version with no document.
 var errNoDocument = errors.New("no OpenAPI document")

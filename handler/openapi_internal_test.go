@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
@@ -159,4 +160,27 @@ func TestOpenAPIService_CRDHashWithoutBuilding(t *testing.T) {
 	check.Equal(t, hash1, hash2)
 	check.Equal(t, string(doc1), string(doc2))
 	check.Equal(t, 1, o.builds)
+}
+
+// TestCRDsHash_ChangesWithTheBuild: a CRD document's hash names the build
+// that wrote it, so that a changed builder never serves a client's cached
+// document under its old hash. A test binary carries no VCS stamp: its
+// stamp is the process's start.
+func TestCRDsHash_ChangesWithTheBuild(t *testing.T) {
+	if !strings.HasPrefix(buildStamp, "started ") && !strings.HasPrefix(buildStamp, "commit ") {
+		t.Fatalf("buildStamp = %q, want a commit or a start time", buildStamp)
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	check.NoError(t, json.Unmarshal(crdgen.CRD(0, crdgen.Options{Group: "g.example.com", Bytes: 4 << 10, Versions: 1, Seed: 1}), &crd))
+	crd.Generation, crd.UID = 1, "u"
+	gv := scheme.GroupVersion{Group: crd.Spec.Group, Version: crd.Spec.Versions[0].Name}
+	crds := []*apiextensionsv1.CustomResourceDefinition{&crd}
+	before := crdsHash("v", gv, crds)
+	check.Equal(t, before, crdsHash("v", gv, crds))
+	old := buildStamp
+	t.Cleanup(func() { buildStamp = old })
+	buildStamp = "commit 0123"
+	if crdsHash("v", gv, crds) == before {
+		t.Errorf("the hash did not change with the build")
+	}
 }
