@@ -85,7 +85,8 @@ type DB struct {
 	failed atomic.Pointer[error]
 
 	fanout *fanout
-	expiry expiry // the deadlines of objects that expire (ttl.go)
+	expiry expiry  // the deadlines of objects that expire (ttl.go)
+	memos  memoSet // the records holding decoded objects (memo.go)
 	// read tells the committer that a reader's transaction touched the
 	// mapped file (endRead; buffered, one signal is enough): it releases
 	// the pages after a quiet moment, as after a commit (resident.go).
@@ -188,11 +189,12 @@ func Open(path string, opts Options) (*DB, error) {
 	}
 	db.log.Info("storage opened", "revision", db.rev, "compacted", db.compacted, "keys", db.index.len())
 	db.fanout = newFanout(db)
-	db.wg.Add(4) // from here on, the committer owns rev and index (under mu)
+	db.wg.Add(5) // from here on, the committer owns rev and index (under mu)
 	go db.runCommitter()
 	go db.fanout.run()
 	go db.runCompactor()
 	go db.runExpirer()
+	go db.runMemoSweeper()
 	return db, nil
 }
 

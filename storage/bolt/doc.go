@@ -24,6 +24,7 @@
 //	db.go        DB, Open (the file, its format marker, the index rebuilt), Close
 //	precheck.go  the file's pages checked as bytes before bbolt maps them
 //	record.go    a record's bytes on disk (with its CRC-32C)
+//	memo.go      the decoded objects readers leave on records, forgotten when idle
 //	index.go     the in-memory index
 //	value.go     values read from the file when needed (records onDisk)
 //	resident.go  the mapped file's pages released from the resident set

@@ -55,6 +55,15 @@ type Options struct {
 	// decoded too); negative: none, every value is read from the file.
 	MaxValueInMemory int
 
+	// MemoIdle is how long a decoded object a get or a list left on a
+	// record (its decodeMemo) is kept without being read again: every
+	// MemoIdle a sweep forgets those no reader asked for since the last
+	// sweep, so an object is let go between MemoIdle and twice that after
+	// its last read, and the next read decodes it again (memo.go).
+	// Default 15s; negative: never forget (objects stay until their record
+	// is superseded).
+	MemoIdle time.Duration
+
 	// ExpiryInterval is how often objects past their TTL are deleted
 	// (ttl.go). Default 500ms, as often as etcd's lessor revokes expired
 	// leases.
@@ -102,6 +111,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBatchSize <= 0 {
 		o.MaxBatchSize = 1000
+	}
+	if o.MemoIdle == 0 {
+		o.MemoIdle = defaultMemoIdle
 	}
 	if o.ExpiryInterval <= 0 {
 		o.ExpiryInterval = 500 * time.Millisecond

@@ -7,10 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"strconv"
-	"sync"
 	"sync/atomic"
-
-	"github.com/crdlab/crdlab/storage"
 )
 
 // record is what one write did to one key: the unit of history. It is
@@ -200,49 +197,4 @@ func recordKey(v []byte) string {
 		return ""
 	}
 	return string(v[header+w : header+w+int(n)])
-}
-
-// decodeMemo keeps the objects decoded from a record, one per store that
-// decoded it, so that a committed write is decoded once per store however
-// many watchers and readers see it. The objects are shared: read-only.
-type decodeMemo struct {
-	mu      sync.Mutex // guards entries
-	entries []memoEntry
-}
-
-type memoEntry struct {
-	owner *store
-	obj   storage.Object
-}
-
-// maxMemo bounds the stores remembered per record (several stores may
-// serve one prefix, e.g. one per served version).
-const maxMemo = 4
-
-func (m *decodeMemo) get(owner *store) storage.Object {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, e := range m.entries {
-		if e.owner == owner {
-			return e.obj
-		}
-	}
-	return nil
-}
-
-// put remembers obj for owner and returns the object to use: an earlier
-// one if another reader won the race, so that everyone shares one.
-func (m *decodeMemo) put(owner *store, obj storage.Object) storage.Object {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, e := range m.entries {
-		if e.owner == owner {
-			return e.obj
-		}
-	}
-	if len(m.entries) == maxMemo {
-		m.entries = m.entries[1:]
-	}
-	m.entries = append(m.entries, memoEntry{owner, obj})
-	return obj
 }

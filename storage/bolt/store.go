@@ -55,7 +55,7 @@ func (s *store) decode(r *record) (storage.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.memo.put(s, obj), nil
+	return s.remember(r, obj), nil
 }
 
 // decodeInto fills out with a copy of the object of r: a deep copy of the
@@ -75,7 +75,7 @@ func (s *store) decodeInto(r *record, out storage.Object) error {
 	if err != nil {
 		return err
 	}
-	if copyInto(out, r.memo.put(s, obj)) {
+	if copyInto(out, s.remember(r, obj)) {
 		return nil
 	}
 	return s.Decode(r.key, value, r.rev, out) // out is of another type than NewFunc's
@@ -189,7 +189,7 @@ func (s *store) current(key string) (*record, []byte, storage.Object, error) {
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		shared = r.memo.put(s, obj)
+		shared = s.remember(r, obj)
 	}
 	return r, value, shared.DeepCopyObject().(storage.Object), nil
 }
