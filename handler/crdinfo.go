@@ -115,6 +115,7 @@ func (h *GenericAPIServer) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefin
 				ListKind:     listKind,
 				Namespaced:   conv.namespaced,
 				Decode:       conv.decode,
+				DecodeObject: conv.decodeObject,
 				Encode:       conv.encode,
 				EncodeOwned:  conv.encodeOwned,
 				EncodeShared: conv.encodeShared,
@@ -243,6 +244,35 @@ func (c *crCodec) decode(ctx context.Context, body []byte, strict bool) (scheme.
 	if decodeErr != nil {
 		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding request body: %v", decodeErr))
 	}
+	return c.decodeChecked(ctx, m, gvk, body, strict)
+}
+
+// decodeObject is decode(ctx, body, false) for an object the server built
+// (a server-side apply's merge), given as m, what
+// unstructured.DecodeJSONObject returns for body; it keeps m. ok is false
+// when m's apiVersion or kind is not a string that parses: decode's error
+// quotes the body.
+func (c *crCodec) decodeObject(ctx context.Context, m map[string]any) (obj scheme.Object, ok bool, err error) {
+	apiVersion, _ := m["apiVersion"].(string)
+	kind, _ := m["kind"].(string)
+	if apiVersion == "" || kind == "" {
+		return nil, false, nil
+	}
+	gv, err := scheme.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, false, nil
+	}
+	gvk := gv.WithKind(kind)
+	if err := endpoints.CheckKind(gvk, c.kind.GroupVersion().WithKind(gvk.Kind)); err != nil {
+		return nil, true, err
+	}
+	obj, _, err = c.decodeChecked(ctx, m, gvk, nil, false)
+	return obj, true, err
+}
+
+// decodeChecked is decode once the body has decoded into m and its
+// apiVersion is the scope's.
+func (c *crCodec) decodeChecked(ctx context.Context, m map[string]any, gvk scheme.GroupVersionKind, body []byte, strict bool) (scheme.Object, *scheme.StrictDecodingError, error) {
 	u := &unstructured.Unstructured{Object: m}
 	if md, ok := m["metadata"]; ok && md != nil {
 		if _, isMap := md.(map[string]any); !isMap {
@@ -483,8 +513,9 @@ func newScaleScope(s *endpoints.RequestScope, storage interface {
 		}
 		return out, nil
 	}
-	// The main scope's in-place encoder is for custom resources; a Scale
-	// goes through encode.
+	// The main scope's in-place encoder and map decoder are for custom
+	// resources; a Scale goes through encode and decode.
 	s.EncodeOwned = nil
+	s.DecodeObject = nil
 	return s
 }

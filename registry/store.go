@@ -486,8 +486,13 @@ func (e *Store) Update(ctx context.Context, name string, objInfo UpdatedObjectIn
 			return nil, apierrors.NewNotFound(gr, name)
 		}
 		// objInfo may change what it is given: give it a copy, so that
-		// existing stays the stored state the strategies compare with.
-		newObj, err := objInfo.UpdatedObject(ctx, copyObj(existing))
+		// existing stays the stored state the strategies compare with
+		// (unless it promises to only read it).
+		var old scheme.Object = existing
+		if _, readOnly := objInfo.(ReadOnlyUpdatedObjectFunc); !readOnly {
+			old = copyObj(existing)
+		}
+		newObj, err := objInfo.UpdatedObject(ctx, old)
 		if err != nil {
 			return nil, err
 		}

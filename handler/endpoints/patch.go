@@ -9,6 +9,7 @@ import (
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/machinery/patch"
@@ -187,7 +188,9 @@ func applyPatch(w http.ResponseWriter, r *http.Request, s *RequestScope, updater
 		return
 	}
 	force := patchOpts.Force != nil && *patchOpts.Force
-	objInfo := registry.UpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
+	// The merge only reads old, and the result is decoded afresh: no
+	// copy of the stored object is needed (registry.ReadOnlyUpdatedObjectFunc).
+	objInfo := registry.ReadOnlyUpdatedObjectFunc(func(ctx context.Context, old scheme.Object) (scheme.Object, error) {
 		merged, err := s.FieldManager.apply(old, applied.DeepCopy(), patchOpts.FieldManager, force)
 		if err != nil {
 			return nil, err
@@ -196,15 +199,9 @@ func applyPatch(w http.ResponseWriter, r *http.Request, s *RequestScope, updater
 			return nil, apierrors.NewConflict(s.groupResource(), name,
 				fmt.Errorf("uid mismatch: the provided object specified uid %s, and no existing object was found", merged.GetUID()))
 		}
-		j, err := merged.MarshalJSON()
+		obj, err := s.decodeMerged(ctx, merged)
 		if err != nil {
 			return nil, err
-		}
-		// What the schema does not know was refused when the field
-		// manager typed the configuration: nothing is left to report.
-		obj, _, err := s.Decode(ctx, j, false)
-		if err != nil {
-			return nil, decodeError(err)
 		}
 		if err := s.matchURL(obj, namespace, name); err != nil {
 			return nil, err
@@ -239,6 +236,38 @@ func applyPatch(w http.ResponseWriter, r *http.Request, s *RequestScope, updater
 		code = http.StatusCreated
 	}
 	writeEncoded(w, r, s, accept, code, out)
+}
+
+// decodeMerged decodes an apply's merged object as Decode decodes a
+// body, not strictly: what the schema does not know was refused when the
+// field manager typed the configuration, so nothing is left to report.
+// Where the scope can (DecodeObject), it decodes a copy of the object as
+// the JSON would read back (unstructured.CopyAsDecoded) instead of the
+// JSON: for an object with a 20-entry list-type map, writing and reading
+// it cost about 4% of the server's CPU per apply. Upstream hands the
+// merged object to the rest of the patch without a round trip through
+// JSON, as a typed (unstructured) object.
+func (s *RequestScope) decodeMerged(ctx context.Context, merged *unstructured.Unstructured) (scheme.Object, error) {
+	if s.DecodeObject != nil {
+		if m, ok := unstructured.CopyAsDecoded(merged.Object); ok {
+			obj, ok, err := s.DecodeObject(ctx, m)
+			if ok {
+				if err != nil {
+					return nil, decodeError(err)
+				}
+				return obj, nil
+			}
+		}
+	}
+	j, err := merged.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	obj, _, err := s.Decode(ctx, j, false)
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	return obj, nil
 }
 
 // patchError answers a failed patch as upstream does: a malformed patch is

@@ -54,6 +54,12 @@ type RequestScope struct {
 	// (fieldValidation Warn or Strict) it also reports what strict
 	// decoding finds — unknown fields, repeated keys — or nil.
 	Decode func(ctx context.Context, body []byte, strict bool) (obj scheme.Object, strictErr *scheme.StrictDecodingError, err error)
+	// DecodeObject, if set, is Decode(ctx, body, false) for an object the
+	// server built itself (a server-side apply's merged object), given as
+	// m, what unstructured.DecodeJSONObject returns for body, so that body
+	// need not be written only to be read back; it may keep m. ok false
+	// means it cannot tell without body: Decode is called.
+	DecodeObject func(ctx context.Context, m map[string]any) (obj scheme.Object, ok bool, err error)
 	// Encode turns an object from storage into the object on the wire
 	// (apiVersion/kind of this version, read-time defaulting).
 	Encode func(obj scheme.Object) (scheme.Object, error)

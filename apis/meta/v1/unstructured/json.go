@@ -271,3 +271,57 @@ func isValidNumber(s string) bool {
 	}
 	return s == ""
 }
+
+// CopyAsDecoded returns what DecodeJSONObject(AppendJSON(nil, m)) returns
+// — a deep copy of m, with the decoder's types — without writing and
+// reading the JSON, and true; or false when that needs the JSON to tell:
+// m holds a float64 (2.0 reads back as an int64), a type the decoder never
+// makes (int, json.Number, []string, …), a nil map or list (they read back
+// as null), or a string or key that is not valid UTF-8 (the encoder
+// replaces its bad bytes). Strings are shared, as they cannot change.
+//
+// It is for objects the server builds itself and then decodes as a body
+// (a server-side apply's merged object), where writing and reading the
+// JSON cost as much as the copy many times over.
+func CopyAsDecoded(m map[string]any) (map[string]any, bool) {
+	if m == nil {
+		return nil, false
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if !utf8.ValidString(k) {
+			return nil, false
+		}
+		c, ok := copyValueAsDecoded(v)
+		if !ok {
+			return nil, false
+		}
+		out[k] = c
+	}
+	return out, true
+}
+
+func copyValueAsDecoded(v any) (any, bool) {
+	switch v := v.(type) {
+	case nil, bool, int64:
+		return v, true
+	case string:
+		return v, utf8.ValidString(v)
+	case map[string]any:
+		return CopyAsDecoded(v)
+	case []any:
+		if v == nil {
+			return nil, false
+		}
+		out := make([]any, len(v))
+		for i, e := range v {
+			c, ok := copyValueAsDecoded(e)
+			if !ok {
+				return nil, false
+			}
+			out[i] = c
+		}
+		return out, true
+	}
+	return nil, false
+}

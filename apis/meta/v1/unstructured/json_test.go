@@ -3,6 +3,7 @@ package unstructured_test
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -140,4 +141,88 @@ func BenchmarkMarshalJSON(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestCopyAsDecoded checks that CopyAsDecoded returns what writing and
+// reading the JSON returns, or false.
+func TestCopyAsDecoded(t *testing.T) {
+	viaJSON := func(t *testing.T, m map[string]any) map[string]any {
+		t.Helper()
+		b, err := unstructured.AppendJSON(nil, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := unstructured.DecodeJSONObject(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	t.Run("SameAsJSON", func(t *testing.T) {
+		for _, doc := range []string{
+			`{}`,
+			`{"a":{},"b":[],"c":null,"d":true,"e":false,"f":-12,"g":"x\u003c\u2028é","h":[[],{},[1,"2",null]]}`,
+			`{"apiVersion":"v1","kind":"K","metadata":{"name":"n","labels":{"a":"b"},"managedFields":[{"manager":"m","fieldsV1":{"f:spec":{".":{},"k:{\"name\":\"p\"}":{}}}}]},` +
+				`"spec":{"ports":[{"name":"p00","port":7000},{"name":"p01","port":9223372036854775807}],"tags":["a","b"]}}`,
+		} {
+			m, err := unstructured.DecodeJSONObject([]byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := unstructured.CopyAsDecoded(m)
+			if !ok {
+				t.Fatalf("%s: not copied", doc)
+			}
+			if want := viaJSON(t, m); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s:\ngot  %#v\nwant %#v", doc, got, want)
+			}
+			// A deep copy: changing it leaves m as it was.
+			before := viaJSON(t, m)
+			scribble(got)
+			if !reflect.DeepEqual(viaJSON(t, m), before) {
+				t.Fatalf("%s: the copy shares parts of the original", doc)
+			}
+		}
+	})
+	t.Run("NeedsJSON", func(t *testing.T) {
+		for name, v := range map[string]any{
+			"Float":      2.0,
+			"Int":        3,
+			"Number":     json.Number("4"),
+			"Strings":    []string{"a"},
+			"NilMap":     map[string]any(nil),
+			"NilList":    []any(nil),
+			"BadUTF8":    "a\xffb",
+			"NestedBad":  []any{map[string]any{"x": 1.5}},
+			"StringsMap": map[string]string{"a": "b"},
+		} {
+			if _, ok := unstructured.CopyAsDecoded(map[string]any{"v": v}); ok {
+				t.Errorf("%s: copied, but its JSON reads back otherwise", name)
+			}
+		}
+		if _, ok := unstructured.CopyAsDecoded(map[string]any{"a\xff": "v"}); ok {
+			t.Error("BadUTF8Key: copied")
+		}
+	})
+}
+
+// scribble changes every map and list inside v.
+func scribble(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		for _, k := range keys {
+			scribble(v[k])
+			v[k] = "scribbled"
+		}
+		v["added"] = "scribbled"
+	case []any:
+		for i, e := range v {
+			scribble(e)
+			v[i] = "scribbled"
+		}
+	}
 }
