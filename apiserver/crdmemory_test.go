@@ -208,6 +208,8 @@ type memSample struct {
 	// heap is the live Go heap (HeapAlloc); heapInuse the spans holding it
 	// (HeapInuse, fragmentation included).
 	heap, heapInuse uint64
+	// stack is the goroutines' stacks (StackInuse).
+	stack uint64
 	// runtime is what else the Go runtime holds from the OS (Sys less
 	// what it returned: stacks, span and GC metadata, free spans not yet
 	// returned); goroutines counts the goroutines.
@@ -227,7 +229,7 @@ func sampleMemory() memSample {
 	debug.FreeOSMemory()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	m := memSample{heap: ms.HeapAlloc, heapInuse: ms.HeapInuse,
+	m := memSample{heap: ms.HeapAlloc, heapInuse: ms.HeapInuse, stack: ms.StackInuse,
 		runtime: ms.Sys - ms.HeapReleased - ms.HeapInuse, goroutines: runtime.NumGoroutine()}
 	if b, err := os.ReadFile("/proc/self/status"); err == nil {
 		for line := range strings.Lines(string(b)) {
