@@ -35,10 +35,13 @@ type memoEntry struct {
 const maxMemo = 4
 
 // defaultMemoIdle is Options.MemoIdle's default: an object nobody read
-// for 15–30 s is decoded again when next read (≈ 20 µs for 1 KB of
-// JSON), while a client that lists or gets the same objects more often
-// than every 15 s finds them decoded.
-const defaultMemoIdle = 15 * time.Second
+// for 5–10 s is decoded again when next read (≈ 10–20 µs for 1 KB of
+// JSON, unstructured's BenchmarkDecodeJSONObject), while reads that come
+// back to back — a list after a list, the pages of a paged list, an
+// update loop's current state — find it decoded. Keeping ≈ 4.4 KB per
+// 1 KB object for longer saves too little: with 15 s, a list's objects
+// were still live when the 1,000-watcher fan-out began 15 s after it.
+const defaultMemoIdle = 5 * time.Second
 
 func (m *decodeMemo) get(owner *store) storage.Object {
 	m.mu.Lock()

@@ -60,7 +60,7 @@ type Options struct {
 	// MemoIdle a sweep forgets those no reader asked for since the last
 	// sweep, so an object is let go between MemoIdle and twice that after
 	// its last read, and the next read decodes it again (memo.go).
-	// Default 15s; negative: never forget (objects stay until their record
+	// Default 5s; negative: never forget (objects stay until their record
 	// is superseded).
 	MemoIdle time.Duration
 
