@@ -39,6 +39,49 @@ func NewCRDLister(crdInformer informer.SharedIndexInformer) *CRDLister {
 		crdInformer.GetIndexer(), apiextensionsv1.Resource("customresourcedefinitions"))
 }
 
+// GroupIndex is the index of the shared CRD informer's cache by
+// spec.group. The controllers that look at a whole group on every sync
+// (naming, discovery, OpenAPI) read it instead of listing every CRD: with
+// thousands of CRDs a full list per event made the work per CRD grow with
+// the number of CRDs (docs/crd-memory.md, "What grows with the number of
+// CRDs"). Upstream lists every CRD and filters by group in each of them.
+const GroupIndex = "group"
+
+// AddGroupIndex adds GroupIndex to crdInformer unless it has it already
+// (every controller that reads it calls this in its constructor, before
+// the informer starts).
+func AddGroupIndex(crdInformer informer.SharedIndexInformer) error {
+	if _, ok := crdInformer.GetIndexer().GetIndexers()[GroupIndex]; ok {
+		return nil
+	}
+	return crdInformer.AddIndexers(informer.Indexers{GroupIndex: func(obj any) ([]string, error) {
+		crd, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
+		if !ok {
+			return nil, fmt.Errorf("group index: %T is not a CustomResourceDefinition", obj)
+		}
+		return []string{crd.Spec.Group}, nil
+	}})
+}
+
+// CRDsOfGroup returns the cached CRDs of group (shared: DeepCopy before
+// changing anything), in no particular order. The indexer must have
+// GroupIndex (AddGroupIndex).
+func CRDsOfGroup(indexer informer.Indexer, group string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	objs, err := indexer.ByIndex(GroupIndex, group)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*apiextensionsv1.CustomResourceDefinition, 0, len(objs))
+	for _, obj := range objs {
+		crd, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
+		if !ok {
+			return nil, fmt.Errorf("cached object is a %T, not a CustomResourceDefinition", obj)
+		}
+		out = append(out, crd)
+	}
+	return out, nil
+}
+
 // CRDFromObject returns the CRD an event handler was given, unwrapping a
 // tombstone (informer.DeletedFinalStateUnknown); ok is false for anything
 // else.

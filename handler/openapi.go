@@ -90,12 +90,12 @@ type openAPIGroup struct {
 	// doc is the document built from resources, gzip-compressed (a
 	// provider's group version is megabytes of JSON, mostly repeated
 	// descriptions: a tenth of that compressed); nil until first asked
-	// for. hash names the document's content: for the server's own group
-	// versions openapi.Hash of the uncompressed document, for CRDs
-	// crdsHash of what the document is built from, known without building
-	// it (a request for /openapi/v3 lists every group version's hash: at
-	// 2,000 provider CRDs, building 500 documents for it took longer than
-	// the request's timeout).
+	// for. hash names the document's content ("" until first asked for:
+	// hashLocked): for the server's own group versions openapi.Hash of the
+	// uncompressed document, for CRDs crdsHash of what the document is
+	// built from, known without building it (a request for /openapi/v3
+	// lists every group version's hash: at 2,000 provider CRDs, building
+	// 500 documents for it took longer than the request's timeout).
 	doc  []byte
 	hash string
 	// kept is doc's element in openAPIService.recent (nil when doc is).
@@ -129,15 +129,16 @@ func (o *openAPIService) setGroup(gv scheme.GroupVersion, g *openAPIGroup) {
 	if ok && old.builtin && !g.builtin {
 		return // an installed API group owns gv
 	}
-	if ok && old.hash != "" && g.crds != nil && len(g.resources) > 0 && sameCRDs(old.crds, g.crds) {
+	if ok && old.crds != nil && g.crds != nil && len(g.resources) > 0 && sameCRDs(old.crds, g.crds) {
 		// The document (or, if it was dropped, its hash) stays.
 		g.doc, g.hash, g.kept = old.doc, old.hash, old.kept
 		o.groups[gv] = g
 		return // the v2 document, built from the same documents, stays too
 	}
-	if g.crds != nil && len(g.resources) > 0 {
-		g.hash = crdsHash(o.version, gv, g.crds)
-	}
+	// A CRD group version's hash is computed when first asked for
+	// (hashLocked), not here: a burst of CRD creates in one group changes
+	// its CRDs once per create, and hashing them all each time made the
+	// work per CRD grow with the size of the group.
 	if ok && old.kept != nil {
 		o.recent.Remove(old.kept)
 		o.docBytes -= len(old.doc)
@@ -267,7 +268,7 @@ func (o *openAPIService) document(gv scheme.GroupVersion) (gz []byte, hash strin
 			return nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
 		}
 		g.doc = bytes.Clone(buf.Bytes())
-		if g.hash == "" {
+		if o.hashLocked(gv, g) == "" {
 			g.hash = openapi.Hash(doc)
 		}
 		g.kept = o.recent.PushFront(gv)
@@ -283,12 +284,22 @@ func (o *openAPIService) document(gv scheme.GroupVersion) (gz []byte, hash strin
 	return g.doc, g.hash, nil
 }
 
+// hashLocked fills in g's hash if it can without building the document
+// (a CRD group version's: crdsHash), and returns it ("" if not known).
+// Caller holds o.mu.
+func (o *openAPIService) hashLocked(gv scheme.GroupVersion, g *openAPIGroup) string {
+	if g.hash == "" && g.crds != nil {
+		g.hash = crdsHash(o.version, gv, g.crds)
+	}
+	return g.hash
+}
+
 // hash returns gv's document's hash, building the document only if its
 // hash is not known.
 func (o *openAPIService) hash(gv scheme.GroupVersion) (string, error) {
 	o.mu.Lock()
 	g, ok := o.groups[gv]
-	if ok && g.hash != "" {
+	if ok && o.hashLocked(gv, g) != "" {
 		defer o.mu.Unlock()
 		return g.hash, nil
 	}

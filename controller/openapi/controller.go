@@ -39,7 +39,8 @@ type Service interface {
 type Controller struct {
 	service Service
 
-	crdLister  *controller.CRDLister
+	// crdIndexer is the informer's cache, with controller.GroupIndex.
+	crdIndexer informer.Indexer
 	crdsSynced informer.InformerSynced
 
 	// syncFn is sync; tests replace it.
@@ -60,9 +61,12 @@ type Controller struct {
 // Mirrors NewController in controller/openapiv3.
 func NewController(crdInformer informer.SharedIndexInformer, service Service, opts controller.Options) (*Controller, error) {
 	opts = opts.WithDefaults("openapi")
+	if err := controller.AddGroupIndex(crdInformer); err != nil {
+		return nil, fmt.Errorf("openapi controller: %w", err)
+	}
 	c := &Controller{
 		service:    service,
-		crdLister:  controller.NewCRDLister(crdInformer),
+		crdIndexer: crdInformer.GetIndexer(),
 		crdsSynced: crdInformer.HasSynced,
 		queue:      controller.NewQueue[scheme.GroupVersion]("crd_openapi_v3_controller", opts),
 		log:        opts.Logger,
@@ -102,20 +106,21 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	return controller.ProcessNextWorkItem(ctx, c.queue, c.syncFn, c.opts, upstreamSync)
 }
 
-// sync hands the service the Established CRDs that serve gv.
+// sync hands the service the Established CRDs that serve gv, read from
+// the group index (upstream lists every CRD and skips the other groups').
 //
 // Mirrors (*Controller).sync and updateGroupVersion.
 func (c *Controller) sync(_ context.Context, gv scheme.GroupVersion) error {
 	if gv.Group == apiextensionsv1.GroupName {
 		return nil // the built-in CRD API documents itself
 	}
-	all, err := c.crdLister.List(nil)
+	group, err := controller.CRDsOfGroup(c.crdIndexer, gv.Group)
 	if err != nil {
 		return err
 	}
 	var crds []*apiextensionsv1.CustomResourceDefinition
-	for _, crd := range all {
-		if crd.Spec.Group == gv.Group && helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) &&
+	for _, crd := range group {
+		if helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) &&
 			helpers.HasServedCRDVersion(crd, gv.Version) {
 			crds = append(crds, crd)
 		}

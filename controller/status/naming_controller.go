@@ -33,7 +33,9 @@ type NamingConditionController struct {
 	crdClient controller.CRDClient
 
 	crdLister *controller.CRDLister
-	crdSynced informer.InformerSynced
+	// crdIndexer is the informer's cache, with controller.GroupIndex.
+	crdIndexer informer.Indexer
+	crdSynced  informer.InformerSynced
 	// crdMutationCache holds the accepted names this controller wrote
 	// that the informer may not have delivered yet (see doc.go).
 	crdMutationCache *mutationCache
@@ -57,9 +59,13 @@ type NamingConditionController struct {
 // Mirrors NewNamingConditionController.
 func NewNamingConditionController(crdInformer informer.SharedIndexInformer, crdClient controller.CRDClient, opts controller.Options) (*NamingConditionController, error) {
 	opts = opts.WithDefaults("naming")
+	if err := controller.AddGroupIndex(crdInformer); err != nil {
+		return nil, fmt.Errorf("naming controller: %w", err)
+	}
 	c := &NamingConditionController{
 		crdClient:        crdClient,
 		crdLister:        controller.NewCRDLister(crdInformer),
+		crdIndexer:       crdInformer.GetIndexer(),
 		crdSynced:        crdInformer.HasSynced,
 		crdMutationCache: newMutationCache(),
 		queue:            controller.NewQueue[string]("crd_naming_condition_controller", opts),
@@ -166,19 +172,18 @@ func (c *NamingConditionController) sync(ctx context.Context, key string) error 
 
 // getAcceptedNamesForGroup returns the resource names (plurals, singulars,
 // short names) and the kinds (kinds, list kinds) the CRDs of group have
-// been given, the CRD being synced included.
+// been given, the CRD being synced included. It reads the group's CRDs
+// from the group index (upstream lists every CRD and skips the other
+// groups').
 //
 // Mirrors (*NamingConditionController).getAcceptedNamesForGroup.
 func (c *NamingConditionController) getAcceptedNamesForGroup(group string) (allResources, allKinds map[string]bool, err error) {
-	list, err := c.crdLister.List(nil)
+	list, err := controller.CRDsOfGroup(c.crdIndexer, group)
 	if err != nil {
 		return nil, nil, err
 	}
 	allResources, allKinds = map[string]bool{}, map[string]bool{}
 	for _, curr := range list {
-		if curr.Spec.Group != group {
-			continue
-		}
 		// Prefer what we just wrote, if the cache has not caught up: this
 		// is what lets one worker sync a group in a tight loop.
 		names := c.crdMutationCache.acceptedNames(curr)
@@ -327,8 +332,12 @@ func (c *NamingConditionController) enqueue(obj any) {
 	c.queue.Add(crd.Name)
 }
 
-// requeueAllOtherGroupCRDs queues every other CRD of the group of the CRD
-// named name ("<plural>.<group>").
+// requeueAllOtherGroupCRDs queues the other CRDs of the group of the CRD
+// named name ("<plural>.<group>") whose names are not settled: a name
+// this CRD freed may be what they wait for. Upstream queues every other
+// CRD of the group; the sync of one whose names are settled returns at
+// once, so leaving those out changes nothing but the cost (a provider's
+// group of hundreds of CRDs made every write queue hundreds of syncs).
 //
 // Mirrors (*NamingConditionController).requeueAllOtherGroupCRDs.
 func (c *NamingConditionController) requeueAllOtherGroupCRDs(name string) error {
@@ -336,12 +345,12 @@ func (c *NamingConditionController) requeueAllOtherGroupCRDs(name string) error 
 	if !ok {
 		return nil // not a valid CRD name: no group to re-kick
 	}
-	list, err := c.crdLister.List(nil)
+	list, err := controller.CRDsOfGroup(c.crdIndexer, group)
 	if err != nil {
 		return err
 	}
 	for _, curr := range list {
-		if curr.Spec.Group == group && curr.Name != name {
+		if curr.Name != name && !namesEqual(curr.Spec.Names, curr.Status.AcceptedNames) {
 			c.queue.Add(curr.Name)
 		}
 	}
