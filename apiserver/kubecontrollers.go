@@ -131,7 +131,8 @@ func (k *kubeControllers) install(s *Server) error {
 // group version served or removed), so that it follows the new resources
 // now rather than at its next sync. A burst of CRD writes coalesces into
 // one discovery read a second (garbagecollector.DefaultResyncMinInterval),
-// so its reads do not flood /ui's newest rows.
+// fewer when reads are slow (thousands of CRDs), so its reads do not flood
+// /ui's newest rows.
 func (k *kubeControllers) resyncGC() {
 	if gc := k.collector.Load(); gc != nil {
 		gc.Resync()

@@ -33,7 +33,8 @@
 //     keeps the dependents, without the reference.
 //   - Sync reads discovery (every period, and whenever Resync is called:
 //     crdlab's discovery controller does so when a CRD is served or not;
-//     a burst of calls coalesces into one read a second at most) and
+//     a burst of calls coalesces into one read a second at most, fewer
+//     when a read is slow: resyncReadShare) and
 //     starts or stops monitors.
 //
 // Tracing (actor "garbagecollector": the two queues, sync, delete,
@@ -53,6 +54,7 @@
 //     strategic merge patch first).
 //   - One lock per node; a reduced handling of ownerReferences whose
 //     coordinates disagree with the observed owner.
-//   - Sync also runs on Resync, coalesced to one read a second (upstream
-//     only polls, every 30 s); no metrics, no /debug/controllers.
+//   - Sync also runs on Resync, coalesced to one read a second or less
+//     (upstream only polls, every 30 s); no metrics, no
+//     /debug/controllers.
 package garbagecollector

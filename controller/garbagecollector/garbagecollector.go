@@ -35,6 +35,17 @@ const DefaultSyncPeriod = 30 * time.Second
 // first request after a quiet second is served at once.
 const DefaultResyncMinInterval = time.Second
 
+// resyncReadShare bounds the time discovery reads asked for by Resync may
+// take: a read that took d is followed by the next one no sooner than
+// resyncReadShare×d after it started (and DefaultResyncMinInterval at
+// least). A read costs as much as the server has resources: at a fixed
+// second between reads, a burst of 2,000 CRDs spent more on these reads
+// than on anything else that grew with the number of CRDs
+// (docs/crd-memory.md, "What grows with the number of CRDs"); spaced by
+// their own cost, they take a fixed share of the time whatever the
+// number of CRDs. Upstream reads discovery every 30 s only.
+const resyncReadShare = 20
+
 // DiscoverResourcesFunc returns the server's resources, preferred
 // versions only; with an error, what it could find.
 // (*discovery.DiscoveryClient).ServerPreferredResources is one.
@@ -66,8 +77,9 @@ type GarbageCollector struct {
 
 	// resync asks Sync to look at discovery now (buffered, one pending).
 	resync chan struct{}
-	// resyncMinInterval spaces the reads resync asks for
-	// (DefaultResyncMinInterval; tests shorten it).
+	// resyncMinInterval spaces the reads resync asks for, at least
+	// (DefaultResyncMinInterval; tests shorten it); a slow read spaces
+	// them more (resyncReadShare).
 	resyncMinInterval time.Duration
 	log               *slog.Logger
 	opts              controller.Options
@@ -155,7 +167,8 @@ func (gc *GarbageCollector) Resync() {
 // Mirrors (*GarbageCollector).Sync.
 func (gc *GarbageCollector) Sync(ctx context.Context, period time.Duration) {
 	var old map[scheme.GroupVersionResource]scheme.GroupVersionKind
-	var last time.Time // when the last read started
+	var last time.Time        // when the last read started
+	var spacing time.Duration // the least time from last to a read Resync asks for
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -166,7 +179,7 @@ func (gc *GarbageCollector) Sync(ctx context.Context, period time.Duration) {
 		case <-gc.resync:
 			// Coalesce a burst: wait out the interval since the last
 			// read; requests made meanwhile wait in gc.resync.
-			if wait := gc.resyncMinInterval - time.Since(last); wait > 0 {
+			if wait := spacing - time.Since(last); wait > 0 {
 				pause := time.NewTimer(wait)
 				select {
 				case <-ctx.Done():
@@ -185,6 +198,7 @@ func (gc *GarbageCollector) Sync(ctx context.Context, period time.Duration) {
 		timer.Reset(period)
 
 		all, err := gc.discover(ctx)
+		spacing = max(gc.resyncMinInterval, resyncReadShare*time.Since(last))
 		if len(all) == 0 {
 			gc.log.Warn("garbage collector: no resources from discovery", "err", err)
 			continue

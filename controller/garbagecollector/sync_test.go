@@ -107,3 +107,35 @@ func TestSync_ResyncAfterQuiet(t *testing.T) {
 		require.Eventually(t, func() bool { return len(reads.snapshot()) == n }, 30*time.Second, 5*time.Millisecond, "read %d", n)
 	}
 }
+
+// TestSync_SlowReadsSpacedByTheirCost: reads that take long (a server with
+// thousands of resources) are spaced by resyncReadShare times their own
+// duration, not by the minimum interval, so that during a long burst of
+// Resync calls they take a bounded share of the time.
+func TestSync_SlowReadsSpacedByTheirCost(t *testing.T) {
+	const readTakes = 20 * time.Millisecond // the simulated cost of one read
+	var reads readLog
+	slow := func(ctx context.Context) ([]*metav1.APIResourceList, error) {
+		all, err := reads.discover(ctx)
+		time.Sleep(readTakes)
+		return all, err
+	}
+	gc := NewGarbageCollector(nil, slow, nil, controller.Options{})
+	gc.resyncMinInterval = time.Millisecond
+
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		gc.Sync(ctx, time.Hour)
+	}()
+	defer func() { cancel(); <-done }()
+
+	require.Eventually(t, func() bool { return len(reads.snapshot()) == 1 }, 30*time.Second, 5*time.Millisecond, "the first read at start")
+	// Ask continuously until three more reads have happened.
+	require.Eventually(t, func() bool { gc.Resync(); return len(reads.snapshot()) >= 4 }, 60*time.Second, time.Millisecond)
+	s := reads.snapshot()
+	for i := 1; i < len(s); i++ {
+		assert.GreaterOrEqual(t, s[i].Sub(s[i-1]), resyncReadShare*readTakes, "reads %d and %d: spaced less than %d times a read's duration", i-1, i, resyncReadShare)
+	}
+}
