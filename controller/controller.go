@@ -54,13 +54,16 @@ func AddGroupIndex(crdInformer informer.SharedIndexInformer) error {
 	if _, ok := crdInformer.GetIndexer().GetIndexers()[GroupIndex]; ok {
 		return nil
 	}
-	return crdInformer.AddIndexers(informer.Indexers{GroupIndex: func(obj any) ([]string, error) {
-		crd, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
-		if !ok {
-			return nil, fmt.Errorf("group index: %T is not a CustomResourceDefinition", obj)
-		}
-		return []string{crd.Spec.Group}, nil
-	}})
+	return crdInformer.AddIndexers(informer.Indexers{GroupIndex: GroupIndexFunc})
+}
+
+// GroupIndexFunc is GroupIndex's function: a CRD's spec.group.
+func GroupIndexFunc(obj any) ([]string, error) {
+	crd, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
+	if !ok {
+		return nil, fmt.Errorf("group index: %T is not a CustomResourceDefinition", obj)
+	}
+	return []string{crd.Spec.Group}, nil
 }
 
 // CRDsOfGroup returns the cached CRDs of group (shared: DeepCopy before

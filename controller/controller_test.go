@@ -159,3 +159,35 @@ func TestOptions_TraceStatus(t *testing.T) {
 		Upstream: "up",
 	}, e)
 }
+
+// TestCRDsOfGroup: the group index finds exactly the CRDs of a group, and
+// follows a CRD that is deleted; AddGroupIndex is idempotent.
+func TestCRDsOfGroup(t *testing.T) {
+	inf := informer.NewSharedIndexInformer(nil, 0, nil)
+	require.NoError(t, controller.AddGroupIndex(inf))
+	require.NoError(t, controller.AddGroupIndex(inf), "a second controller adds it again")
+	crd := func(name, group string) *apiextensionsv1.CustomResourceDefinition {
+		c := &apiextensionsv1.CustomResourceDefinition{ObjectMeta: metav1.ObjectMeta{Name: name}}
+		c.Spec.Group = group
+		return c
+	}
+	idx := inf.GetIndexer()
+	a, b, c := crd("as.g1.io", "g1.io"), crd("bs.g1.io", "g1.io"), crd("as.g2.io", "g2.io")
+	for _, x := range []*apiextensionsv1.CustomResourceDefinition{a, b, c} {
+		require.NoError(t, idx.Add(x))
+	}
+	names := func(group string) []string {
+		crds, err := controller.CRDsOfGroup(idx, group)
+		require.NoError(t, err)
+		var out []string
+		for _, x := range crds {
+			out = append(out, x.Name)
+		}
+		return out
+	}
+	assert.ElementsMatch(t, []string{"as.g1.io", "bs.g1.io"}, names("g1.io"))
+	assert.ElementsMatch(t, []string{"as.g2.io"}, names("g2.io"))
+	assert.Empty(t, names("g3.io"))
+	require.NoError(t, idx.Delete(b))
+	assert.ElementsMatch(t, []string{"as.g1.io"}, names("g1.io"))
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/handler/internal/check"
 	"github.com/crdlab/crdlab/internal/crdgen"
 	"github.com/crdlab/crdlab/scheme"
@@ -183,4 +184,32 @@ func TestCRDsHash_ChangesWithTheBuild(t *testing.T) {
 	if crdsHash("v", gv, crds) == before {
 		t.Errorf("the hash did not change with the build")
 	}
+}
+
+// TestOpenAPIService_CRDHashWhenAskedFor: a change of a group version's
+// CRDs does not hash them (a burst of creates in a group of hundreds of
+// CRDs hashed the whole group on every create); the hash is computed when
+// first asked for, once, and is that of the CRDs last set.
+func TestOpenAPIService_CRDHashWhenAskedFor(t *testing.T) {
+	h := &GenericAPIServer{logger: slog.New(slog.DiscardHandler)}
+	o := newOpenAPIService(slog.New(slog.DiscardHandler), "v")
+	opts := crdgen.Options{Group: "g.example.com", Bytes: 4 << 10, Versions: 1, Seed: 1}
+	var crds []*apiextensionsv1.CustomResourceDefinition
+	var gv scheme.GroupVersion
+	for i := range 3 {
+		var crd apiextensionsv1.CustomResourceDefinition
+		check.NoError(t, json.Unmarshal(crdgen.CRD(i, opts), &crd))
+		crd.UID, crd.Generation = metav1.UID(fmt.Sprintf("uid-%d", i)), 1
+		crd.Status.AcceptedNames = crd.Spec.Names
+		gv = scheme.GroupVersion{Group: opts.Group, Version: crd.Spec.Versions[0].Name}
+		crds = append(crds, &crd)
+		o.setGroup(gv, h.crdOpenAPIResources(gv, crds))
+		o.mu.Lock()
+		check.Equal(t, "", o.groups[gv].hash, "hashed on set, after %d CRDs", i+1)
+		o.mu.Unlock()
+	}
+	got, err := o.hash(gv)
+	check.NoError(t, err)
+	check.Equal(t, crdsHash("v", gv, crds), got)
+	check.Equal(t, 0, o.builds)
 }

@@ -337,6 +337,24 @@ func TestNamingConditionController_sync(t *testing.T) {
 		assert.Equal(t, 1, c.queue.Len())
 	})
 
+	t.Run("RequeuesOnlyUnsettledOfGroup", func(t *testing.T) {
+		// After a write, the other CRDs of the group whose names are not
+		// settled are queued again; those whose names are settled (their
+		// sync would return at once) and other groups' are not.
+		in := newCRD("crontabs.stable.example.com").SpecNames("crontabs", "crontab", "CronTab", "CronTabList").New()
+		settled := newCRD("widgets.stable.example.com").SpecNames("widgets", "widget", "Widget", "WidgetList").
+			StatusNames("widgets", "widget", "Widget", "WidgetList").New()
+		waiting := newCRD("gadgets.stable.example.com").SpecNames("gadgets", "gadget", "Gadget", "GadgetList").New()
+		otherGroup := newCRD("crontabs.other.example.com").SpecNames("crontabs", "crontab", "CronTab", "CronTabList").New()
+		c, _, _ := newController(t, in, settled, waiting, otherGroup)
+
+		require.NoError(t, c.sync(ctx, in.Name))
+		require.Equal(t, 1, c.queue.Len())
+		key, _ := c.queue.Get()
+		assert.Equal(t, waiting.Name, key)
+		c.queue.Done(key)
+	})
+
 	t.Run("NamesSettled", func(t *testing.T) {
 		in := newCRD("crontabs.stable.example.com").SpecNames("crontabs", "crontab", "CronTab", "CronTabList").
 			StatusNames("crontabs", "crontab", "CronTab", "CronTabList").New()

@@ -25,9 +25,13 @@ type Informer struct {
 
 var _ informer.SharedIndexInformer = (*Informer)(nil)
 
-// NewInformer returns an Informer whose cache holds crds.
+// NewInformer returns an Informer whose cache holds crds. The cache has
+// controller.GroupIndex from the start (the controllers that read it add
+// it only if it is missing), so that tests may fill it before they build
+// a controller.
 func NewInformer(crds ...*apiextensionsv1.CustomResourceDefinition) *Informer {
-	f := &Informer{indexer: informer.NewIndexer(informer.DeletionHandlingMetaNamespaceKeyFunc, nil)}
+	f := &Informer{indexer: informer.NewIndexer(informer.DeletionHandlingMetaNamespaceKeyFunc,
+		informer.Indexers{controller.GroupIndex: controller.GroupIndexFunc})}
 	for _, crd := range crds {
 		_ = f.indexer.Add(crd)
 	}
