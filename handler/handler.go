@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"path"
 	"strings"
 	"time"
 
@@ -205,9 +206,19 @@ func (h *GenericAPIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) { h
 // UnprotectedHandler is the link without its filters: what the link in
 // front of it delegates to. It notes the link for the trace first: the
 // last link a request reaches is the one that answers it.
+//
+// A resource request goes to serveResourceRequest at once: the router
+// would send it there too, after trying each discovery and OpenAPI route's
+// regular expressions in turn (none can match a path RequestInfo reads as
+// a resource), in every link it passes through. A path the router would
+// clean first (and redirect) still goes through it.
 func (h *GenericAPIServer) UnprotectedHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		filters.NoteLink(r.Context(), h.name)
+		if info, ok := request.RequestInfoFrom(r.Context()); ok && info.IsResourceRequest && path.Clean(r.URL.Path) == r.URL.Path {
+			h.serveResourceRequest(w, r)
+			return
+		}
 		h.router.ServeHTTP(w, r)
 	})
 }

@@ -129,26 +129,16 @@ func serveWatch(w http.ResponseWriter, r *http.Request, s *RequestScope, opts ne
 	// Each batch must be written and flushed within WatchWriteTimeout: a
 	// client that stops reading would otherwise hold this goroutine and
 	// its connection forever (storage drops its events, but a write
-	// blocked on a full socket never returns). The deadline is set before
-	// a batch and cleared after its flush, so that it bounds only writes
-	// in progress: an idle watch is not cut (over HTTP/2 a passed deadline
-	// resets the stream even without a write).
-	rc := http.NewResponseController(w)
-	writeTimeout := s.WatchWriteTimeout
+	// blocked on a full socket never returns).
+	deadline := newWatchDeadline(w, r, s.WatchWriteTimeout)
+	defer deadline.end()
 	flush := func() {
 		flusher.Flush()
-		if writeTimeout > 0 {
-			_ = rc.SetWriteDeadline(time.Time{})
-		}
-	}
-	setDeadline := func() {
-		if writeTimeout > 0 {
-			_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // unsupported by some writers: no bound then
-		}
+		deadline.disarm()
 	}
 	w.Header().Set("Content-Type", negotiation.MediaTypeJSON)
 	w.Header().Set("Transfer-Encoding", "chunked")
-	setDeadline()
+	deadline.arm()
 	w.WriteHeader(http.StatusOK)
 	flush()
 
@@ -162,7 +152,7 @@ func serveWatch(w http.ResponseWriter, r *http.Request, s *RequestScope, opts ne
 		// Write this event and whatever else is already queued, then
 		// flush once: a watcher that fell behind catches up with one
 		// write per batch instead of one per event.
-		setDeadline()
+		deadline.arm()
 		for n := 0; ; n++ {
 			line, err := watchLine(r, s, opts, ev)
 			if err != nil {
@@ -227,12 +217,11 @@ func (e eventSource) poll() (ev watch.Event, ok, done bool) {
 // wait returns the next event, waiting for it; false when the watch
 // ended, ctx is done or timeout fired first.
 func (e eventSource) wait(ctx context.Context, timeout <-chan time.Time) (watch.Event, bool) {
-	select { // first: a stream of events must not keep an ended watch going
-	case <-ctx.Done():
+	// First, without blocking: a stream of events must not keep an ended
+	// watch going. (Two receives that do not block cost less than a
+	// select of both, which matters once per event and watcher.)
+	if received(ctx.Done()) || received(timeout) {
 		return watch.Event{}, false
-	case <-timeout:
-		return watch.Event{}, false
-	default:
 	}
 	if e.p == nil {
 		select {
@@ -257,6 +246,75 @@ func (e eventSource) wait(ctx context.Context, timeout <-chan time.Time) (watch.
 		case <-e.p.Ready():
 		}
 	}
+}
+
+// received reports whether a receive from c would not block: c is closed
+// (a context's Done) or has fired (a timer's); never for a nil c.
+func received[T any](c <-chan T) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// watchDeadline bounds the writing of each batch of a watch stream with
+// the connection's write deadline (WatchWriteTimeout; none if it is not
+// positive).
+//
+// Over HTTP/1.x a deadline that passes while the watch is idle fails
+// only a later write, so it may stay set between batches: arm renews it
+// only when less than 7/8 of the timeout is left, and a batch gets at
+// least that. Setting a deadline is a call into the runtime's poller and
+// timers, and doing it twice per batch (set, then clear after the flush)
+// was 8 % of a watch handler's CPU with one event per batch (100
+// watchers of one writer's updates; perf-notes.md). Over HTTP/2 a passed
+// deadline resets the stream even without a write, so there each batch
+// sets it and clears it after its flush, so that an idle watch is not
+// cut.
+type watchDeadline struct {
+	rc      *http.ResponseController
+	timeout time.Duration
+	lazy    bool      // HTTP/1.x: the deadline stays set between batches
+	at      time.Time // the deadline set; zero if none
+}
+
+func newWatchDeadline(w http.ResponseWriter, r *http.Request, timeout time.Duration) *watchDeadline {
+	return &watchDeadline{rc: http.NewResponseController(w), timeout: timeout, lazy: r.ProtoMajor == 1}
+}
+
+// arm makes the deadline bound the batch about to be written.
+func (d *watchDeadline) arm() {
+	if d.timeout <= 0 {
+		return
+	}
+	now := time.Now()
+	if d.lazy && d.at.Sub(now) >= d.timeout-d.timeout/8 {
+		return
+	}
+	d.at = now.Add(d.timeout)
+	_ = d.rc.SetWriteDeadline(d.at) // unsupported by some writers: no bound then
+}
+
+// disarm follows a batch's flush: it clears the deadline over HTTP/2.
+func (d *watchDeadline) disarm() {
+	if d.timeout > 0 && !d.lazy {
+		d.clear()
+	}
+}
+
+// end clears the deadline when the watch ends: an HTTP/1.x connection
+// goes on to serve the client's next request.
+func (d *watchDeadline) end() {
+	if d.timeout > 0 && d.lazy && !d.at.IsZero() {
+		d.clear()
+	}
+}
+
+func (d *watchDeadline) clear() {
+	d.at = time.Time{}
+	_ = d.rc.SetWriteDeadline(time.Time{})
 }
 
 // DefaultWatchWriteTimeout is Config.WatchWriteTimeout's default: a
