@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"time"
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
@@ -120,12 +121,6 @@ func serveWatch(w http.ResponseWriter, r *http.Request, s *RequestScope, opts ne
 		responsewriters.WriteError(w, errNoFlusher)
 		return
 	}
-	var timeoutC <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		timeoutC = t.C
-	}
 	// Each batch must be written and flushed within WatchWriteTimeout: a
 	// client that stops reading would otherwise hold this goroutine and
 	// its connection forever (storage drops its events, but a write
@@ -142,10 +137,10 @@ func serveWatch(w http.ResponseWriter, r *http.Request, s *RequestScope, opts ne
 	w.WriteHeader(http.StatusOK)
 	flush()
 
-	ctx := r.Context()
-	events := newEventSource(wi)
+	events := newEventSource(r.Context(), wi, timeout)
+	defer events.close()
 	for {
-		ev, ok := events.wait(ctx, timeoutC)
+		ev, ok := events.wait()
 		if !ok {
 			return
 		}
@@ -186,23 +181,53 @@ func serveWatch(w http.ResponseWriter, r *http.Request, s *RequestScope, opts ne
 	}
 }
 
-// eventSource reads a watch's events: by polling when it is a
+// eventSource reads a watch's events until the watch ends, the request's
+// context is done or the watch's timeout passes: by polling when it is a
 // watch.Poller (storage's watches: no channel per watch), else from its
 // channel.
 type eventSource struct {
 	p  watch.Poller
 	ch <-chan watch.Event
+	// over is closed when the request's context is done or the timeout
+	// passes; a poller is woken then too, so that waiting for an event is
+	// one receive from its Ready channel, not a select of three channels
+	// (once per event and watcher).
+	over    chan struct{}
+	cleanup []func() bool // unregister what closes over
 }
 
-func newEventSource(wi watch.Interface) eventSource {
+func newEventSource(ctx context.Context, wi watch.Interface, timeout time.Duration) *eventSource {
+	e := &eventSource{over: make(chan struct{})}
 	if p, ok := wi.(watch.Poller); ok {
-		return eventSource{p: p}
+		e.p = p
+	} else {
+		e.ch = wi.ResultChan()
 	}
-	return eventSource{ch: wi.ResultChan()}
+	var once sync.Once
+	end := func() {
+		once.Do(func() {
+			close(e.over)
+			if e.p != nil {
+				e.p.Wake()
+			}
+		})
+	}
+	e.cleanup = append(e.cleanup, context.AfterFunc(ctx, end))
+	if timeout > 0 {
+		e.cleanup = append(e.cleanup, time.AfterFunc(timeout, end).Stop)
+	}
+	return e
+}
+
+// close releases the context's and the timeout's hooks.
+func (e *eventSource) close() {
+	for _, f := range e.cleanup {
+		f()
+	}
 }
 
 // poll returns the next event if one is waiting; done says the watch ended.
-func (e eventSource) poll() (ev watch.Event, ok, done bool) {
+func (e *eventSource) poll() (ev watch.Event, ok, done bool) {
 	if e.p != nil {
 		return e.p.TryNext()
 	}
@@ -215,19 +240,14 @@ func (e eventSource) poll() (ev watch.Event, ok, done bool) {
 }
 
 // wait returns the next event, waiting for it; false when the watch
-// ended, ctx is done or timeout fired first.
-func (e eventSource) wait(ctx context.Context, timeout <-chan time.Time) (watch.Event, bool) {
-	// First, without blocking: a stream of events must not keep an ended
-	// watch going. (Two receives that do not block cost less than a
-	// select of both, which matters once per event and watcher.)
-	if received(ctx.Done()) || received(timeout) {
+// ended, the context is done or the timeout passed.
+func (e *eventSource) wait() (watch.Event, bool) {
+	if received(e.over) { // first: a stream of events must not keep an ended watch going
 		return watch.Event{}, false
 	}
 	if e.p == nil {
 		select {
-		case <-ctx.Done():
-			return watch.Event{}, false
-		case <-timeout:
+		case <-e.over:
 			return watch.Event{}, false
 		case ev, open := <-e.ch:
 			return ev, open
@@ -238,19 +258,15 @@ func (e eventSource) wait(ctx context.Context, timeout <-chan time.Time) (watch.
 		if ok || done {
 			return ev, ok
 		}
-		select {
-		case <-ctx.Done():
+		<-e.p.Ready() // an event, the end of the watch, or over (Wake)
+		if received(e.over) {
 			return watch.Event{}, false
-		case <-timeout:
-			return watch.Event{}, false
-		case <-e.p.Ready():
 		}
 	}
 }
 
-// received reports whether a receive from c would not block: c is closed
-// (a context's Done) or has fired (a timer's); never for a nil c.
-func received[T any](c <-chan T) bool {
+// received reports whether c is closed (or has a value waiting).
+func received(c <-chan struct{}) bool {
 	select {
 	case <-c:
 		return true

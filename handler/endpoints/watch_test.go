@@ -32,7 +32,13 @@ func (p *endlessPoller) TryNext() (watch.Event, bool, bool) {
 	p.taken++
 	return widgetEvent(p.taken), true, false
 }
-func (p *endlessPoller) Ready() <-chan struct{}         { return p.ready }
+func (p *endlessPoller) Ready() <-chan struct{} { return p.ready }
+func (p *endlessPoller) Wake() {
+	select {
+	case p.ready <- struct{}{}:
+	default:
+	}
+}
 func (p *endlessPoller) ResultChan() <-chan watch.Event { panic("a Poller is polled") }
 func (p *endlessPoller) Stop() {
 	p.mu.Lock()

@@ -56,8 +56,12 @@ type Poller interface {
 	// none is and none will come: the watch has ended.
 	TryNext() (ev Event, ok, done bool)
 	// Ready receives when TryNext may have an event, or the end of the
-	// watch, to report.
+	// watch, to report, or after Wake.
 	Ready() <-chan struct{}
+	// Wake makes Ready receive even if nothing came: the reader folds its
+	// own reasons to stop waiting (its request ended, its timeout passed)
+	// into the one channel it waits on.
+	Wake()
 }
 
 // FakeWatcher is a watch driven by hand, for tests of code that consumes

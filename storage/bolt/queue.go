@@ -118,6 +118,9 @@ func (q *eventQueue) TryNext() (ev watch.Event, ok, done bool) {
 // the end of the watch to report.
 func (q *eventQueue) Ready() <-chan struct{} { return q.ready }
 
+// Wake makes Ready receive (a wake-up with nothing new to read).
+func (q *eventQueue) Wake() { signal(q.ready) }
+
 // pump moves the queue's events to out for ResultChan, and closes out at
 // the end of the watch, or when stop or closing is closed while it waits
 // for the reader.

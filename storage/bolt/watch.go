@@ -85,6 +85,9 @@ func (w *watcher) TryNext() (watch.Event, bool, bool) { return w.q.TryNext() }
 // Ready receives when TryNext may have something to report (watch.Poller).
 func (w *watcher) Ready() <-chan struct{} { return w.q.Ready() }
 
+// Wake makes Ready receive (watch.Poller).
+func (w *watcher) Wake() { w.q.Wake() }
+
 // Stop ends the watch; the channel closes soon after. Safe to call more
 // than once and from any goroutine.
 func (w *watcher) Stop() {
