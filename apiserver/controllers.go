@@ -135,7 +135,7 @@ func (c *crdControllers) install(s *Server) error {
 // starts them (until ctx ends), and returns once the informer has synced
 // and discovery lists the CRDs that were there at start-up.
 func (c *crdControllers) start(ctx context.Context, loopback *client.Config) error {
-	cs, dyn, err := loopbackClients(loopback, "crdlab-apiextensions-controllers")
+	cs, meta, err := loopbackClients(loopback, "crdlab-apiextensions-controllers")
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 	if err != nil {
 		return err
 	}
-	finalizing, err := finalizer.NewCRDFinalizer(crdInformer, crdClient, finalizer.DynamicCRClientGetter{Client: dyn}, opts)
+	finalizing, err := finalizer.NewCRDFinalizer(crdInformer, crdClient, finalizer.MetadataCRClientGetter{Client: meta}, opts)
 	if err != nil {
 		return err
 	}

@@ -6,28 +6,28 @@ import (
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/client"
-	"github.com/crdlab/crdlab/client/dynamic"
+	"github.com/crdlab/crdlab/client/metadata"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/scheme"
 )
 
-// loopbackClients returns the typed and the dynamic client of a post-start
+// loopbackClients returns the typed and the metadata client of a post-start
 // hook's controllers: this server talking to itself, as upstream's
 // LoopbackClientConfig (its token, and its certificate over TLS), named
 // userAgent. No client-side rate limit: every request is the server's own
 // work.
-func loopbackClients(loopback *client.Config, userAgent string) (*client.Clientset, *dynamic.DynamicClient, error) {
+func loopbackClients(loopback *client.Config, userAgent string) (*client.Clientset, *metadata.Client, error) {
 	loopback.QPS, loopback.UserAgent = -1, userAgent
 	cs, err := client.NewForConfig(loopback)
 	if err != nil {
 		return nil, nil, fmt.Errorf("loopback client: %w", err)
 	}
-	dyn, err := dynamic.NewForConfig(loopback)
+	meta, err := metadata.NewForConfig(loopback)
 	if err != nil {
-		return nil, nil, fmt.Errorf("loopback dynamic client: %w", err)
+		return nil, nil, fmt.Errorf("loopback metadata client: %w", err)
 	}
-	return cs, dyn, nil
+	return cs, meta, nil
 }
 
 // typedClient is what an informer needs of a typed client of one resource.

@@ -14,7 +14,6 @@ import (
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/informer"
 	"github.com/crdlab/crdlab/informer/workqueue"
@@ -51,8 +50,9 @@ func OverlappingBuiltInResources() map[scheme.GroupResource]bool {
 // Mirrors ListerCollectionDeleter in crd_finalizer.go (rest.Lister plus
 // rest.CollectionDeleter), narrowed to what the finalizer calls.
 type ListerCollectionDeleter interface {
-	// List returns the instances in every namespace.
-	List(ctx context.Context) (*unstructured.UnstructuredList, error)
+	// List returns the instances in every namespace (their metadata: the
+	// finalizer needs their namespaces and their number).
+	List(ctx context.Context) (*metav1.PartialObjectMetadataList, error)
 	// DeleteCollection deletes every instance of namespace ("" for a
 	// cluster-scoped CRD).
 	DeleteCollection(ctx context.Context, namespace string) error

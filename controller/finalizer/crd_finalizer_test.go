@@ -13,7 +13,6 @@ import (
 	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/controller"
 	"github.com/crdlab/crdlab/controller/internal/controllertest"
 	"github.com/crdlab/crdlab/machinery/clock"
@@ -37,19 +36,16 @@ func (f *fakeInstances) GetCustomResourceListerCollectionDeleter(*apiextensionsv
 	return f, nil
 }
 
-func (f *fakeInstances) List(context.Context) (*unstructured.UnstructuredList, error) {
+func (f *fakeInstances) List(context.Context) (*metav1.PartialObjectMetadataList, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.listErr != nil {
 		return nil, f.listErr
 	}
-	list := &unstructured.UnstructuredList{}
+	list := &metav1.PartialObjectMetadataList{}
 	for ns, names := range f.items {
 		for _, n := range names {
-			u := unstructured.Unstructured{Object: map[string]any{}}
-			u.SetNamespace(ns)
-			u.SetName(n)
-			list.Items = append(list.Items, u)
+			list.Items = append(list.Items, metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: n}})
 		}
 	}
 	return list, nil

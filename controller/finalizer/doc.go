@@ -40,8 +40,8 @@
 //     (forbidCreateAdmission: the 403 on create while terminating)
 //
 // Differences from upstream (in full in docs/controllers.md):
-//   - Instances are listed and deleted through the dynamic client over
-//     loopback HTTP (DynamicCRClientGetter), not straight from the
+//   - Instances are listed (as metadata) and deleted through the metadata
+//     client over loopback HTTP (MetadataCRClientGetter), not straight from the
 //     crdHandler's storage: the controller stays on the client side of
 //     the wire, as every other controller.
 //   - sync returns ErrInstancesRemain at once and the queue retries with
