@@ -548,7 +548,9 @@ func (s *Server) Run(ctx context.Context) error {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		defaultIdleGC.run(hookCtx)
+		g := defaultIdleGC
+		g.requests = s.metrics.activity
+		g.run(hookCtx)
 	}()
 	serveErr := make(chan error, 1)
 	go func() {

@@ -74,8 +74,13 @@ type crdLoad struct {
 // is served.
 func loadCRDs(tb testing.TB, n, sizeKiB, versions int) *crdLoad {
 	tb.Helper()
-	cfg := &Config{DataDir: tb.TempDir(), Listen: "127.0.0.1:0",
-		Logger: slog.New(slog.DiscardHandler), Storage: bolt.Options{NoSync: true}}
+	return loadCRDsWith(tb, &Config{DataDir: tb.TempDir(), Listen: "127.0.0.1:0",
+		Logger: slog.New(slog.DiscardHandler), Storage: bolt.Options{NoSync: true}}, n, sizeKiB, versions)
+}
+
+// loadCRDsWith is loadCRDs with a server made from cfg.
+func loadCRDsWith(tb testing.TB, cfg *Config, n, sizeKiB, versions int) *crdLoad {
+	tb.Helper()
 	if *crdMemControllers != "" {
 		cfg.Controllers = strings.Split(*crdMemControllers, ",")
 	}

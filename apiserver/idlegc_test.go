@@ -41,3 +41,74 @@ func TestIdleGC_CollectsAfterBurst(t *testing.T) {
 		time.Sleep(10 * time.Millisecond) // polling the runtime's count
 	}
 }
+
+// TestIdleGC_WaitsForIdle drives idleGC's decision tick by tick: after a
+// burst it collects only once calm ticks in a row each allocated little
+// and saw no request begin and none in flight; a client sending requests
+// one after another (little allocation, but requests) never lets it.
+func TestIdleGC_WaitsForIdle(t *testing.T) {
+	const MiB = 1 << 20
+	g := idleGC{burst: 256 * MiB, quiet: 4 * MiB, calm: 3}
+	st := idleState{}
+	var allocs, begun uint64
+	tick := func(alloc uint64, requests uint64, inFlight int64) bool {
+		allocs += alloc
+		begun += requests
+		return g.observe(&st, allocs, begun, inFlight)
+	}
+	for i := range 10 { // the burst: 300 MiB over ten busy ticks
+		if tick(30*MiB, 50, 1) {
+			t.Fatalf("collected during the burst, tick %d", i)
+		}
+	}
+	for i := range 20 { // one client: 2 MiB and 300 requests a tick
+		if tick(2*MiB, 300, 0) {
+			t.Fatalf("collected under a client sending requests, tick %d", i)
+		}
+	}
+	if tick(MiB, 0, 1) {
+		t.Fatal("collected with a request in flight")
+	}
+	for i := range 2 {
+		if tick(MiB, 0, 0) {
+			t.Fatalf("collected after %d idle ticks, want %d", i+1, g.calm)
+		}
+	}
+	if tick(0, 1, 0) {
+		t.Fatal("collected on a tick that saw a request")
+	}
+	for i := range 2 {
+		if tick(0, 0, 0) {
+			t.Fatalf("collected after %d idle ticks since the last request, want %d", i+1, g.calm)
+		}
+	}
+	if !tick(0, 0, 0) {
+		t.Fatalf("no collection after %d idle ticks following a burst", g.calm)
+	}
+	st.collected(allocs)
+	for i := range 10 {
+		if tick(MiB, 0, 0) {
+			t.Fatalf("collected again without a new burst, tick %d", i)
+		}
+	}
+}
+
+// TestIdleGC_AllocationIsNotIdle: ticks that see no request but allocate
+// more than quiet (watch events fanned out, a controller's work) are not
+// idle.
+func TestIdleGC_AllocationIsNotIdle(t *testing.T) {
+	const MiB = 1 << 20
+	g := idleGC{burst: 256 * MiB, quiet: 4 * MiB, calm: 2}
+	st := idleState{}
+	var allocs uint64
+	for i := range 20 {
+		allocs += 50 * MiB
+		if g.observe(&st, allocs, 0, 0) {
+			t.Fatalf("collected on a tick allocating 50 MiB, tick %d", i)
+		}
+	}
+	g.observe(&st, allocs, 0, 0)
+	if !g.observe(&st, allocs, 0, 0) {
+		t.Fatal("no collection after two idle ticks following a burst")
+	}
+}

@@ -58,6 +58,12 @@ type metrics struct {
 
 	// watches is the number of long-running requests being served now.
 	watches atomic.Int64
+	// begun counts the requests begun, health probes and /metrics
+	// scrapes excepted (isProbe); inFlight is how many of them that are
+	// not long-running are being served now. The idle collection reads
+	// them (idlegc.go: a server is idle when neither moves).
+	begun    atomic.Uint64
+	inFlight atomic.Int64
 	// limits, if set, reads the max-in-flight state (apiserver/limits).
 	limits func() limits.Stats
 }
@@ -137,6 +143,13 @@ func (m *metrics) instrument(h http.Handler, long func(*http.Request, *request.R
 			m.watches.Add(1)
 			defer m.watches.Add(-1)
 		}
+		if !isProbe(r.URL.Path) {
+			m.begun.Add(1)
+			if !isLong {
+				m.inFlight.Add(1)
+				defer m.inFlight.Add(-1)
+			}
+		}
 		start := time.Now()
 		rw := &statusRecorder{ResponseWriter: w}
 		defer func() {
@@ -150,6 +163,23 @@ func (m *metrics) instrument(h http.Handler, long func(*http.Request, *request.R
 		}()
 		h.ServeHTTP(rw, r)
 	})
+}
+
+// isProbe reports whether path is a health probe's or a /metrics
+// scrape's: polled by monitoring, not work a client waits for.
+func isProbe(path string) bool {
+	for _, p := range []string{"/healthz", "/livez", "/readyz", "/metrics"} {
+		if rest, ok := strings.CutPrefix(path, p); ok && (rest == "" || rest[0] == '/') {
+			return true
+		}
+	}
+	return false
+}
+
+// activity returns the requests begun so far and those in flight now
+// (idleGC.requests).
+func (m *metrics) activity() (begun uint64, inFlight int64) {
+	return m.begun.Load(), m.inFlight.Load()
 }
 
 // count adds one to the series of a finished request.

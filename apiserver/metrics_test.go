@@ -128,3 +128,29 @@ func TestMetrics_ConcurrentScrape(t *testing.T) {
 		t.Errorf("%d requests counted, want %d", total, 8*500)
 	}
 }
+
+// TestMetrics_Activity checks what the idle collection reads: every
+// request but probes and scrapes counts as begun, and is in flight
+// while it is served.
+func TestMetrics_Activity(t *testing.T) {
+	m := newMetrics(nil)
+	var inside int64
+	h := m.instrument(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, inside = m.activity()
+	}), func(*http.Request, *request.RequestInfo) bool { return false })
+	for _, path := range []string{"/healthz", "/livez/ping", "/readyz", "/metrics"} {
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
+	}
+	if begun, inFlight := m.activity(); begun != 0 || inFlight != 0 {
+		t.Fatalf("after probes and a scrape: begun %d, in flight %d; want 0, 0", begun, inFlight)
+	}
+	for _, path := range []string{"/apis", "/healthzz", "/apis/example.com/v1/things"} {
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
+		if inside != 1 {
+			t.Errorf("%s: in flight while served %d, want 1", path, inside)
+		}
+	}
+	if begun, inFlight := m.activity(); begun != 3 || inFlight != 0 {
+		t.Fatalf("after three requests: begun %d, in flight %d; want 3, 0", begun, inFlight)
+	}
+}
