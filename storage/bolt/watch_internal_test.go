@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -189,4 +190,125 @@ func TestEventQueue_LetsGoWhenDrained(t *testing.T) {
 	_, ok, done := q.TryNext()
 	require.False(t, ok)
 	require.True(t, done)
+}
+
+// TestWatch_FanoutFindsTheGroupsOfAKey: the fan-out finds the stores an
+// event concerns by their prefixes (fanout.covering): each watcher gets
+// exactly the events under its store's prefix, taken as a directory
+// (things/ is not thing/), a store under another's prefix and two stores
+// of one prefix each get theirs, and once every watcher has stopped no
+// group is left.
+func TestWatch_FanoutFindsTheGroupsOfAKey(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	ctx := context.Background()
+	stores := map[string]storage.Interface{}
+	var names []string
+	forPrefix := func(name, prefix string) {
+		names = append(names, name)
+		stores[name] = db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
+			NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+	}
+	forPrefix("things", "/registry/g/things")
+	forPrefix("things again", "/registry/g/things/") // the same prefix, another store
+	forPrefix("thing", "/registry/g/thing")
+	forPrefix("nested", "/registry/g/things/ns1") // a namespace's objects, as a store of its own
+	forPrefix("other group", "/registry/h/things")
+	for i := range 50 { // groups the events must not reach
+		forPrefix("crd"+strconv.Itoa(i), "/registry/g"+strconv.Itoa(i)+".example.com/things")
+	}
+	rev, err := db.CurrentRevision(ctx)
+	require.NoError(t, err)
+	watchers := map[string]watch.Interface{}
+	for _, name := range names {
+		st := stores[name]
+		w, err := st.Watch(ctx, st.(*store).Prefix, storage.ListOptions{ResourceVersion: strconv.FormatInt(rev, 10), Recursive: true})
+		require.NoError(t, err)
+		watchers[name] = w
+	}
+	groups := func() (int, int) {
+		db.fanout.mu.Lock()
+		defer db.fanout.mu.Unlock()
+		n := 0
+		for _, g := range db.fanout.groups {
+			n += len(g.watchers)
+		}
+		return len(db.fanout.groups), n
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, live := groups(); live == len(names) {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the watchers were not live within a minute")
+	}
+	ng, _ := groups()
+	require.Equal(t, len(names), ng, "one group per store")
+
+	create := func(st storage.Interface, key string) {
+		t.Helper()
+		name := key[strings.LastIndexByte(key, '/')+1:]
+		obj := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": name}}}
+		require.NoError(t, st.Create(ctx, key, obj, &unstructured.Unstructured{}))
+	}
+	create(stores["things"], "/registry/g/things/a")
+	create(stores["thing"], "/registry/g/thing/b")
+	create(stores["things"], "/registry/g/things/ns1/c")
+	create(stores["other group"], "/registry/h/things/d")
+	create(stores["crd7"], "/registry/g7.example.com/things/e")
+	create(stores["crd7"], "/registry/g7.example.com/things/f") // the last write: every watcher's events come before it is seen
+
+	want := map[string][]string{
+		"things":       {"a", "c"},
+		"things again": {"a", "c"},
+		"thing":        {"b"},
+		"nested":       {"c"},
+		"other group":  {"d"},
+		"crd7":         {"e", "f"},
+	}
+	// Every event of the writes above is dispatched once the fan-out
+	// has reached the last revision; then each watcher's queue holds
+	// exactly its events.
+	last, err := db.CurrentRevision(ctx)
+	require.NoError(t, err)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		db.fanout.mu.Lock()
+		done := db.fanout.rev >= last
+		db.fanout.mu.Unlock()
+		if done {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the fan-out did not reach revision %d within a minute", last)
+	}
+	for _, name := range names {
+		w := watchers[name]
+		var got []string
+		for _, want := range want[name] {
+			select {
+			case ev := <-w.ResultChan():
+				got = append(got, ev.Object.(*unstructured.Unstructured).GetName())
+			case <-time.After(time.Minute):
+				t.Fatalf("%s: no event within a minute, want %s", name, want)
+			}
+		}
+		require.Equal(t, want[name], got, name)
+		select {
+		case ev := <-w.ResultChan():
+			t.Fatalf("%s: an event of another store: %v", name, ev.Object.(*unstructured.Unstructured).GetName())
+		default:
+		}
+	}
+
+	for _, name := range names {
+		watchers[name].Stop()
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		db.fanout.mu.Lock()
+		left, indexed := len(db.fanout.groups), len(db.fanout.byPrefix)
+		db.fanout.mu.Unlock()
+		if left == 0 && indexed == 0 {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "%d groups (%d prefixes) left a minute after every watcher stopped", left, indexed)
+	}
 }
