@@ -15,9 +15,9 @@ import (
 // storage version if it is served (else the first served version) and the
 // accepted plural, which is what the crdHandler serves. The finalizer
 // needs only the instances' namespaces and their number, so it lists
-// them as PartialObjectMetadata: a CRD with 5,000 instances of 2 KB was
-// a 10 MB list answered, read and decoded whole, the largest memory of
-// its deletion.
+// them as PartialObjectMetadata, not whole: for a CRD with thousands of
+// instances the full list was megabytes answered, read and decoded only
+// to count them.
 //
 // Mirrors what upstream's crdHandler does as the CRClientGetter
 // (GetCustomResourceListerCollectionDeleter), over HTTP instead of the
