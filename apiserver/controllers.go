@@ -139,7 +139,13 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 	if err != nil {
 		return err
 	}
-	crdClient := cs.ApiextensionsV1().CustomResourceDefinitions()
+	// The controllers' CRDs share their decoded specs: a spec seen before
+	// (in the watch event of the create, then of each status write, and in
+	// each status write's answer) is not decoded again, and is prepared —
+	// its versions' equal schema parts shared, so that most multi-version
+	// CRDs are cached nearly once — once, before it is shared.
+	crdClient := client.CRDsSharingSpecs(cs.ApiextensionsV1().RESTClient(),
+		client.NewSharedSpecs(controller.ShareSpecSchemas))
 
 	factory := informer.NewSharedInformerFactory()
 	crdInformer := factory.InformerFor(apiextensionsv1.SchemeGroupVersion.WithResource("customresourcedefinitions"),
@@ -147,11 +153,10 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 			return informer.NewSharedIndexInformerWithOptions(listWatch(crdClient), informer.SharedIndexInformerOptions{
 				Name:         "customresourcedefinitions",
 				ResyncPeriod: crdInformerResync,
-				// The versions of a cached CRD share their equal schema
-				// parts: most multi-version CRDs are then cached nearly once.
-				Transform: controller.ShareVersionSchemas,
-				Logger:    c.log.With("informer", "customresourcedefinitions"),
-				Tracer:    c.tracer,
+				// No Transform: crdClient prepares each spec it decodes
+				// (controller.ShareSpecSchemas) before sharing it.
+				Logger: c.log.With("informer", "customresourcedefinitions"),
+				Tracer: c.tracer,
 			})
 		})
 	c.crdInformer.Store(&crdInformer)

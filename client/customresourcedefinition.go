@@ -42,6 +42,18 @@ type CustomResourceDefinitionInterface interface {
 // upstream by client-gen).
 type customResourceDefinitions struct {
 	client *RESTClient
+	// specs, if not nil, shares the decoded specs (CRDsSharingSpecs).
+	specs *SharedSpecs
+}
+
+// CRDsSharingSpecs returns a client of CRDs over rc (an apiextensions.k8s.io/v1
+// RESTClient) whose answers and watch events share their decoded specs
+// through specs: a spec decoded before is not decoded again, and every
+// CRD it returns has a read-only spec (SharedSpecs says why). The server's
+// own controllers use it; List decodes every item whole and prepares its
+// spec (SharedSpecs' prepare) without remembering it.
+func CRDsSharingSpecs(rc *RESTClient, specs *SharedSpecs) CustomResourceDefinitionInterface {
+	return &customResourceDefinitions{client: rc, specs: specs}
 }
 
 var _ CustomResourceDefinitionInterface = (*customResourceDefinitions)(nil)
@@ -75,21 +87,54 @@ func withTypeMeta(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv
 	return &cp
 }
 
+// body is crd, with apiVersion and kind set, as a request body.
+func (c *customResourceDefinitions) body(crd *apiextensionsv1.CustomResourceDefinition) any {
+	crd = withTypeMeta(crd)
+	if c.specs == nil || crd == nil {
+		return crd
+	}
+	b, err := c.specs.encode(crd)
+	if err != nil {
+		return crd // the Request reports the error
+	}
+	return b
+}
+
+// into decodes res's object into result.
+func (c *customResourceDefinitions) into(res Result, result *apiextensionsv1.CustomResourceDefinition) error {
+	if c.specs == nil {
+		return res.Into(result)
+	}
+	return res.into(result, func(data []byte, _ scheme.Object) error { return c.specs.decode(data, result) })
+}
+
+// decode is the watch's decoder.
+func (c *customResourceDefinitions) decode(data []byte) (scheme.Object, error) {
+	if c.specs == nil {
+		return decodeCRD(data)
+	}
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := c.specs.decode(data, crd); err != nil {
+		return nil, err
+	}
+	return crd, nil
+}
+
 func (c *customResourceDefinitions) Create(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, opts metav1.CreateOptions) (*apiextensionsv1.CustomResourceDefinition, error) {
 	result := &apiextensionsv1.CustomResourceDefinition{}
-	err := c.client.Post().Resource(crdResource).VersionedParams(&opts).Body(withTypeMeta(crd)).Do(ctx).Into(result)
+	err := c.into(c.client.Post().Resource(crdResource).VersionedParams(&opts).Body(c.body(crd)).Do(ctx), result)
 	return result, err
 }
 
 func (c *customResourceDefinitions) Update(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, opts metav1.UpdateOptions) (*apiextensionsv1.CustomResourceDefinition, error) {
 	result := &apiextensionsv1.CustomResourceDefinition{}
-	err := c.client.Put().Resource(crdResource).Name(crd.Name).VersionedParams(&opts).Body(withTypeMeta(crd)).Do(ctx).Into(result)
+	err := c.into(c.client.Put().Resource(crdResource).Name(crd.Name).VersionedParams(&opts).Body(c.body(crd)).Do(ctx), result)
 	return result, err
 }
 
 func (c *customResourceDefinitions) UpdateStatus(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, opts metav1.UpdateOptions) (*apiextensionsv1.CustomResourceDefinition, error) {
 	result := &apiextensionsv1.CustomResourceDefinition{}
-	err := c.client.Put().Resource(crdResource).Name(crd.Name).SubResource("status").VersionedParams(&opts).Body(withTypeMeta(crd)).Do(ctx).Into(result)
+	err := c.into(c.client.Put().Resource(crdResource).Name(crd.Name).SubResource("status").VersionedParams(&opts).Body(c.body(crd)).Do(ctx), result)
 	return result, err
 }
 
@@ -104,23 +149,28 @@ func (c *customResourceDefinitions) DeleteCollection(ctx context.Context, opts m
 
 func (c *customResourceDefinitions) Get(ctx context.Context, name string, opts metav1.GetOptions) (*apiextensionsv1.CustomResourceDefinition, error) {
 	result := &apiextensionsv1.CustomResourceDefinition{}
-	err := c.client.Get().Resource(crdResource).Name(name).VersionedParams(&opts).Do(ctx).Into(result)
+	err := c.into(c.client.Get().Resource(crdResource).Name(name).VersionedParams(&opts).Do(ctx), result)
 	return result, err
 }
 
 func (c *customResourceDefinitions) List(ctx context.Context, opts metav1.ListOptions) (*apiextensionsv1.CustomResourceDefinitionList, error) {
 	result := &apiextensionsv1.CustomResourceDefinitionList{}
 	err := withListTimeout(c.client.Get().Resource(crdResource).VersionedParams(&opts), opts).Do(ctx).Into(result)
+	if err == nil && c.specs != nil {
+		for i := range result.Items {
+			c.specs.prepareSpec(&result.Items[i].Spec)
+		}
+	}
 	return result, err
 }
 
 func (c *customResourceDefinitions) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	opts.Watch = true
-	return c.client.Get().Resource(crdResource).VersionedParams(&opts).Decoder(decodeCRD).Watch(ctx)
+	return c.client.Get().Resource(crdResource).VersionedParams(&opts).Decoder(c.decode).Watch(ctx)
 }
 
 func (c *customResourceDefinitions) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (*apiextensionsv1.CustomResourceDefinition, error) {
 	result := &apiextensionsv1.CustomResourceDefinition{}
-	err := c.client.Patch(pt).Resource(crdResource).Name(name).SubResource(subresources...).VersionedParams(&opts).Body(data).Do(ctx).Into(result)
+	err := c.into(c.client.Patch(pt).Resource(crdResource).Name(name).SubResource(subresources...).VersionedParams(&opts).Body(data).Do(ctx), result)
 	return result, err
 }

@@ -29,6 +29,11 @@
 //     decoded by an ObjectDecoder (unstructured by default; JSONDecoder,
 //     CodecDecoder). Events of the usual shape are cut from the stream
 //     by a light scan (watchframe.go), others by a json.Decoder.
+//   - SharedSpecs (crdspecs.go) lets a CRD client (CRDsSharingSpecs)
+//     decode a spec once: a CRD whose spec is byte for byte one decoded
+//     before shares it, read only. The server's controllers use it; a
+//     real-size CRD's spec comes back unchanged in every watch event and
+//     status-write answer on its way to Established.
 //   - A PipeListener (pipe.go) connects a client to a server in the same
 //     process through socketpairs: the server's own controllers use it
 //     over plain HTTP, without the TCP stack in each watch event.
@@ -54,5 +59,6 @@
 // protobuf or content negotiation; Config has no TLS or kubeconfig fields
 // (pass an http.Client); Config.Timeout is a per-request deadline that
 // never cuts a watch; no retries on 429 or connection resets, no fake
-// clientset, no apply configurations.
+// clientset, no apply configurations; SharedSpecs is crdlab's (client-go decodes
+// every answer and event whole).
 package client

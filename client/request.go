@@ -589,13 +589,18 @@ func (r Result) WasCreated(created *bool) Result {
 // Status is returned as an error; a Success one (e.g. the answer of a
 // delete) leaves obj as decoded and returns nil.
 func (r Result) Into(obj scheme.Object) error {
+	return r.into(obj, decodeJSONInto)
+}
+
+// into is Into with decode in place of decodeJSONInto.
+func (r Result) into(obj scheme.Object, decode func([]byte, scheme.Object) error) error {
 	if r.err != nil {
 		return r.err
 	}
 	if len(r.body) == 0 {
 		return fmt.Errorf("0-length response with status code: %d and content type: %s", r.statusCode, r.contentType)
 	}
-	if err := decodeJSONInto(r.body, obj); err != nil {
+	if err := decode(r.body, obj); err != nil {
 		return err
 	}
 	if _, isStatus := obj.(*metav1.Status); !isStatus && obj.GetObjectKind().GroupVersionKind().Kind == "Status" {

@@ -152,7 +152,7 @@ func (c *ConditionController) sync(ctx context.Context, key string) error {
 		return nil
 	}
 
-	crd := inCRD.DeepCopy()
+	crd := CopyForStatus(inCRD)
 	if cond == nil {
 		helpers.RemoveCRDCondition(crd, c.cond.Type)
 	} else {

@@ -6,9 +6,10 @@ import (
 	"strings"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	"github.com/crdlab/crdlab/internal/deepcopy"
 )
 
-// ShareVersionSchemas is the CRD informer's transform (an
+// ShareVersionSchemas is a CRD informer's transform (an
 // informer.TransformFunc): it makes the versions of a CRD share the parts
 // of their schemas that are equal, so that a CRD whose versions have
 // nearly the same schema — most multi-version CRDs — is cached nearly
@@ -31,9 +32,18 @@ func ShareVersionSchemas(obj any) (any, error) {
 	if !ok || crd == nil {
 		return obj, nil
 	}
+	ShareSpecSchemas(&crd.Spec)
+	return crd, nil
+}
+
+// ShareSpecSchemas is ShareVersionSchemas on one spec: the sharing that
+// the server's loopback CRD client runs once on each spec it decodes
+// (client.NewSharedSpecs), before the spec is shared with other decoded
+// CRDs and can no longer be changed in place.
+func ShareSpecSchemas(spec *apiextensionsv1.CustomResourceDefinitionSpec) {
 	var first *apiextensionsv1.JSONSchemaProps
-	for i := range crd.Spec.Versions {
-		v := &crd.Spec.Versions[i]
+	for i := range spec.Versions {
+		v := &spec.Versions[i]
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			continue
 		}
@@ -47,12 +57,11 @@ func ShareVersionSchemas(obj any) (any, error) {
 	// forProvider, initProvider and atProvider repeat the same parameters
 	// under different paths.
 	seen := map[string][]map[string]apiextensionsv1.JSONSchemaProps{}
-	for i := range crd.Spec.Versions {
-		if v := crd.Spec.Versions[i]; v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
+	for i := range spec.Versions {
+		if v := spec.Versions[i]; v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
 			shareProperties(v.Schema.OpenAPIV3Schema, seen, 0)
 		}
 	}
-	return crd, nil
 }
 
 // The search for equal property maps anywhere is bounded, so that its
@@ -133,5 +142,22 @@ func shareSchema(a, b *apiextensionsv1.JSONSchemaProps) {
 	if a.AdditionalProperties != nil && b.AdditionalProperties != nil &&
 		a.AdditionalProperties.Schema != nil && b.AdditionalProperties.Schema != nil {
 		shareSchema(a.AdditionalProperties.Schema, b.AdditionalProperties.Schema)
+	}
+}
+
+// CopyForStatus returns a copy of crd to write its status or metadata:
+// metadata and status are deep copies, the spec is crd's own (shared: its
+// slices, maps and schemas are crd's). The controllers write status and
+// never change a spec, and a shared spec lets the loopback client write it
+// by copying its JSON (client.SharedSpecs) instead of writing hundreds of
+// KB of schema again.
+//
+// Upstream's controllers call crd.DeepCopy().
+func CopyForStatus(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+	return &apiextensionsv1.CustomResourceDefinition{
+		TypeMeta:   crd.TypeMeta,
+		ObjectMeta: deepcopy.Copy(crd.ObjectMeta),
+		Spec:       crd.Spec,
+		Status:     deepcopy.Copy(crd.Status),
 	}
 }

@@ -149,3 +149,36 @@ func TestShareVersionSchemas_Memory(t *testing.T) {
 		t.Errorf("shared, the CRD holds %d property entries, more than half the %d it held", after, before)
 	}
 }
+
+// TestCopyForStatus checks that the copy shares the spec and nothing else:
+// changing its metadata and status leaves the original as it was, and a
+// field added to the CRD type fails the test until CopyForStatus decides
+// whether to copy it.
+func TestCopyForStatus(t *testing.T) {
+	crd, _ := decodeGenerated(t, 20, 2)
+	crd.Finalizers = []string{"a"}
+	crd.Labels = map[string]string{"l": "1"}
+	crd.Status.StoredVersions = []string{"v1"}
+	crd.Status.Conditions = []apiextensionsv1.CustomResourceDefinitionCondition{{Type: "NamesAccepted", Status: "False"}}
+	want := crd.DeepCopy()
+
+	cp := controller.CopyForStatus(crd)
+	if !reflect.DeepEqual(cp, crd) {
+		t.Fatal("the copy differs from the original")
+	}
+	if &cp.Spec.Versions[0] != &crd.Spec.Versions[0] {
+		t.Error("the copy's spec is not the original's")
+	}
+	cp.Finalizers[0], cp.Labels["l"] = "b", "2"
+	cp.Status.StoredVersions[0], cp.Status.Conditions[0].Status = "v2", "True"
+	if !reflect.DeepEqual(crd, want) {
+		t.Error("changing the copy's metadata or status changed the original")
+	}
+	var fields []string
+	for f := range reflect.TypeFor[apiextensionsv1.CustomResourceDefinition]().Fields() {
+		fields = append(fields, f.Name)
+	}
+	if !reflect.DeepEqual(fields, []string{"TypeMeta", "ObjectMeta", "Spec", "Status"}) {
+		t.Errorf("CustomResourceDefinition has the fields %v: does CopyForStatus copy them?", fields)
+	}
+}

@@ -173,7 +173,7 @@ func (c *EstablishingController) sync(ctx context.Context, key string) error {
 		return nil
 	}
 
-	crd := cachedCRD.DeepCopy()
+	crd := controller.CopyForStatus(cachedCRD)
 	helpers.SetCRDConditionAt(crd, apiextensionsv1.CustomResourceDefinitionCondition{
 		Type:    apiextensionsv1.Established,
 		Status:  apiextensionsv1.ConditionTrue,

@@ -161,7 +161,7 @@ func (c *CRDFinalizer) sync(ctx context.Context, key string) error {
 		return nil
 	}
 
-	crd := cachedCRD.DeepCopy()
+	crd := controller.CopyForStatus(cachedCRD)
 
 	// Say that the cleanup has started: it may take a while.
 	inProgress := apiextensionsv1.CustomResourceDefinitionCondition{

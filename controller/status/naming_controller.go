@@ -146,7 +146,7 @@ func (c *NamingConditionController) sync(ctx context.Context, key string) error 
 		return nil
 	}
 
-	crd := inCRD.DeepCopy()
+	crd := controller.CopyForStatus(inCRD)
 	crd.Status.AcceptedNames = acceptedNames
 	now := c.clock.Now()
 	helpers.SetCRDConditionAt(crd, namingCondition, now)
