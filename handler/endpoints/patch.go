@@ -1,11 +1,11 @@
 package endpoints
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
@@ -102,7 +102,7 @@ func patchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name
 		responsewriters.WriteError(w, err)
 		return
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if len(bytes.TrimSpace(body)) == 0 {
 		responsewriters.WriteError(w, apierrors.NewBadRequest("the body of the request was empty"))
 		return
 	}

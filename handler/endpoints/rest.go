@@ -1,6 +1,7 @@
 package endpoints
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -556,7 +557,7 @@ func decodeWrite(w http.ResponseWriter, r *http.Request, s *RequestScope, namesp
 	if err != nil {
 		return nil, err
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, apierrors.NewBadRequest("the body of the request was empty")
 	}
 	directive := req.opts.FieldValidation

@@ -65,7 +65,7 @@ func (crd *CustomResourceDefinition) SplitJSON(data []byte) (rest []byte, fill f
 	rest = make([]byte, 0, 256+len(data)-(spans[len(spans)-1][1]-spans[0][0]))
 	last := 0
 	for i, sp := range spans {
-		p := &schemaReader{jsonReader{data: data[:sp[1]], pos: sp[0]}}
+		p := &schemaReader{jsonReader: jsonReader{data: data[:sp[1]], pos: sp[0]}}
 		schemas[i] = &JSONSchemaProps{}
 		if !p.props(schemas[i]) || p.pos != sp[1] {
 			return nil, nil, false
@@ -262,7 +262,13 @@ func (r *jsonReader) path(keys []string, at func() bool) bool {
 
 // schemaReader reads a JSONSchemaProps as encoding/json fills one, or
 // returns false.
-type schemaReader struct{ jsonReader }
+type schemaReader struct {
+	jsonReader
+	// spare are zeroed schemas for schemaMap to read a value into before
+	// it copies it into the map (a map's value cannot be read in place);
+	// one per level of nesting in use, taken and given back.
+	spare []*JSONSchemaProps
+}
 
 // null consumes a null literal if there is one.
 func (r *schemaReader) null() bool {
@@ -525,12 +531,23 @@ func (r *schemaReader) schemaMap(v *map[string]JSONSchemaProps) bool {
 		if _, dup := m[key]; dup || r.next() != '{' {
 			return false
 		}
-		var s JSONSchemaProps
-		if !r.props(&s) {
-			return false
+		// A value read into a local escapes to the heap (props takes its
+		// address), and the map copies it into a slot of its own: half
+		// the allocations of a real-size CRD's decode. One spare per
+		// level of nesting does instead.
+		var s *JSONSchemaProps
+		if n := len(r.spare); n > 0 {
+			s, r.spare = r.spare[n-1], r.spare[:n-1]
+		} else {
+			s = &JSONSchemaProps{}
 		}
-		m[key] = s
-		return true
+		ok := r.props(s)
+		if ok {
+			m[key] = *s
+		}
+		*s = JSONSchemaProps{}
+		r.spare = append(r.spare, s)
+		return ok
 	})
 }
 
