@@ -147,7 +147,7 @@ func TestSpecMemo_SharedSpecsUnchanged(t *testing.T) {
 	e.statusUpdate(t, apiextensions.NamesAccepted)
 	e.statusUpdate(t, apiextensions.Established)
 	e.checkShared(t)
-	if e.codec.memo.hits == 0 {
+	if e.codec.memo.hitCount() == 0 {
 		t.Errorf("status writes found no remembered spec")
 	}
 
@@ -172,11 +172,11 @@ func TestSpecMemo_SharedSpecsUnchanged(t *testing.T) {
 	if err := e.plain.Decode(data, &full); err != nil {
 		t.Fatal(err)
 	}
-	hits := e.codec.memo.hits
+	hits := e.codec.memo.hitCount()
 	if err := e.codec.Decode(data, &memo); err != nil {
 		t.Fatal(err)
 	}
-	if e.codec.memo.hits == hits {
+	if e.codec.memo.hitCount() == hits {
 		t.Errorf("Decode of a stored value did not use the remembered spec")
 	}
 	if !reflect.DeepEqual(full, memo) {
@@ -371,4 +371,12 @@ func TestStatusWrite_CopiesNoSpec(t *testing.T) {
 		t.Error("the body's spec was deep-copied for the /status write")
 	}
 	e.checkShared(t)
+}
+
+// hitCount is m.hits, read under m's lock: the storage's watchers decode
+// (and count) concurrently with the test.
+func (m *specMemo) hitCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.hits
 }
