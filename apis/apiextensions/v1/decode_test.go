@@ -174,3 +174,21 @@ func dropSlowParts(s *JSONSchemaProps) {
 		}
 	}
 }
+
+// FuzzSkipString checks that skipString ends a string where stringEnd
+// does, on any bytes after an opening quote (escapes, runs of
+// backslashes, control bytes, no end).
+func FuzzSkipString(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"a\"b"`, `"a\\"b"`, `"a\\\"b"`, `"\\\\"`, `"\`, `"\"`, `"\q"x"`, "\"\x01\xff\"", `"`, `""`, `"a\\\\\"\\"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 || data[0] != '"' {
+			data = append([]byte{'"'}, data...)
+		}
+		want, _ := (&jsonReader{data: data}).stringEnd()
+		if got := skipString(data, 0); got != want {
+			t.Fatalf("%q: skipString %d, stringEnd %d", data, got, want)
+		}
+	})
+}
