@@ -171,7 +171,11 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 	if err != nil {
 		return err
 	}
-	finalizing, err := finalizer.NewCRDFinalizer(crdInformer, crdClient, finalizer.MetadataCRClientGetter{Client: meta}, opts)
+	rest, err := client.UnversionedRESTClientFor(loopback)
+	if err != nil {
+		return fmt.Errorf("loopback client: %w", err)
+	}
+	finalizing, err := finalizer.NewCRDFinalizer(crdInformer, crdClient, finalizer.MetadataCRClientGetter{Client: meta, REST: rest}, opts)
 	if err != nil {
 		return err
 	}

@@ -278,7 +278,9 @@ func TestCRDLifecycle_PluralConflict(t *testing.T) {
 // every instance, then the CRD; its endpoint 404s and discovery forgets
 // the group.
 func TestCRDLifecycle_DeleteWithInstances(t *testing.T) {
-	const instances = 1000
+	// More instances per namespace than the finalizer deletes in one
+	// page (listPageSize, 500).
+	const instances = 1200
 	ts, crds, dyn := lifecycleServer(t)
 	ctx := context.Background()
 	name := "crontabs." + group
@@ -286,8 +288,8 @@ func TestCRDLifecycle_DeleteWithInstances(t *testing.T) {
 	require.NoError(t, err)
 	crd := waitFor(t, crds, name, settleTimeout, established)
 
-	// 1,000 instances over 4 namespaces, 8 clients at a time.
-	createNamespaces(t, dyn, "ns-0", "ns-1", "ns-2", "ns-3")
+	// 1,200 instances over 2 namespaces, 8 clients at a time.
+	createNamespaces(t, dyn, "ns-0", "ns-1")
 	start := time.Now()
 	var wg sync.WaitGroup
 	errs := make(chan error, instances)
@@ -296,7 +298,7 @@ func TestCRDLifecycle_DeleteWithInstances(t *testing.T) {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			ns := fmt.Sprintf("ns-%d", i%4)
+			ns := fmt.Sprintf("ns-%d", i%2)
 			if _, err := dyn.Resource(crontabsGVR).Namespace(ns).Create(ctx, crontab(ns, fmt.Sprintf("cron-%04d", i)), metav1.CreateOptions{}); err != nil {
 				errs <- err
 			}
@@ -313,10 +315,26 @@ func TestCRDLifecycle_DeleteWithInstances(t *testing.T) {
 	t.Logf("created %d instances in %v", instances, time.Since(start))
 	eventually(t, "discovery lists crontabs", func() bool { return len(discoveryResources(t, ts, group+"/v1")) == 1 })
 
-	// Watch the CRD from here on.
+	// Watch the CRD, and the instances, from here on.
 	w, err := crds.Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=" + name, ResourceVersion: crd.ResourceVersion})
 	require.NoError(t, err)
 	defer w.Stop()
+	crWatch, err := dyn.Resource(crontabsGVR).Watch(ctx, metav1.ListOptions{ResourceVersion: list.GetResourceVersion()})
+	require.NoError(t, err)
+	defer crWatch.Stop()
+	deletedInstances := make(chan map[string]bool, 1)
+	go func() {
+		seen := map[string]bool{}
+		for ev := range crWatch.ResultChan() {
+			if m, ok := metav1.Accessor(ev.Object); ok && ev.Type == watch.Deleted {
+				seen[m.GetNamespace()+"/"+m.GetName()] = true
+			}
+			if len(seen) == instances {
+				break
+			}
+		}
+		deletedInstances <- seen
+	}()
 
 	start = time.Now()
 	require.NoError(t, crds.Delete(ctx, name, metav1.DeleteOptions{}))
@@ -347,6 +365,13 @@ func TestCRDLifecycle_DeleteWithInstances(t *testing.T) {
 	// InstanceDeletionCompleted, finalizer removed — deletes the CRD, so
 	// the DELETED event carries the state stored before it.
 	assert.Equal(t, []string{"InstanceDeletionPending", "InstanceDeletionInProgress"}, reasons)
+	// Every instance went with a DELETED event.
+	select {
+	case seen := <-deletedInstances:
+		assert.Len(t, seen, instances, "DELETED events of distinct instances")
+	case <-time.After(30 * time.Second):
+		t.Fatal("no DELETED event for every instance within 30s")
+	}
 
 	// The instances and the CRD are gone, the endpoint 404s.
 	_, err = crds.Get(ctx, name, metav1.GetOptions{})

@@ -700,12 +700,17 @@ func deleteCollection(w http.ResponseWriter, r *http.Request, s *RequestScope, n
 		responsewriters.WriteError(w, err)
 		return
 	}
-	list, err := deleter.DeleteCollection(r.Context(), s.validateDelete(namespace, delOpts.DryRun), delOpts, listOpts)
+	// The deleted objects are only encoded, as a list's (listResource).
+	ctx, shared := r.Context(), s.EncodeShared != nil
+	if shared {
+		ctx = registry.WithReadOnlyItems(ctx)
+	}
+	list, err := deleter.DeleteCollection(ctx, s.validateDelete(namespace, delOpts.DryRun), delOpts, listOpts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
-	writeList(w, r, s, opts, http.StatusOK, list, false)
+	writeList(w, r, s, opts, http.StatusOK, list, shared)
 }
 
 func firstError(errs ...error) error {

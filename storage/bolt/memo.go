@@ -97,6 +97,17 @@ func (m *decodeMemo) age() bool {
 	return true
 }
 
+// forget drops every object: the record's key was deleted. Nothing reads
+// a deleted key's last state through its record again but a read of old
+// revisions, which decodes it anew; keeping it would keep the objects a
+// list decoded until the next sweeps, while the delete of a whole
+// collection runs (5,000 instances: ≈ 22 MB).
+func (m *decodeMemo) forget() {
+	m.mu.Lock()
+	m.entries = nil
+	m.mu.Unlock()
+}
+
 // remember puts obj in r's memo for s, and returns the object to share.
 func (s *store) remember(r *record, obj storage.Object) storage.Object {
 	shared, first := r.memo.put(s, obj)

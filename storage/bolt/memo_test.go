@@ -99,3 +99,29 @@ func TestMemo_SweptObjectsAreCollected(t *testing.T) {
 	require.Greater(t, held, int64(n*1000), "the list left its decoded objects on the records")
 	require.Less(t, int64(swept)-int64(before), held/10, "the sweeps let them go")
 }
+
+// TestMemo_DeleteForgetsObject checks that deleting a key forgets the
+// object a list left on its record, and only that one.
+func TestMemo_DeleteForgetsObject(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true, MemoIdle: -1})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	const prefix = "/registry/g/things"
+	st := db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
+		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+	ctx := context.Background()
+	for i := range 2 {
+		obj := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": fmt.Sprint(i)}}}
+		require.NoError(t, st.Create(ctx, fmt.Sprintf("%s/%d", prefix, i), obj, &unstructured.Unstructured{}))
+	}
+	_, err = st.GetList(ctx, prefix, storage.ListOptions{Recursive: true})
+	require.NoError(t, err)
+	deleted, kept := db.latest(prefix+"/0"), db.latest(prefix+"/1")
+	require.NotNil(t, deleted.memo.get(st.(*store)), "the list remembered it")
+
+	out := &unstructured.Unstructured{}
+	require.NoError(t, st.Delete(ctx, prefix+"/0", out, nil, nil))
+	require.Equal(t, "0", out.GetName(), "the delete still answers the deleted state")
+	require.Nil(t, deleted.memo.get(st.(*store)), "the deleted key's object is forgotten")
+	require.NotNil(t, kept.memo.get(st.(*store)), "the other key's is not")
+}

@@ -288,6 +288,7 @@ func (s *store) Delete(ctx context.Context, key string, out storage.Object, prec
 		if err != nil {
 			return err
 		}
+		cur.memo.forget()
 		return s.Decode(r.key, r.value, r.rev, out)
 	}
 }
