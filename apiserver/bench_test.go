@@ -62,8 +62,18 @@ func BenchmarkTrace_CreateCustomResource(b *testing.B) {
 // and served, and returns its URL.
 func benchServer(b *testing.B, tr *trace.Tracer) string {
 	b.Helper()
-	s, err := completeNew(&Config{DataDir: b.TempDir(), Listen: "127.0.0.1:0", Tracer: tr,
-		Logger: slog.New(slog.DiscardHandler), Storage: bolt.Options{NoSync: true}})
+	_, url := benchServerWith(b, &Config{Tracer: tr})
+	return url
+}
+
+// benchServerWith is benchServer for the server cfg describes; its data
+// directory, address, logger and storage (no fsync: the CPU is what is
+// measured) are set here.
+func benchServerWith(b *testing.B, cfg *Config) (*Server, string) {
+	b.Helper()
+	cfg.DataDir, cfg.Listen = b.TempDir(), "127.0.0.1:0"
+	cfg.Logger, cfg.Storage = slog.New(slog.DiscardHandler), bolt.Options{NoSync: true}
+	s, err := completeNew(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,5 +105,5 @@ func benchServer(b *testing.B, tr *trace.Tracer) string {
 		b.Fatalf("create CRD: %d", code)
 	}
 	poll("crontabs served", func() bool { return status("GET", "/apis/stable.example.com/v1/crontabs", "") == 200 })
-	return url
+	return s, url
 }

@@ -152,11 +152,14 @@ func (k *kubeControllers) start(ctx context.Context, loopback *client.Config) er
 	}
 	// The garbage collector and the namespace controller read every
 	// resource as metadata only, as kube-controller-manager's do (their
-	// metadata client).
-	meta, err := metadata.NewForConfig(loopback)
+	// metadata client), and never read managedFields: the client does
+	// not keep them (the garbage collector decodes an event per write of
+	// every object).
+	mc, err := metadata.NewForConfig(loopback)
 	if err != nil {
 		return fmt.Errorf("loopback metadata client: %w", err)
 	}
+	meta := mc.OmitManagedFields()
 	opts := controller.Options{Logger: k.log, Tracer: k.tracer, MetricsProvider: k.queueStats}
 	var synced []informer.InformerSynced
 

@@ -1,8 +1,8 @@
 package metadata
 
 import (
+	"bytes"
 	"encoding/json"
-	"strings"
 	"time"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
@@ -16,13 +16,25 @@ import (
 // keys in their exact case, whole numbers where ObjectMeta has int64s,
 // times in RFC 3339); on anything else it gives up and json.Unmarshal
 // decides, with its own error. FuzzDecodePartial checks that both agree.
-func decodePartial(body []byte, partial *metav1.PartialObjectMetadata) error {
-	s := scanner{b: body}
+//
+// Keys and skipped values are read in place, without a copy: per event
+// only the values kept are allocated. With omitManagedFields the
+// scanner checks managedFields' grammar but keeps nothing of it (nil, as
+// the garbage collector's informers trim it anyway), which is most of
+// what an event's metadata allocates.
+func decodePartial(body []byte, partial *metav1.PartialObjectMetadata, omitManagedFields bool) error {
+	s := scanner{b: body, omitManagedFields: omitManagedFields}
 	if s.partial(partial) && s.end() {
 		return nil
 	}
 	*partial = metav1.PartialObjectMetadata{}
-	return json.Unmarshal(body, partial)
+	if err := json.Unmarshal(body, partial); err != nil {
+		return err
+	}
+	if omitManagedFields {
+		partial.ManagedFields = nil
+	}
+	return nil
 }
 
 // scanner reads JSON from b at i. Every method reports false when the
@@ -31,6 +43,12 @@ type scanner struct {
 	b     []byte
 	i     int
 	depth int // nesting, bounded: deeper input goes to encoding/json
+	// omitManagedFields: metadata.managedFields is checked, not kept.
+	omitManagedFields bool
+	// discard is set while such a managedFields is read into scratch:
+	// strings and fieldsV1 are checked, not copied.
+	discard bool
+	scratch metav1.ManagedFieldsEntry
 }
 
 const maxDepth = 1000
@@ -75,28 +93,36 @@ func (s *scanner) null() bool {
 
 // str reads a string of printable ASCII without escapes.
 func (s *scanner) str() (string, bool) {
+	b, ok := s.raw()
+	return string(b), ok
+}
+
+// raw reads a string as str does, and returns its bytes in place (for
+// keys and skipped values, which need no copy).
+func (s *scanner) raw() ([]byte, bool) {
 	if !s.next('"') {
-		return "", false
+		return nil, false
 	}
 	start := s.i
 	for s.i < len(s.b) {
 		c := s.b[s.i]
 		if c == '"' {
-			v := string(s.b[start:s.i])
+			v := s.b[start:s.i]
 			s.i++
 			return v, true
 		}
 		if c == '\\' || c < 0x20 || c >= 0x80 {
-			return "", false
+			return nil, false
 		}
 		s.i++
 	}
-	return "", false
+	return nil, false
 }
 
 // object reads {…}, calling field for each key, which must consume its
-// value.
-func (s *scanner) object(field func(key string) bool) bool {
+// value. The key is in place in the input: field must not keep it
+// (a switch on string(key) does not copy it).
+func (s *scanner) object(field func(key []byte) bool) bool {
 	if s.depth++; s.depth > maxDepth || !s.next('{') {
 		return false
 	}
@@ -105,7 +131,7 @@ func (s *scanner) object(field func(key string) bool) bool {
 		return true
 	}
 	for {
-		k, ok := s.str()
+		k, ok := s.raw()
 		if !ok || !s.next(':') || !field(k) {
 			return false
 		}
@@ -149,11 +175,11 @@ func (s *scanner) skip() bool {
 	}
 	switch c := s.b[s.i]; {
 	case c == '{':
-		return s.object(func(string) bool { return s.skip() })
+		return s.object(func([]byte) bool { return s.skip() })
 	case c == '[':
 		return s.array(s.skip)
 	case c == '"':
-		_, ok := s.str()
+		_, ok := s.raw()
 		return ok
 	case c == 't':
 		return s.word("true")
@@ -242,13 +268,15 @@ func (s *scanner) int64(dst *int64) bool {
 	return true
 }
 
-// string reads a string; null leaves *dst as is.
+// string reads a string; null leaves *dst as is, and so does discard.
 func (s *scanner) string(dst *string) bool {
 	if s.null() {
 		return true
 	}
-	v, ok := s.str()
-	*dst = v
+	v, ok := s.raw()
+	if !s.discard {
+		*dst = string(v)
+	}
 	return ok
 }
 
@@ -296,9 +324,9 @@ func (s *scanner) stringMap(dst *map[string]string) bool {
 	if m == nil {
 		m = map[string]string{}
 	}
-	ok := s.object(func(k string) bool {
+	ok := s.object(func(k []byte) bool {
 		v, ok := s.str()
-		m[k] = v
+		m[string(k)] = v
 		return ok
 	})
 	*dst = m
@@ -323,9 +351,9 @@ func (s *scanner) strings(dst *[]string) bool {
 // unknown is a key the struct has no field for: skipped, unless it names
 // one of fields in another case (encoding/json matches keys regardless of
 // case).
-func (s *scanner) unknown(key string, fields ...string) bool {
+func (s *scanner) unknown(key []byte, fields ...string) bool {
 	for _, f := range fields {
-		if strings.EqualFold(key, f) {
+		if bytes.EqualFold(key, []byte(f)) {
 			return false
 		}
 	}
@@ -333,8 +361,8 @@ func (s *scanner) unknown(key string, fields ...string) bool {
 }
 
 func (s *scanner) partial(p *metav1.PartialObjectMetadata) bool {
-	return s.object(func(k string) bool {
-		switch k {
+	return s.object(func(k []byte) bool {
+		switch string(k) {
 		case "apiVersion":
 			return s.string(&p.APIVersion)
 		case "kind":
@@ -347,8 +375,8 @@ func (s *scanner) partial(p *metav1.PartialObjectMetadata) bool {
 }
 
 func (s *scanner) objectMeta(o *metav1.ObjectMeta) bool {
-	return s.object(func(k string) bool {
-		switch k {
+	return s.object(func(k []byte) bool {
+		switch string(k) {
 		case "name":
 			return s.string(&o.Name)
 		case "generateName":
@@ -396,6 +424,16 @@ func (s *scanner) objectMeta(o *metav1.ObjectMeta) bool {
 				o.ManagedFields = nil
 				return true
 			}
+			if s.omitManagedFields {
+				// Read as if kept, so that the scanner takes the same
+				// input (and encoding/json gives the same errors), into
+				// one scratch entry that is dropped.
+				o.ManagedFields = nil
+				s.discard = true
+				ok := s.array(func() bool { return s.managedFieldsEntry(&s.scratch) })
+				s.discard = false
+				return ok
+			}
 			return elements(s, &o.ManagedFields, s.managedFieldsEntry)
 		}
 		return s.unknown(k, "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion",
@@ -426,8 +464,8 @@ func elements[T any](s *scanner, dst *[]T, elem func(*T) bool) bool {
 }
 
 func (s *scanner) ownerReference(r *metav1.OwnerReference) bool {
-	return s.object(func(k string) bool {
-		switch k {
+	return s.object(func(k []byte) bool {
+		switch string(k) {
 		case "apiVersion":
 			return s.string(&r.APIVersion)
 		case "kind":
@@ -446,8 +484,8 @@ func (s *scanner) ownerReference(r *metav1.OwnerReference) bool {
 }
 
 func (s *scanner) managedFieldsEntry(e *metav1.ManagedFieldsEntry) bool {
-	return s.object(func(k string) bool {
-		switch k {
+	return s.object(func(k []byte) bool {
+		switch string(k) {
 		case "manager":
 			return s.string(&e.Manager)
 		case "operation":
@@ -458,6 +496,10 @@ func (s *scanner) managedFieldsEntry(e *metav1.ManagedFieldsEntry) bool {
 			if s.null() {
 				e.Time = nil
 				return true
+			}
+			if s.discard {
+				var t metav1.Time
+				return s.time(&t)
 			}
 			e.Time = &metav1.Time{}
 			return s.time(e.Time)
@@ -476,7 +518,9 @@ func (s *scanner) managedFieldsEntry(e *metav1.ManagedFieldsEntry) bool {
 			if !s.skip() {
 				return false
 			}
-			e.FieldsV1 = &metav1.FieldsV1{Raw: append([]byte(nil), s.b[start:s.i]...)}
+			if !s.discard {
+				e.FieldsV1 = &metav1.FieldsV1{Raw: append([]byte(nil), s.b[start:s.i]...)}
+			}
 			return true
 		}
 		return s.unknown(k, "manager", "operation", "apiVersion", "time", "fieldsType", "subresource", "fieldsV1")

@@ -2,6 +2,7 @@ package metadata
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -55,18 +56,25 @@ var otherBodies = []string{
 	strings.Repeat(`{"a":`, 2000) + `1` + strings.Repeat(`}`, 2000),
 }
 
+// sameAsEncodingJSON checks decodePartial against json.Unmarshal, with
+// managedFields kept and omitted (json.Unmarshal's, then cleared).
 func sameAsEncodingJSON(t *testing.T, body []byte) {
 	t.Helper()
-	var want, got metav1.PartialObjectMetadata
-	wantErr := json.Unmarshal(body, &want)
-	gotErr := decodePartial(body, &got)
-	switch {
-	case (wantErr != nil) != (gotErr != nil):
-		t.Errorf("%.200s:\nencoding/json error %v, decodePartial error %v", body, wantErr, gotErr)
-	case wantErr != nil && wantErr.Error() != gotErr.Error():
-		t.Errorf("%.200s:\nerror %q, want encoding/json's %q", body, gotErr, wantErr)
-	case wantErr == nil && !reflect.DeepEqual(want, got):
-		t.Errorf("%.200s:\ngot  %#v\nwant %#v", body, got, want)
+	for _, omit := range []bool{false, true} {
+		var want, got metav1.PartialObjectMetadata
+		wantErr := json.Unmarshal(body, &want)
+		if omit {
+			want.ManagedFields = nil
+		}
+		gotErr := decodePartial(body, &got, omit)
+		switch {
+		case (wantErr != nil) != (gotErr != nil):
+			t.Errorf("%.200s (omit %v):\nencoding/json error %v, decodePartial error %v", body, omit, wantErr, gotErr)
+		case wantErr != nil && wantErr.Error() != gotErr.Error():
+			t.Errorf("%.200s (omit %v):\nerror %q, want encoding/json's %q", body, omit, gotErr, wantErr)
+		case wantErr == nil && !reflect.DeepEqual(want, got):
+			t.Errorf("%.200s (omit %v):\ngot  %#v\nwant %#v", body, omit, got, want)
+		}
 	}
 }
 
@@ -78,10 +86,40 @@ func TestDecodePartial_SameAsEncodingJSON(t *testing.T) {
 		sameAsEncodingJSON(t, []byte(body))
 	}
 	for _, body := range serverBodies {
-		s := scanner{b: []byte(body)}
-		if !s.partial(&metav1.PartialObjectMetadata{}) || !s.end() {
-			t.Errorf("%s: left to encoding/json", body)
+		for _, omit := range []bool{false, true} {
+			s := scanner{b: []byte(body), omitManagedFields: omit}
+			if !s.partial(&metav1.PartialObjectMetadata{}) || !s.end() {
+				t.Errorf("%s (omit %v): left to encoding/json", body, omit)
+			}
 		}
+	}
+}
+
+// TestDecodePartial_Allocations: an event's keys and the values it skips
+// are not copied; with managedFields omitted, nothing of them is. The
+// counts are those of serverBodies[0]: its strings, maps, slices and
+// times, and the scanner.
+func TestDecodePartial_Allocations(t *testing.T) {
+	body := []byte(serverBodies[0])
+	for _, tc := range []struct {
+		name string
+		omit bool
+		max  float64
+	}{
+		{"ManagedFieldsKept", false, 31},
+		{"ManagedFieldsOmitted", true, 23},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := testing.AllocsPerRun(100, func() {
+				var p metav1.PartialObjectMetadata
+				if err := decodePartial(body, &p, tc.omit); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if got > tc.max {
+				t.Errorf("%v allocations, want at most %v", got, tc.max)
+			}
+		})
 	}
 }
 
@@ -105,13 +143,15 @@ func BenchmarkDecodePartial(b *testing.B) {
 			}
 		}
 	})
-	b.Run("decodePartial", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			var p metav1.PartialObjectMetadata
-			if err := decodePartial(body, &p); err != nil {
-				b.Fatal(err)
+	for _, omit := range []bool{false, true} {
+		b.Run(fmt.Sprintf("decodePartial/omitManagedFields=%v", omit), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var p metav1.PartialObjectMetadata
+				if err := decodePartial(body, &p, omit); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
+		})
+	}
 }

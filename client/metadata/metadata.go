@@ -60,6 +60,9 @@ type Getter interface {
 // Mirrors k8s.io/client-go/metadata.Client.
 type Client struct {
 	client *client.RESTClient
+	// omitManagedFields: objects come without metadata.managedFields
+	// (OmitManagedFields).
+	omitManagedFields bool
 }
 
 var _ Interface = (*Client)(nil)
@@ -79,18 +82,30 @@ func NewForConfig(config *client.Config) (*Client, error) {
 // New returns a Client over rc, which should be unversioned.
 func New(rc *client.RESTClient) *Client { return &Client{client: rc} }
 
+// OmitManagedFields returns a copy of c whose objects (and watch events)
+// come without metadata.managedFields: the server sends them, the client
+// checks but does not keep them. It is for controllers that never read
+// them, such as the garbage collector, whose informers would drop them
+// anyway (upstream drops them after decoding, in the informers' transform).
+func (c *Client) OmitManagedFields() *Client {
+	out := *c
+	out.omitManagedFields = true
+	return &out
+}
+
 // Resource returns the client of one resource.
 func (c *Client) Resource(resource scheme.GroupVersionResource) Getter {
-	return &resourceClient{client: c.client, resource: resource}
+	return &resourceClient{client: c.client, resource: resource, omitManagedFields: c.omitManagedFields}
 }
 
 // resourceClient implements Getter.
 //
 // Mirrors metadata.client.
 type resourceClient struct {
-	client    *client.RESTClient
-	namespace string
-	resource  scheme.GroupVersionResource
+	client            *client.RESTClient
+	namespace         string
+	resource          scheme.GroupVersionResource
+	omitManagedFields bool
 }
 
 func (c *resourceClient) Namespace(ns string) ResourceInterface {
@@ -116,10 +131,11 @@ func (c *resourceClient) request(verb, name string, subresources ...string) (*cl
 
 // decodeObject reads an object's metadata from a body that is either a
 // PartialObjectMetadata or the whole object (a server that could not
-// convert). apiVersion and kind are cleared, as upstream's decoder does.
-func decodeObject(body []byte) (*metav1.PartialObjectMetadata, error) {
+// convert). apiVersion and kind are cleared, as upstream's decoder does;
+// so are managedFields if c omits them.
+func (c *resourceClient) decodeObject(body []byte) (*metav1.PartialObjectMetadata, error) {
 	partial := &metav1.PartialObjectMetadata{}
-	if err := decodePartial(body, partial); err != nil {
+	if err := decodePartial(body, partial, c.omitManagedFields); err != nil {
 		return nil, fmt.Errorf("unable to decode returned object as PartialObjectMetadata: %w", err)
 	}
 	if partial.Kind != "PartialObjectMetadata" && !isLikelyObjectMetadata(partial) {
@@ -144,7 +160,7 @@ func truncate(b []byte) string {
 }
 
 // decodeEvent is the watch's ObjectDecoder.
-func decodeEvent(data []byte) (scheme.Object, error) { return decodeObject(data) }
+func (c *resourceClient) decodeEvent(data []byte) (scheme.Object, error) { return c.decodeObject(data) }
 
 func (c *resourceClient) Get(ctx context.Context, name string, opts metav1.GetOptions, subresources ...string) (*metav1.PartialObjectMetadata, error) {
 	if name == "" {
@@ -158,7 +174,7 @@ func (c *resourceClient) Get(ctx context.Context, name string, opts metav1.GetOp
 	if err != nil {
 		return nil, err
 	}
-	return decodeObject(body)
+	return c.decodeObject(body)
 }
 
 func (c *resourceClient) List(ctx context.Context, opts metav1.ListOptions) (*metav1.PartialObjectMetadataList, error) {
@@ -177,6 +193,9 @@ func (c *resourceClient) List(ctx context.Context, opts metav1.ListOptions) (*me
 	list.TypeMeta = metav1.TypeMeta{}
 	for i := range list.Items {
 		list.Items[i].TypeMeta = metav1.TypeMeta{}
+		if c.omitManagedFields {
+			list.Items[i].ManagedFields = nil
+		}
 	}
 	return list, nil
 }
@@ -187,7 +206,7 @@ func (c *resourceClient) Watch(ctx context.Context, opts metav1.ListOptions) (wa
 	if err != nil {
 		return nil, err
 	}
-	return req.SetHeader("Accept", AcceptObject).VersionedParams(&opts).Decoder(decodeEvent).Watch(ctx)
+	return req.SetHeader("Accept", AcceptObject).VersionedParams(&opts).Decoder(c.decodeEvent).Watch(ctx)
 }
 
 func (c *resourceClient) Patch(ctx context.Context, name string, pt client.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (*metav1.PartialObjectMetadata, error) {
@@ -203,7 +222,7 @@ func (c *resourceClient) Patch(ctx context.Context, name string, pt client.Patch
 	if err != nil {
 		return nil, err
 	}
-	return decodeObject(body)
+	return c.decodeObject(body)
 }
 
 func (c *resourceClient) Delete(ctx context.Context, name string, opts metav1.DeleteOptions, subresources ...string) error {

@@ -175,3 +175,72 @@ func TestClient_AcceptHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestClient_OmitManagedFields: a client made with OmitManagedFields
+// answers Get, List and Watch without managedFields, and the metadata
+// around them intact; the plain client keeps them.
+func TestClient_OmitManagedFields(t *testing.T) {
+	const meta = `{"name":"a","namespace":"default","uid":"u-a","resourceVersion":"7","labels":{"tier":"batch"},` +
+		`"managedFields":[{"manager":"m","operation":"Update","apiVersion":"stable.example.com/v1","time":"2026-12-02T07:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{}}}]}`
+	const object = `{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadata","metadata":` + meta + `}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.URL.Query().Get("watch") != "":
+			w.Write([]byte(`{"type":"ADDED","object":` + object + "}\n")) //nolint:errcheck
+		case r.URL.Path == "/apis/stable.example.com/v1/namespaces/default/crontabs":
+			w.Write([]byte(`{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadataList","metadata":{"resourceVersion":"7"},"items":[` + object + `]}`)) //nolint:errcheck
+		default:
+			w.Write([]byte(object)) //nolint:errcheck
+		}
+	}))
+	defer srv.Close()
+	mc, err := metadata.NewForConfig(&client.Config{Host: srv.URL, QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		client *metadata.Client
+		fields int // managedFields entries wanted
+	}{
+		{"Kept", mc, 1},
+		{"Omitted", mc.OmitManagedFields(), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			crs := tc.client.Resource(crontabs).Namespace("default")
+			check := func(verb string, m *metav1.PartialObjectMetadata) {
+				t.Helper()
+				if m.Name != "a" || m.UID != "u-a" || m.ResourceVersion != "7" || m.Labels["tier"] != "batch" || len(m.ManagedFields) != tc.fields {
+					t.Errorf("%s = %#v", verb, m.ObjectMeta)
+				}
+			}
+			got, err := crs.Get(ctx, "a", metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("Get", got)
+			list, err := crs.List(ctx, metav1.ListOptions{})
+			if err != nil || len(list.Items) != 1 {
+				t.Fatalf("List = %v, %v", list, err)
+			}
+			check("List", &list.Items[0])
+			w, err := crs.Watch(ctx, metav1.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Stop()
+			select {
+			case ev := <-w.ResultChan():
+				m, ok := ev.Object.(*metav1.PartialObjectMetadata)
+				if !ok {
+					t.Fatalf("event %s %#v", ev.Type, ev.Object)
+				}
+				check("Watch", m)
+			case <-time.After(10 * time.Second):
+				t.Fatal("no event")
+			}
+		})
+	}
+}

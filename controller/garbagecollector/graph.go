@@ -36,7 +36,9 @@ type node struct {
 	identity objectReference
 
 	mu sync.RWMutex // guards the fields below
-	// dependents are the nodes that name this one in an ownerReference.
+	// dependents are the nodes that name this one in an ownerReference;
+	// nil until the first (most objects own nothing, and a node is kept
+	// for every object).
 	dependents map[*node]struct{}
 	// owners are the object's ownerReferences as last observed.
 	owners []metav1.OwnerReference
@@ -123,6 +125,9 @@ func (n *node) getOwners() []metav1.OwnerReference {
 func (n *node) addDependent(d *node) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.dependents == nil {
+		n.dependents = map[*node]struct{}{}
+	}
 	n.dependents[d] = struct{}{}
 }
 

@@ -39,6 +39,10 @@ type event struct {
 	// oldObj is the object before an update (nil otherwise).
 	oldObj metav1.Object
 	gvk    scheme.GroupVersionKind
+	// apiVersion is gvk's group version as a string, if the sender made
+	// it once for all its events (a monitor does); else
+	// identityFromEvent makes it.
+	apiVersion string
 }
 
 // monitor is the informer of one resource, feeding graphChanges.
@@ -114,17 +118,31 @@ func newDependencyGraphBuilder(metadataClient metadata.Interface, ignoredResourc
 	}
 }
 
-// trimManagedFields is the monitors' informer transform: the objects
-// come as metadata already (the metadata client asks the server for
-// PartialObjectMetadata), and the collector has no use for their
-// managedFields, the bulk of what is left.
+// trimToGraph is the monitors' informer transform: the objects come as
+// metadata already (the metadata client asks the server for
+// PartialObjectMetadata, and leaves managedFields out), and the graph
+// reads only their identity, ownerReferences, finalizers and
+// deletionTimestamp. Labels and annotations go too, so that the
+// informers' caches (an object per object of every resource) hold no
+// more than the graph needs: their memory is the collector's largest,
+// and the Go collector marks it over and over.
 //
 // Mirrors the trim transform kube-controller-manager gives its informer
 // factories (CreateControllerContext in
-// cmd/kube-controller-manager/app/controllermanager.go).
-func trimManagedFields(obj any) (any, error) {
-	if m, ok := obj.(metav1.Object); ok && m.GetManagedFields() != nil {
-		m.SetManagedFields(nil)
+// cmd/kube-controller-manager/app/controllermanager.go), which drops
+// managedFields only: upstream's informers are shared with other
+// controllers, which read labels.
+func trimToGraph(obj any) (any, error) {
+	if m, ok := obj.(metav1.Object); ok {
+		if m.GetManagedFields() != nil {
+			m.SetManagedFields(nil)
+		}
+		if m.GetLabels() != nil {
+			m.SetLabels(nil)
+		}
+		if m.GetAnnotations() != nil {
+			m.SetAnnotations(nil)
+		}
 	}
 	return obj, nil
 }
@@ -151,9 +169,10 @@ func (gb *GraphBuilder) monitorFor(resource scheme.GroupVersionResource, kind sc
 		},
 	}, informer.SharedIndexInformerOptions{
 		Name:      "garbagecollector-" + resource.String(),
-		Transform: trimManagedFields,
+		Transform: trimToGraph,
 		Logger:    gb.opts.Logger.With("informer", resource.String()),
 	})
+	apiVersion := kind.GroupVersion().String()
 	accessor := func(obj any) (metav1.Object, bool) {
 		if t, ok := obj.(informer.DeletedFinalStateUnknown); ok {
 			obj = t.Obj
@@ -164,19 +183,19 @@ func (gb *GraphBuilder) monitorFor(resource scheme.GroupVersionResource, kind sc
 	_, err := inf.AddEventHandler(informer.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any, _ bool) {
 			if o, ok := accessor(obj); ok {
-				gb.graphChanges.Add(&event{eventType: addEvent, obj: o, gvk: kind})
+				gb.graphChanges.Add(&event{eventType: addEvent, obj: o, gvk: kind, apiVersion: apiVersion})
 			}
 		},
 		UpdateFunc: func(oldObj, newObj any) {
 			o, ok := accessor(newObj)
 			old, _ := accessor(oldObj)
 			if ok {
-				gb.graphChanges.Add(&event{eventType: updateEvent, obj: o, oldObj: old, gvk: kind})
+				gb.graphChanges.Add(&event{eventType: updateEvent, obj: o, oldObj: old, gvk: kind, apiVersion: apiVersion})
 			}
 		},
 		DeleteFunc: func(obj any) {
 			if o, ok := accessor(obj); ok {
-				gb.graphChanges.Add(&event{eventType: deleteEvent, obj: o, gvk: kind})
+				gb.graphChanges.Add(&event{eventType: deleteEvent, obj: o, gvk: kind, apiVersion: apiVersion})
 			}
 		},
 	})
@@ -294,7 +313,7 @@ func (gb *GraphBuilder) Run(ctx context.Context) {
 func (gb *GraphBuilder) enqueueVirtualDeleteEvent(ref objectReference) {
 	gv, _ := scheme.ParseGroupVersion(ref.APIVersion)
 	obj := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: ref.Namespace, Name: ref.Name, UID: ref.UID}}
-	gb.graphChanges.Add(&event{virtual: true, eventType: deleteEvent, obj: obj, gvk: gv.WithKind(ref.Kind)})
+	gb.graphChanges.Add(&event{virtual: true, eventType: deleteEvent, obj: obj, gvk: gv.WithKind(ref.Kind), apiVersion: ref.APIVersion})
 }
 
 // addDependentToOwners adds n to the dependents of each of owners. An
@@ -311,9 +330,8 @@ func (gb *GraphBuilder) addDependentToOwners(n *node, owners []metav1.OwnerRefer
 			// A namespaced dependent's owner is looked for in its
 			// namespace (cluster-scoped owners ignore it).
 			ownerNode = &node{
-				identity:   objectReference{OwnerReference: ownerReferenceCoordinates(owner), Namespace: n.identity.Namespace},
-				dependents: map[*node]struct{}{},
-				virtual:    true,
+				identity: objectReference{OwnerReference: ownerReferenceCoordinates(owner), Namespace: n.identity.Namespace},
+				virtual:  true,
 			}
 			gb.uidToNode.Write(ownerNode)
 		}
@@ -441,8 +459,12 @@ func (gb *GraphBuilder) processTransitions(oldObj, newObj metav1.Object, n *node
 
 // identityFromEvent is the identity of the event's object.
 func identityFromEvent(e *event) objectReference {
+	apiVersion := e.apiVersion
+	if apiVersion == "" {
+		apiVersion = e.gvk.GroupVersion().String()
+	}
 	return objectReference{
-		OwnerReference: metav1.OwnerReference{APIVersion: e.gvk.GroupVersion().String(), Kind: e.gvk.Kind, UID: e.obj.GetUID(), Name: e.obj.GetName()},
+		OwnerReference: metav1.OwnerReference{APIVersion: apiVersion, Kind: e.gvk.Kind, UID: e.obj.GetUID(), Name: e.obj.GetName()},
 		Namespace:      e.obj.GetNamespace(),
 	}
 }
@@ -482,7 +504,6 @@ func (gb *GraphBuilder) processGraphChanges() bool {
 	case (e.eventType == addEvent || e.eventType == updateEvent) && !found:
 		n := &node{
 			identity:           identityFromEvent(e),
-			dependents:         map[*node]struct{}{},
 			owners:             obj.GetOwnerReferences(),
 			beingDeleted:       beingDeleted(obj),
 			deletingDependents: beingDeleted(obj) && hasFinalizer(obj, metav1.FinalizerDeleteDependents),
