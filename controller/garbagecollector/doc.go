@@ -50,6 +50,10 @@
 //   - Monitors are informers of their own (not shared with other
 //     controllers' typed informers) over the metadata client, JSON only;
 //     the REST mapping is by group and kind, from the last discovery read.
+//     Being the collector's own, they keep only what the graph reads
+//     (trimToGraph: no labels, annotations or managedFields, which the
+//     client does not even keep: OmitManagedFields), since every event of
+//     every object passes through them.
 //   - JSON merge patches conditional on resourceVersion (upstream tries a
 //     strategic merge patch first).
 //   - One lock per node; a reduced handling of ownerReferences whose

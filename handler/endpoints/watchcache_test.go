@@ -325,3 +325,29 @@ func TestWatchLines_SweepsGoneObjects(t *testing.T) {
 	}
 	runtime.KeepAlive(more)
 }
+
+// TestPartialMetadataJSON: a custom resource's PartialObjectMetadata is
+// written as the Unstructured {apiVersion, kind, metadata} would be.
+func TestPartialMetadataJSON(t *testing.T) {
+	for name, metadata := range map[string]any{
+		"Full": map[string]any{
+			"name": "w", "namespace": "default", "uid": "u-1", "resourceVersion": "12", "generation": int64(1),
+			"labels":        map[string]any{"app": "x", "shard": "s1"},
+			"managedFields": []any{map[string]any{"manager": "m", "fieldsV1": map[string]any{"f:spec": map[string]any{".": map[string]any{}}}}},
+		},
+		"NoMetadata": nil,
+	} {
+		t.Run(name, func(t *testing.T) {
+			want, err := (&unstructured.Unstructured{Object: map[string]any{
+				"apiVersion": "meta.k8s.io/v1", "kind": "PartialObjectMetadata", "metadata": metadata,
+			}}).AppendJSON(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := partialMetadataJSON{metadata: metadata}.AppendJSON(nil)
+			if err != nil || string(got) != string(want) {
+				t.Errorf("got %s, %v\nwant %s", got, err, want)
+			}
+		})
+	}
+}
