@@ -30,7 +30,13 @@ type eventReader struct {
 	cut cutState
 }
 
-const eventReaderMinRead = 32 << 10
+// eventReaderMinRead is the least an eventReader asks the stream for,
+// and its buffer's first size. The buffer lives as long as the watch,
+// and the garbage collector watches every resource: at 32 KiB it was a
+// quarter of what the collector's monitor of a CRD's resource holds
+// (BenchmarkMemoryPerCRD). Events of a few hundred bytes need no more,
+// and a larger event grows the buffer.
+const eventReaderMinRead = 4 << 10
 
 func newEventReader(r io.Reader) *eventReader { return &eventReader{r: r} }
 
