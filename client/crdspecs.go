@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"reflect"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -20,8 +19,8 @@ import (
 // client of CRDsSharingSpecs remembers the specs it decoded by their JSON;
 // a CRD whose spec is, byte for byte, a remembered one gets that spec
 // (shared), and only the rest (metadata, status) is decoded. A body whose
-// spec is a remembered one is written by copying the spec's JSON, once the
-// writer is known to write that JSON for it.
+// spec is a remembered one is written by copying the spec's JSON as the
+// server wrote it.
 //
 // The rule that makes the sharing safe: a spec decoded by such a client is
 // read only, as an informer's cache is (DeepCopy copies all of it). The
@@ -55,15 +54,7 @@ type sharedSpec struct {
 	spec apiextensionsv1.CustomResourceDefinitionSpec
 	// used is when it was last looked up (guarded by SharedSpecs.mu).
 	used time.Time
-	// wire says whether json is what the client's writer writes for
-	// spec (wireSame), is not (wireDiffers), or is not known yet (0).
-	wire atomic.Int32
 }
-
-const (
-	wireSame    = 1
-	wireDiffers = 2
-)
 
 const (
 	// sharedSpecsMax bounds the remembered specs: those of the CRDs on
@@ -227,39 +218,29 @@ func (s *SharedSpecs) lookupSpec(spec *apiextensionsv1.CustomResourceDefinitionS
 	return e
 }
 
-// encode writes crd as a request body, as scheme.MarshalJSON does. A CRD
-// whose spec is a remembered one is written with an empty spec, and the
-// spec's JSON copied in, once the first whole write of that spec has shown
-// that the JSON is what the writer writes for it (a server of another
-// build could order or default a spec otherwise).
+// encode writes crd as a request body, as scheme.MarshalJSON does, but
+// for a CRD whose spec is a remembered one: then the rest is written with
+// an empty spec, and the spec's JSON as the server wrote it copied in. The
+// body's spec is the one the server sent, as it sent it (the server's
+// storage codec finds it byte for byte among the specs it remembers); it
+// decodes to the remembered spec, which was decoded from it.
 func (s *SharedSpecs) encode(crd *apiextensionsv1.CustomResourceDefinition) ([]byte, error) {
 	e := s.lookupSpec(&crd.Spec)
-	if e == nil || e.wire.Load() == wireDiffers {
+	if e == nil {
 		return scheme.MarshalJSON(crd)
 	}
-	if e.wire.Load() == wireSame {
-		stub := *crd
-		stub.Spec = apiextensionsv1.CustomResourceDefinitionSpec{}
-		b, err := scheme.MarshalJSON(&stub)
-		if err != nil {
-			return nil, err
-		}
-		if start, end, found := apiextensionsv1.SpecSpan(b); found {
-			out := make([]byte, 0, len(b)-(end-start)+len(e.json))
-			return append(append(append(out, b[:start]...), e.json...), b[end:]...), nil
-		}
-		return scheme.MarshalJSON(crd)
-	}
-	b, err := scheme.MarshalJSON(crd)
+	stub := *crd
+	stub.Spec = apiextensionsv1.CustomResourceDefinitionSpec{}
+	b, err := scheme.MarshalJSON(&stub)
 	if err != nil {
 		return nil, err
 	}
-	if start, end, found := apiextensionsv1.SpecSpan(b); found && bytes.Equal(b[start:end], e.json) {
-		e.wire.Store(wireSame)
-	} else {
-		e.wire.Store(wireDiffers)
+	start, end, found := apiextensionsv1.SpecSpan(b)
+	if !found {
+		return scheme.MarshalJSON(crd)
 	}
-	return b, nil
+	out := make([]byte, 0, len(b)-(end-start)+len(e.json))
+	return append(append(append(out, b[:start]...), e.json...), b[end:]...), nil
 }
 
 // shallowEqual compares a and b field by field, slices, maps and pointers
