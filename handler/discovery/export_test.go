@@ -6,3 +6,11 @@ func AggregatedBuilds(m *Manager) int {
 	defer m.aggMu.Unlock()
 	return m.aggBuilds
 }
+
+// ResourceListBuilds returns how many group version documents m has
+// encoded.
+func ResourceListBuilds(m *Manager) int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.listBuilds
+}

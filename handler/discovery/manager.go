@@ -25,7 +25,7 @@ import (
 // Mirrors the aggregated discovery ResourceManager (aggregated/handler.go)
 // together with the legacy root, group and version handlers.
 type Manager struct {
-	mu sync.RWMutex // guards groups and order
+	mu sync.RWMutex // guards groups, priority, gen, lists and listBuilds
 	// groups maps a group name to its versions, each version to its
 	// resources sorted by name. A group is present iff it has at least one
 	// version.
@@ -36,6 +36,14 @@ type Manager struct {
 	// gen counts the changes of groups and priority: the aggregated
 	// document of one generation is encoded once (aggregatedBody).
 	gen int64
+
+	// lists holds a group version's APIResourceList as JSON, encoded on
+	// its first request after a change of that group version (the
+	// garbage collector's discovery reads every group version, again and
+	// again while CRDs change); an entry is dropped when its group
+	// version changes. listBuilds counts the encodings.
+	lists      map[scheme.GroupVersion][]byte
+	listBuilds int
 
 	aggMu sync.Mutex // guards aggGen, agg and aggBuilds
 	// agg holds the encoded aggregated documents of generation aggGen, by
@@ -53,7 +61,8 @@ type encodedDoc struct {
 
 // NewManager returns an empty Manager.
 func NewManager() *Manager {
-	return &Manager{groups: map[string]map[string][]apiresource.Resource{}, priority: map[string]int{}}
+	return &Manager{groups: map[string]map[string][]apiresource.Resource{}, priority: map[string]int{},
+		lists: map[scheme.GroupVersion][]byte{}}
 }
 
 // SetGroupPriority makes group appear before groups of lower priority in
@@ -91,6 +100,7 @@ func (m *Manager) SetGroupVersion(gv scheme.GroupVersion, resources []apiresourc
 	// one of its CRDs; most (a condition) change nothing advertised.
 	if old, ok := vs[gv.Version]; !ok || !reflect.DeepEqual(old, rs) {
 		m.gen++
+		delete(m.lists, gv)
 	}
 	vs[gv.Version] = rs
 }
@@ -105,6 +115,7 @@ func (m *Manager) RemoveGroupVersion(gv scheme.GroupVersion) {
 	vs := m.groups[gv.Group]
 	if _, ok := vs[gv.Version]; ok {
 		m.gen++
+		delete(m.lists, gv)
 	}
 	delete(vs, gv.Version)
 	if len(vs) == 0 {
@@ -227,7 +238,14 @@ func (m *Manager) apiGroupLocked(group string) metav1.APIGroup {
 //
 // Mirrors APIVersionHandler in endpoints/discovery/version.go.
 func (m *Manager) APIResourceList(gv scheme.GroupVersion) (*metav1.APIResourceList, bool) {
-	rs, ok := m.Resources(gv)
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.apiResourceListLocked(gv)
+}
+
+// apiResourceListLocked is APIResourceList; m.mu is held.
+func (m *Manager) apiResourceListLocked(gv scheme.GroupVersion) (*metav1.APIResourceList, bool) {
+	rs, ok := m.groups[gv.Group][gv.Version]
 	if !ok {
 		return nil, false
 	}
@@ -429,12 +447,44 @@ func (m *Manager) ServeGroupVersion(w http.ResponseWriter, r *http.Request, gv s
 		responsewriters.WriteError(w, err)
 		return
 	}
-	list, ok := m.APIResourceList(gv)
+	body, ok, err := m.resourceListJSON(gv)
+	if err != nil {
+		responsewriters.WriteError(w, err)
+		return
+	}
 	if !ok {
 		responsewriters.WriteError(w, notFound())
 		return
 	}
-	responsewriters.WriteObject(w, opts, http.StatusOK, list)
+	responsewriters.WriteObject(w, opts, http.StatusOK, encodedJSON(body))
+}
+
+// resourceListJSON returns gv's APIResourceList as JSON (ok false if gv is
+// not served), encoded once per change of gv.
+func (m *Manager) resourceListJSON(gv scheme.GroupVersion) (body []byte, ok bool, err error) {
+	m.mu.RLock()
+	body, ok = m.lists[gv]
+	m.mu.RUnlock()
+	if ok {
+		return body, true, nil
+	}
+	// Encoded under the write lock, so that no change of gv comes between
+	// reading its resources and keeping the result.
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if body, ok := m.lists[gv]; ok {
+		return body, true, nil
+	}
+	list, ok := m.apiResourceListLocked(gv)
+	if !ok {
+		return nil, false, nil
+	}
+	if body, err = json.Marshal(list); err != nil {
+		return nil, false, err
+	}
+	m.lists[gv] = body
+	m.listBuilds++
+	return body, true, nil
 }
 
 // notFound is the answer of a path nothing serves: upstream's delegate

@@ -14,6 +14,7 @@ import (
 	"github.com/crdlab/crdlab/handler/internal/check"
 	"github.com/crdlab/crdlab/machinery/apiresource"
 	"github.com/crdlab/crdlab/scheme"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 func crontabs() apiresource.Resource {
@@ -294,4 +295,69 @@ func BenchmarkManager_ServeAggregated(b *testing.B) {
 			b.Fatal(w.Code)
 		}
 	}
+}
+
+// TestManager_ServeGroupVersionEncodedOncePerChange: a group version's
+// document is encoded on its first request after a change of that group
+// version only, and every answer (JSON, pretty, YAML) is what encoding the
+// document built afresh gives.
+func TestManager_ServeGroupVersionEncodedOncePerChange(t *testing.T) {
+	m := newManager()
+	v1 := scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}
+	serve := func(path, accept string) string {
+		t.Helper()
+		r := httptest.NewRequest("GET", path, nil)
+		if accept != "" {
+			r.Header.Set("Accept", accept)
+		}
+		w := httptest.NewRecorder()
+		m.ServeGroupVersion(w, r, v1)
+		check.Equal(t, 200, w.Code)
+		return w.Body.String()
+	}
+	want := func(pretty, yaml bool) string {
+		t.Helper()
+		list, ok := m.APIResourceList(v1)
+		check.True(t, ok, "no document")
+		var b []byte
+		var err error
+		if pretty {
+			b, err = json.MarshalIndent(list, "", "  ")
+		} else {
+			b, err = json.Marshal(list)
+		}
+		check.NoError(t, err)
+		if yaml {
+			b, err = sigsyaml.JSONToYAML(b)
+			check.NoError(t, err)
+			return string(b)
+		}
+		return string(b) + "\n"
+	}
+	builds := discovery.ResourceListBuilds(m)
+	for range 3 {
+		check.Equal(t, want(false, false), serve("/apis/stable.example.com/v1", ""))
+		check.Equal(t, want(true, false), serve("/apis/stable.example.com/v1", "application/json;pretty=true"))
+		check.Equal(t, want(false, true), serve("/apis/stable.example.com/v1", "application/yaml"))
+	}
+	check.Equal(t, builds+1, discovery.ResourceListBuilds(m))
+
+	// Setting the same resources again changes nothing; other group
+	// versions' changes leave it.
+	m.SetGroupVersion(v1, []apiresource.Resource{crontabs()})
+	m.SetGroupVersion(scheme.GroupVersion{Group: "a.example.com", Version: "v1"}, []apiresource.Resource{{Name: "bs", Kind: "B"}})
+	serve("/apis/stable.example.com/v1", "")
+	check.Equal(t, builds+1, discovery.ResourceListBuilds(m))
+
+	more := crontabs()
+	more.Name, more.Kind = "morecrontabs", "MoreCronTab"
+	m.SetGroupVersion(v1, []apiresource.Resource{crontabs(), more})
+	check.Contains(t, serve("/apis/stable.example.com/v1", ""), `"name":"morecrontabs"`)
+	check.Equal(t, want(false, false), serve("/apis/stable.example.com/v1", ""))
+	check.Equal(t, builds+2, discovery.ResourceListBuilds(m))
+
+	m.RemoveGroupVersion(v1)
+	w := httptest.NewRecorder()
+	m.ServeGroupVersion(w, httptest.NewRequest("GET", "/apis/stable.example.com/v1", nil), v1)
+	check.Equal(t, 404, w.Code)
 }
