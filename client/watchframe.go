@@ -141,19 +141,28 @@ func cutEvent(b []byte, st *cutState, raw *metav1.WatchEvent) (n int, shaped, wh
 		*st = cutState{inObject: true, typ: typ, start: i, i: i}
 	}
 	for ; st.i < len(b); st.i++ {
-		c := b[st.i]
 		if st.inString {
-			switch c {
-			case '\\':
-				if st.i+1 == len(b) {
-					return 0, true, false // the escaped byte is still to come
-				}
-				st.i++
-			case '"':
+			// Most of a CRD's bytes are in strings (descriptions): jump to
+			// the next quote. It ends the string unless the backslashes
+			// right before it are an odd number (then the last one
+			// escapes it); the run cannot reach back past the string's
+			// opening quote, which is in b.
+			q := bytes.IndexByte(b[st.i:], '"')
+			if q < 0 {
+				st.i = len(b)
+				return 0, true, false // the string goes on in what is still to come
+			}
+			st.i += q
+			n := 0
+			for b[st.i-1-n] == '\\' {
+				n++
+			}
+			if n%2 == 0 {
 				st.inString = false
 			}
 			continue
 		}
+		c := b[st.i]
 		switch c {
 		case '"':
 			st.inString = true

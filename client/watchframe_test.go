@@ -10,6 +10,7 @@ import (
 	"testing/iotest"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/internal/crdgen"
 )
 
 var frameStreams = []string{
@@ -17,6 +18,9 @@ var frameStreams = []string{
 		`{"type":"MODIFIED","object":{"metadata":{"name":"b"}}}` + "\n",
 	`{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}}{"type":"DELETED","object":{}}`,
 	"  \n" + `{"type":"ADDED","object":{}}` + "\n\n   ",
+	// Runs of backslashes before quotes, in keys and values: the scan
+	// jumps from quote to quote and counts the backslashes before each.
+	`{"type":"ADDED","object":{"a\\\"}":"\\\\","b":"\\\\\"]","":"","c\\":["\"{\\\\"]}}` + "\n",
 	// Another shape from the second event on: the decoder takes over.
 	`{"type":"ADDED","object":{}}` + "\n" + `{"object":{"a":1},"type":"ADDED"}` + "\n" + `{"type":"DELETED","object":{}}`,
 	`{ "type": "ADDED", "object": {"a": 1} }`,
@@ -100,8 +104,8 @@ func TestEventReader_SameAsDecoder(t *testing.T) {
 // TestEventReader_FastPathTaken: servers' events are cut without a
 // decoder (the test above would pass either way).
 func TestEventReader_FastPathTaken(t *testing.T) {
-	e := newEventReader(iotest.OneByteReader(strings.NewReader(frameStreams[0] + frameStreams[1])))
-	for range 4 {
+	e := newEventReader(iotest.OneByteReader(strings.NewReader(frameStreams[0] + frameStreams[1] + frameStreams[2] + frameStreams[3])))
+	for range 6 {
 		var ev metav1.WatchEvent
 		if err := e.next(&ev); err != nil {
 			t.Fatal(err)
@@ -121,4 +125,24 @@ func FuzzEventReader(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(sameAsDecoder)
+}
+
+// BenchmarkEventReader_RealSizeCRD cuts watch events of a real-size CRD
+// (265 KiB, 2 versions) from a stream.
+func BenchmarkEventReader_RealSizeCRD(b *testing.B) {
+	event := `{"type":"MODIFIED","object":` + string(crdgen.CRD(0, crdgen.Options{Bytes: 265 << 10, Versions: 2, Seed: 1})) + "}\n"
+	stream := strings.Repeat(event, 8)
+	b.SetBytes(int64(len(stream)))
+	for b.Loop() {
+		e := newEventReader(strings.NewReader(stream))
+		for range 8 {
+			var ev metav1.WatchEvent
+			if err := e.next(&ev); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if e.dec != nil {
+			b.Fatal("a json.Decoder took over")
+		}
+	}
 }
