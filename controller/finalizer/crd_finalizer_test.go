@@ -3,6 +3,9 @@ package finalizer
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sort"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -27,8 +30,9 @@ type fakeInstances struct {
 	items map[string][]string
 	// stuck instances survive DeleteCollection (they have finalizers).
 	stuck map[string]bool
-	// deletes lists the namespaces DeleteCollection was called for.
-	deletes            []string
+	// deletes lists the namespaces DeleteCollection was called for; lists
+	// the continue token of each List.
+	deletes, lists     []string
 	listErr, deleteErr error
 }
 
@@ -36,17 +40,31 @@ func (f *fakeInstances) GetCustomResourceListerCollectionDeleter(*apiextensionsv
 	return f, nil
 }
 
-func (f *fakeInstances) List(context.Context) (*metav1.PartialObjectMetadataList, error) {
+// List pages through the instances in namespace then name order, as
+// storage's keys sort; the continue token is the offset. It records each
+// call's continue token.
+func (f *fakeInstances) List(_ context.Context, opts metav1.ListOptions) (*metav1.PartialObjectMetadataList, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.lists = append(f.lists, opts.Continue)
 	if f.listErr != nil {
 		return nil, f.listErr
 	}
-	list := &metav1.PartialObjectMetadataList{}
+	var all []metav1.PartialObjectMetadata
 	for ns, names := range f.items {
 		for _, n := range names {
-			list.Items = append(list.Items, metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: n}})
+			all = append(all, metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: n}})
 		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i].ObjectMeta, all[j].ObjectMeta
+		return a.Namespace < b.Namespace || a.Namespace == b.Namespace && a.Name < b.Name
+	})
+	from, _ := strconv.Atoi(opts.Continue)
+	from = min(from, len(all))
+	list := &metav1.PartialObjectMetadataList{Items: all[from:]}
+	if limit := int(opts.Limit); limit > 0 && from+limit < len(all) {
+		list.Items, list.Continue = all[from:from+limit], strconv.Itoa(from+limit)
 	}
 	return list, nil
 }
@@ -148,6 +166,40 @@ func TestCRDFinalizer_sync(t *testing.T) {
 		}, terminating(updates[1]))
 		assert.Empty(t, updates[1].Finalizers)
 		assert.Nil(t, client.Get(name), "finalizer removed: the CRD is gone")
+	})
+
+	t.Run("Pages", func(t *testing.T) {
+		// A namespace is deleted as soon as a page names it, and the
+		// list starts again; a page of instances that finalizers keep is
+		// paged past.
+		names := func(prefix string, n int) []string {
+			out := make([]string, n)
+			for i := range out {
+				out[i] = fmt.Sprintf("%s%04d", prefix, i)
+			}
+			return out
+		}
+		held := names("held", ListPageSize+100)
+		instances := &fakeInstances{
+			items: map[string][]string{"a": append(names("x", 2*ListPageSize), held...), "b": {"y"}, "c": {"z"}},
+			stuck: map[string]bool{},
+		}
+		for _, n := range held {
+			instances.stuck[n] = true
+		}
+		c, _, client := newFinalizer(t, instances, fakeClock, deletedCRD(apiextensionsv1.ConditionTrue))
+
+		err := c.sync(ctx, name)
+		require.ErrorIs(t, err, ErrInstancesRemain)
+		assert.Equal(t, fmt.Sprintf("custom resources remain: crontabs.stable.example.com waiting for %d items to be removed", len(held)), err.Error())
+		assert.Equal(t, []string{"a", "b", "c"}, instances.deletes, "one DeleteCollection per namespace")
+		assert.Equal(t, []string{
+			"",        // a's first page: delete a, start again
+			"", "500", // a's held instances, then b and c: delete them, start again
+			"", "500", // only held instances: done
+			"", "500", // the count
+		}, instances.lists)
+		assert.NotNil(t, client.Get(name), "the CRD waits for its held instances")
 	})
 
 	t.Run("ClusterScoped", func(t *testing.T) {

@@ -67,38 +67,9 @@ type metadataInstances struct {
 	namespaced bool
 }
 
-// listPageSize is the page size of List: a page of the bench's objects
-// as metadata is about 0.8 MB of JSON.
-const listPageSize = 500
-
-// maxListPages bounds List's pages (a hundred million instances).
-const maxListPages = 200_000
-
-// List pages through the instances and keeps the namespace and name of
-// each, which is all the finalizer reads. One list of 5,000 instances was
-// 8 MB of JSON (managedFields and labels included), marshaled whole by
-// the server and read whole by the client: the heap's peak while a CRD
-// with 5,000 instances was deleted (BenchmarkCRDDeleteHeap). Pages keep
-// each answer small; the continue token keeps them one snapshot.
-func (d metadataInstances) List(ctx context.Context) (*metav1.PartialObjectMetadataList, error) {
-	out := &metav1.PartialObjectMetadataList{}
-	opts := metav1.ListOptions{Limit: listPageSize}
-	for range maxListPages {
-		page, err := d.resource.List(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		for i := range page.Items {
-			m := &page.Items[i].ObjectMeta
-			out.Items = append(out.Items, metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: m.Namespace, Name: m.Name}})
-		}
-		if page.Continue == "" {
-			out.ResourceVersion = page.ResourceVersion
-			return out, nil
-		}
-		opts.Continue = page.Continue
-	}
-	return nil, fmt.Errorf("more than %d pages of %d instances", maxListPages, listPageSize)
+// List reads one page of the instances, as metadata.
+func (d metadataInstances) List(ctx context.Context, opts metav1.ListOptions) (*metav1.PartialObjectMetadataList, error) {
+	return d.resource.List(ctx, opts)
 }
 
 // DeleteCollection deletes the instances of namespace a page at a time:
@@ -107,7 +78,7 @@ func (d metadataInstances) List(ctx context.Context) (*metav1.PartialObjectMetad
 // object a DeleteCollection deletes, and answers them all; for 5,000
 // instances in one call that was ≈ 22 MB of decoded objects held until
 // the last delete, and a 5 MB answer read whole by this client. Pages
-// hold listPageSize. The continue token keeps them one snapshot, as the
+// hold ListPageSize. The continue token keeps them one snapshot, as the
 // pages of a list: instances created after the first page, or left
 // because they have finalizers, are found by the finalizer's next List.
 func (d metadataInstances) DeleteCollection(ctx context.Context, namespace string) error {
@@ -125,7 +96,7 @@ func (d metadataInstances) DeleteCollection(ctx context.Context, namespace strin
 	if err != nil {
 		return err
 	}
-	opts := metav1.ListOptions{Limit: listPageSize}
+	opts := metav1.ListOptions{Limit: ListPageSize}
 	for range maxListPages {
 		body, err := d.rest.Verb(http.MethodDelete).AbsPath(segs...).
 			SetHeader("Content-Type", client.ContentTypeJSON).
@@ -145,5 +116,5 @@ func (d metadataInstances) DeleteCollection(ctx context.Context, namespace strin
 		}
 		opts.Continue = page.Metadata.Continue
 	}
-	return fmt.Errorf("more than %d pages of %d instances", maxListPages, listPageSize)
+	return fmt.Errorf("more than %d pages of %d instances", maxListPages, ListPageSize)
 }

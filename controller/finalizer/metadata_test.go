@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/client"
 	"github.com/crdlab/crdlab/client/metadata"
 )
@@ -82,25 +83,21 @@ func TestMetadataCRClientGetter(t *testing.T) {
 	crd := deletedCRD(apiextensionsv1.ConditionTrue)
 	crd.Spec.Group = "stable.example.com"
 
-	t.Run("ListPages", func(t *testing.T) {
-		srv := &pagedServer{n: 2*listPageSize + 1}
+	t.Run("List", func(t *testing.T) {
+		srv := &pagedServer{n: 2*ListPageSize + 1}
 		d, err := srv.client(t).GetCustomResourceListerCollectionDeleter(crd)
 		require.NoError(t, err)
-		list, err := d.List(ctx)
+		page, err := d.List(ctx, metav1.ListOptions{Limit: ListPageSize, Continue: "1000"})
 		require.NoError(t, err)
-		require.Len(t, list.Items, 2*listPageSize+2)
-		assert.Equal(t, "b", list.Items[len(list.Items)-1].Namespace)
-		assert.Equal(t, "c-0", list.Items[len(list.Items)-1].Name)
-		assert.Nil(t, list.Items[0].Labels, "only namespace and name are kept")
-		assert.Equal(t, []string{
-			"GET /apis/stable.example.com/v1/crontabs?limit=500",
-			"GET /apis/stable.example.com/v1/crontabs?continue=500&limit=500",
-			"GET /apis/stable.example.com/v1/crontabs?continue=1000&limit=500",
-		}, srv.requests)
+		require.Len(t, page.Items, 2)
+		assert.Equal(t, "b", page.Items[1].Namespace)
+		assert.Equal(t, "c-0", page.Items[1].Name)
+		assert.Empty(t, page.Continue)
+		assert.Equal(t, []string{"GET /apis/stable.example.com/v1/crontabs?continue=1000&limit=500"}, srv.requests)
 	})
 
 	t.Run("DeleteCollectionPages", func(t *testing.T) {
-		srv := &pagedServer{n: listPageSize + 1}
+		srv := &pagedServer{n: ListPageSize + 1}
 		d, err := srv.client(t).GetCustomResourceListerCollectionDeleter(crd)
 		require.NoError(t, err)
 		require.NoError(t, d.DeleteCollection(ctx, "a"))
