@@ -75,9 +75,22 @@ func TestCodec_EncodeWire(t *testing.T) {
 			}
 		}
 
-		if _, err := rest.Create(ctx, obj, nil, nil); err != nil {
+		created, err := rest.Create(ctx, obj, nil, nil)
+		if err != nil {
 			t.Fatal(err)
 		}
+		// The create's read-back (or the watchers' decode, whichever came
+		// first) decoded to the spec it wrote: its JSON is known to be the
+		// writer's before any answer is written (nothing has called
+		// EncodeWire yet; the reader that compares may still be at it).
+		known := false
+		for deadline := time.Now().Add(10 * time.Second); !known && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			known = wireOf(rest.codec, created) == wireSame
+		}
+		if !known {
+			t.Errorf("%d versions: the created spec's wire state is %d, want known (%d) without a whole write", o.Versions, wireOf(rest.codec, created), wireSame)
+		}
+		check("the answer of the create", created)
 		for _, cond := range []apiextensions.CustomResourceDefinitionConditionType{apiextensions.NamesAccepted, apiextensions.Established} {
 			out, _, err := status.Update(ctx, name, statusWrite(cond), nil, nil, false, nil)
 			if err != nil {
@@ -182,4 +195,56 @@ func (e *memoEnv) splicing() int {
 		}
 	}
 	return n
+}
+
+// wireOf is the wire state of obj's remembered spec (0 if none).
+func wireOf(c Codec, obj scheme.Object) int32 {
+	crd := obj.(*apiextensions.CustomResourceDefinition)
+	c.memo.mu.Lock()
+	e := c.memo.byID[specID(&crd.Spec)]
+	c.memo.mu.Unlock()
+	if e == nil {
+		return 0
+	}
+	return e.wire.Load()
+}
+
+// TestCodec_ConfirmWrittenOnlyWhatWritesTheSame: a created spec whose
+// read-back differs from what was written (an empty list, which the
+// writer leaves out and the reader makes nil) is not taken as known: its
+// first answer is written whole, and is what the usual writer writes.
+func TestCodec_ConfirmWrittenOnlyWhatWritesTheSame(t *testing.T) {
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "test.db"), bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := scheme.NewScheme()
+	install.Install(s)
+	rest, _ := NewREST(db, s)
+	o := crdgen.Options{Bytes: 60 << 10, Versions: 2, Seed: 4}
+	body := bytes.Replace(crdgen.CRD(0, o), []byte(`"type":"object"`), []byte(`"required":[],"type":"object"`), 1)
+	obj, err := scheme.NewCodecFactory(s).DecodeToVersion(body, apiextensions.SchemeGroupVersion, scheme.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, err := rest.Create(context.Background(), obj, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := wireOf(rest.codec, created); st != 0 {
+		t.Fatalf("wire state %d after reading back a spec that differs from the one written, want unknown", st)
+	}
+	got, ok := rest.EncodeWire(created, apiextensionsv1.SchemeGroupVersion)
+	wire, err := s.ConvertToVersion(created, apiextensionsv1.SchemeGroupVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := scheme.MarshalJSON(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok || !bytes.Equal(got, want) {
+		t.Errorf("the create's answer: EncodeWire %v, %d bytes unlike the usual %d", ok, len(got), len(want))
+	}
 }

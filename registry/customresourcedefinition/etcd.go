@@ -236,7 +236,13 @@ func (c Codec) Encode(obj storage.Object) ([]byte, error) {
 			}
 		}
 	}
-	return c.codecs.Encode(obj, apiextensionsv1.SchemeGroupVersion)
+	b, err := c.codecs.Encode(obj, apiextensionsv1.SchemeGroupVersion)
+	if crd, ok := obj.(*apiextensions.CustomResourceDefinition); ok && err == nil && c.memo != nil {
+		if start, end, found := apiextensionsv1.SpecSpan(b); found {
+			c.memo.noteWritten(b[start:end], crd.Spec)
+		}
+	}
+	return b, err
 }
 
 // EncodeWire writes obj as apiextensions.k8s.io/v1 JSON for a client —
@@ -324,6 +330,9 @@ func (c Codec) Decode(data []byte, into storage.Object) error {
 	// Two readers may decode a spec at once (a write's read-back and its
 	// watchers'): the one remembered first is shared by both.
 	crd.Spec = c.memo.remember(specJSON, crd.Spec)
+	// A spec this codec has just written whole (a create's) is known to
+	// write as read if it decoded to what was written.
+	c.memo.confirmWritten(specJSON, crd.Spec)
 	return nil
 }
 

@@ -40,6 +40,10 @@ type specMemo struct {
 	// backing array of its spec's versions (encode).
 	byHash map[uint64]*specEntry
 	byID   map[*apiextensions.CustomResourceDefinitionVersion]*specEntry
+	// written are the specs Encode wrote whole lately (not remembered
+	// ones), by their JSON's hash, until that JSON is read back
+	// (confirmWritten) or specMemoIdle passes; at most specMemoWritten.
+	written map[uint64]*writtenSpec
 	// sweeping is set while a sweep is scheduled.
 	sweeping bool
 
@@ -67,6 +71,13 @@ const (
 	wireDiffers = 2
 )
 
+// writtenSpec is a spec Encode wrote whole, and the JSON it wrote for it.
+type writtenSpec struct {
+	json []byte
+	spec apiextensions.CustomResourceDefinitionSpec
+	at   time.Time
+}
+
 const (
 	// specMemoEntries bounds the remembered specs: those of the CRDs on
 	// their way to Established (a create and two or three status writes
@@ -78,11 +89,15 @@ const (
 	specMemoIdle = 5 * time.Second
 	// specMemoMin is the smallest spec worth remembering.
 	specMemoMin = 16 << 10
+	// specMemoWritten bounds the written specs waiting to be read back
+	// (a create or an update of the spec, read back within the write).
+	specMemoWritten = 8
 )
 
 func newSpecMemo() *specMemo {
 	return &specMemo{seed: maphash.MakeSeed(), byHash: map[uint64]*specEntry{},
-		byID: map[*apiextensions.CustomResourceDefinitionVersion]*specEntry{}}
+		byID:    map[*apiextensions.CustomResourceDefinitionVersion]*specEntry{},
+		written: map[uint64]*writtenSpec{}}
 }
 
 // specID is the identity of a spec: the backing array of its versions
@@ -175,6 +190,63 @@ func (m *specMemo) remember(specJSON []byte, spec apiextensions.CustomResourceDe
 	return spec
 }
 
+// noteWritten records that Encode wrote spec whole as specJSON (which it
+// copies): when a reader decodes that JSON (confirmWritten), a decoded
+// spec equal to spec is known to write as specJSON without writing it
+// again. spec is only read, within the write that stores it.
+func (m *specMemo) noteWritten(specJSON []byte, spec apiextensions.CustomResourceDefinitionSpec) {
+	if len(specJSON) < specMemoMin {
+		return
+	}
+	h := maphash.Bytes(m.seed, specJSON)
+	w := &writtenSpec{json: bytes.Clone(specJSON), spec: spec, at: time.Now()}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for len(m.written) >= specMemoWritten {
+		var oldest uint64
+		first := true
+		for k, o := range m.written {
+			if first || o.at.Before(m.written[oldest].at) {
+				oldest, first = k, false
+			}
+		}
+		delete(m.written, oldest)
+	}
+	m.written[h] = w
+	if !m.sweeping {
+		m.sweeping = true
+		time.AfterFunc(specMemoIdle, m.sweep)
+	}
+}
+
+// confirmWritten is called once spec, decoded from specJSON, is
+// remembered: if Encode wrote specJSON for a spec equal to it
+// (apiextensions.EqualSpecs: the same values, numbers by their bits),
+// specJSON is what the v1 writer writes for spec, and its entry is
+// marked so (wireSame) without a whole write to see (Codec.EncodeWire).
+// A create's answer and first watch event are then copied too (when the
+// reader that decoded the spec first has compared it before they are
+// written: another reader may share the entry a moment before).
+func (m *specMemo) confirmWritten(specJSON []byte, spec apiextensions.CustomResourceDefinitionSpec) {
+	if len(specJSON) < specMemoMin {
+		return
+	}
+	h := maphash.Bytes(m.seed, specJSON)
+	m.mu.Lock()
+	w := m.written[h]
+	if w == nil || !bytes.Equal(w.json, specJSON) {
+		m.mu.Unlock()
+		return
+	}
+	delete(m.written, h)
+	e := m.byHash[h]
+	m.mu.Unlock()
+	if e == nil || specID(&e.spec) != specID(&spec) || !apiextensions.EqualSpecs(&spec, &w.spec) {
+		return
+	}
+	e.wire.CompareAndSwap(0, wireSame)
+}
+
 func (m *specMemo) drop(e *specEntry) {
 	delete(m.byHash, e.hash)
 	if id := specID(&e.spec); m.byID[id] == e {
@@ -192,7 +264,12 @@ func (m *specMemo) sweep() {
 			m.drop(e)
 		}
 	}
-	m.sweeping = len(m.byHash) > 0
+	for k, w := range m.written {
+		if time.Since(w.at) >= specMemoIdle {
+			delete(m.written, k)
+		}
+	}
+	m.sweeping = len(m.byHash)+len(m.written) > 0
 	if m.sweeping {
 		time.AfterFunc(specMemoIdle, m.sweep)
 	}
