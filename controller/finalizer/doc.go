@@ -14,9 +14,9 @@
 //     deletes them.
 //   - The finalizer then: sets Terminating=True, reason
 //     InstanceDeletionInProgress ("CustomResource deletion is in
-//     progress"); deletes the instances (a DeleteCollection per
-//     namespace that has any, or one for a cluster-scoped CRD, sent in
-//     pages); lists again until none remain; sets Terminating=False, reason
+//     progress"); deletes the instances (a DeleteCollection, sent in
+//     pages, per namespace a page of the list names, or one for a
+//     cluster-scoped CRD); lists again until none remain; sets Terminating=False, reason
 //     InstanceDeletionCompleted ("removed all instances"); and removes its
 //     finalizer in the same status write, which deletes the CRD. Its
 //     endpoint then answers 404.
@@ -44,11 +44,13 @@
 //     client over loopback HTTP (MetadataCRClientGetter), not straight from the
 //     crdHandler's storage: the controller stays on the client side of
 //     the wire, as every other controller.
-//   - Lists and deletes go in pages of 500 (limit and continue), where
-//     upstream lists every instance at once and deletes a namespace's in
-//     one DeleteCollection, which holds every object until its last delete
-//     and answers them all: for 5,000 instances that set the server's
-//     peak heap (docs/crd-memory.md, "Deleting a CRD with its instances").
+//   - Lists and deletes go in pages of 500 (limit and continue), and a
+//     namespace is deleted as soon as a page names it (then the list
+//     starts again). Upstream lists every instance first and deletes a
+//     namespace's in one DeleteCollection, which holds every object until
+//     its last delete and answers them all: for 5,000 instances that set
+//     the server's peak heap (docs/crd-memory.md, "Deleting a CRD with its
+//     instances").
 //   - sync returns ErrInstancesRemain at once and the queue retries with
 //     backoff, instead of polling every 5 s for up to a minute inside
 //     sync (so the InstanceDeletionCheck reason is not used).
