@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"encoding/json"
 	"hash/maphash"
 	"reflect"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"unsafe"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -107,6 +109,48 @@ func (s *SharedSpecs) decode(data []byte, crd *apiextensionsv1.CustomResourceDef
 	}
 	s.prepareSpec(&crd.Spec)
 	crd.Spec = s.remember(h, specJSON, crd.Spec)
+	return nil
+}
+
+// decodeList decodes data, a CustomResourceDefinitionList's JSON, into
+// list: the envelope with encoding/json, each item as decode does, but
+// without remembering its spec (a relist of thousands of CRDs would push
+// out the specs of the CRDs in flight). An informer lists again when its
+// watch falls behind, and encoding/json alone reads a real-size CRD's
+// schemas many times over (apiextensions/v1.SplitJSON says why).
+func (s *SharedSpecs) decodeList(data []byte, list *apiextensionsv1.CustomResourceDefinitionList) error {
+	var env struct {
+		metav1.TypeMeta `json:",inline"`
+		ListMeta        metav1.ListMeta   `json:"metadata"`
+		Items           []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(data, &env); err != nil {
+		return err
+	}
+	*list = apiextensionsv1.CustomResourceDefinitionList{TypeMeta: env.TypeMeta, ListMeta: env.ListMeta}
+	if env.Items != nil {
+		list.Items = make([]apiextensionsv1.CustomResourceDefinition, len(env.Items))
+	}
+	for i, item := range env.Items {
+		crd := &list.Items[i]
+		start, end, found := apiextensionsv1.SpecSpan(item)
+		if found && end-start >= sharedSpecsMin {
+			specJSON := item[start:end]
+			if spec, hit := s.lookupJSON(maphash.Bytes(s.seed, specJSON), specJSON); hit {
+				rest := make([]byte, 0, len(item)-len(specJSON)+2)
+				rest = append(append(append(rest, item[:start]...), "{}"...), item[end:]...)
+				if err := decodeJSONInto(rest, crd); err != nil {
+					return err
+				}
+				crd.Spec = spec
+				continue
+			}
+		}
+		if err := decodeJSONInto(item, crd); err != nil {
+			return err
+		}
+		s.prepareSpec(&crd.Spec)
+	}
 	return nil
 }
 

@@ -253,3 +253,93 @@ func TestCRDsSharingSpecs_PreparedBeforeShared(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// listServer answers a list with the CRDs it holds, written as a server
+// writes them.
+type listServer struct{ body []byte }
+
+func (s listServer) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(s.body)
+}
+
+func realCRDList(t testing.TB, n, kib int) []byte {
+	t.Helper()
+	list := &apiextensionsv1.CustomResourceDefinitionList{TypeMeta: metav1.TypeMeta{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinitionList"}}
+	list.ResourceVersion = "42"
+	for i := range n {
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		if err := json.Unmarshal(crdgen.CRD(i, crdgen.Options{Bytes: kib << 10, Versions: 2, Seed: 1}), crd); err != nil {
+			t.Fatal(err)
+		}
+		list.Items = append(list.Items, *crd)
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestCRDsSharingSpecs_List decodes a list item by item: the plain
+// client's list, each spec prepared once; a spec remembered from a watch
+// event or an answer is shared.
+func TestCRDsSharingSpecs_List(t *testing.T) {
+	body := realCRDList(t, 3, 60)
+	srv := httptest.NewServer(listServer{body})
+	t.Cleanup(srv.Close)
+	cs, err := client.NewForConfig(&client.Config{Host: srv.URL, QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prepared atomic.Int32
+	crds := client.CRDsSharingSpecs(cs.ApiextensionsV1().RESTClient(), client.NewSharedSpecs(func(*apiextensionsv1.CustomResourceDefinitionSpec) { prepared.Add(1) }))
+	got, err := crds.List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cs.ApiextensionsV1().CustomResourceDefinitions().List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || len(got.Items) != 3 || got.ResourceVersion != "42" || got.Kind != "CustomResourceDefinitionList" {
+		t.Fatalf("the list differs from the plain client's (%d items, resourceVersion %q)", len(got.Items), got.ResourceVersion)
+	}
+	if n := prepared.Load(); n != 3 {
+		t.Errorf("prepared %d specs, want 3", n)
+	}
+	// Not remembered: a second list prepares them again.
+	if _, err := crds.List(context.Background(), metav1.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := prepared.Load(); n != 6 {
+		t.Errorf("prepared %d specs after two lists, want 6", n)
+	}
+}
+
+// BenchmarkCRDList decodes a list of 8 real-size CRDs (265 KiB, 2
+// versions), as an informer's relist does, through the plain client and
+// the one sharing specs.
+func BenchmarkCRDList(b *testing.B) {
+	srv := httptest.NewServer(listServer{realCRDList(b, 8, 265)})
+	b.Cleanup(srv.Close)
+	cs, err := client.NewForConfig(&client.Config{Host: srv.URL, QPS: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		crds client.CustomResourceDefinitionInterface
+	}{
+		{"plain", cs.ApiextensionsV1().CustomResourceDefinitions()},
+		{"sharing", client.CRDsSharingSpecs(cs.ApiextensionsV1().RESTClient(), client.NewSharedSpecs(nil))},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.crds.List(context.Background(), metav1.ListOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

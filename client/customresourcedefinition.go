@@ -50,8 +50,8 @@ type customResourceDefinitions struct {
 // RESTClient) whose answers and watch events share their decoded specs
 // through specs: a spec decoded before is not decoded again, and every
 // CRD it returns has a read-only spec (SharedSpecs says why). The server's
-// own controllers use it; List decodes every item whole and prepares its
-// spec (SharedSpecs' prepare) without remembering it.
+// own controllers use it; List decodes each item on its own (a remembered
+// spec is shared, any other prepared and not remembered).
 func CRDsSharingSpecs(rc *RESTClient, specs *SharedSpecs) CustomResourceDefinitionInterface {
 	return &customResourceDefinitions{client: rc, specs: specs}
 }
@@ -155,12 +155,11 @@ func (c *customResourceDefinitions) Get(ctx context.Context, name string, opts m
 
 func (c *customResourceDefinitions) List(ctx context.Context, opts metav1.ListOptions) (*apiextensionsv1.CustomResourceDefinitionList, error) {
 	result := &apiextensionsv1.CustomResourceDefinitionList{}
-	err := withListTimeout(c.client.Get().Resource(crdResource).VersionedParams(&opts), opts).Do(ctx).Into(result)
-	if err == nil && c.specs != nil {
-		for i := range result.Items {
-			c.specs.prepareSpec(&result.Items[i].Spec)
-		}
+	res := withListTimeout(c.client.Get().Resource(crdResource).VersionedParams(&opts), opts).Do(ctx)
+	if c.specs == nil {
+		return result, res.Into(result)
 	}
+	err := res.into(result, func(data []byte, _ scheme.Object) error { return c.specs.decodeList(data, result) })
 	return result, err
 }
 
