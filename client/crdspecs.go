@@ -1,16 +1,11 @@
 package client
 
 import (
-	"bytes"
 	"encoding/json"
-	"hash/maphash"
-	"reflect"
-	"sync"
-	"time"
-	"unsafe"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/internal/specmemo"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -28,88 +23,59 @@ import (
 // read only, as an informer's cache is (DeepCopy copies all of it). The
 // server's own controllers change a CRD's status and metadata only.
 //
+// The memo is internal/specmemo's, as the server's storage codec uses.
 // Upstream has nothing like it: client-go decodes every event and answer
 // whole, and an informer's transform runs on every object.
 type SharedSpecs struct {
 	prepare func(*apiextensionsv1.CustomResourceDefinitionSpec)
-	seed    maphash.Seed
-
-	// mu guards the fields below.
-	mu sync.Mutex
-	// byHash finds an entry by its JSON's hash (decode); byID by the
-	// backing array of its spec's versions (encode). An entry is in both
-	// or in neither.
-	byHash map[uint64]*sharedSpec
-	byID   map[*apiextensionsv1.CustomResourceDefinitionVersion]*sharedSpec
-	// sweeping is true if and only if a sweep is scheduled.
-	sweeping bool
-	// hits and misses count lookups (tests).
-	hits, misses int
+	memo    *specmemo.Memo[apiextensionsv1.CustomResourceDefinitionSpec, apiextensionsv1.CustomResourceDefinitionVersion]
 }
-
-// sharedSpec is one remembered spec.
-type sharedSpec struct {
-	hash uint64
-	// json is the spec's value as the server wrote it.
-	json []byte
-	// spec is the decoded spec, prepared; read only.
-	spec apiextensionsv1.CustomResourceDefinitionSpec
-	// used is when it was last looked up (guarded by SharedSpecs.mu).
-	used time.Time
-}
-
-const (
-	// sharedSpecsMax bounds the remembered specs: those of the CRDs on
-	// their way to Established (a create and two status writes within
-	// seconds). Each keeps its JSON (a real-size one is 0.25 MB); the
-	// decoded spec is the one the informer caches anyway.
-	sharedSpecsMax = 32
-	// sharedSpecsIdle is how long an unused entry is kept: once CRDs
-	// settle, the memo empties.
-	sharedSpecsIdle = 5 * time.Second
-	// sharedSpecsMin is the smallest spec worth remembering.
-	sharedSpecsMin = 16 << 10
-)
 
 // NewSharedSpecs returns an empty memo. prepare, if not nil, is run once
 // on every spec the client decodes whole, before the spec is shared: the
 // CRD informer's controller.ShareSpecSchemas, which changes the spec in
 // place and so cannot run on a shared one.
 func NewSharedSpecs(prepare func(*apiextensionsv1.CustomResourceDefinitionSpec)) *SharedSpecs {
-	return &SharedSpecs{prepare: prepare, seed: maphash.MakeSeed(),
-		byHash: map[uint64]*sharedSpec{},
-		byID:   map[*apiextensionsv1.CustomResourceDefinitionVersion]*sharedSpec{}}
+	return &SharedSpecs{prepare: prepare, memo: specmemo.New(
+		func(s *apiextensionsv1.CustomResourceDefinitionSpec) []apiextensionsv1.CustomResourceDefinitionVersion {
+			return s.Versions
+		})}
 }
 
 // decode decodes data, a CRD's JSON, into crd (which must be zero). A
-// spec decoded before is not decoded again: the rest is, with an empty
-// spec in its place, and the remembered spec is put in.
+// spec decoded before is not decoded again (decodeShared); one decoded
+// whole is prepared and remembered.
 func (s *SharedSpecs) decode(data []byte, crd *apiextensionsv1.CustomResourceDefinition) error {
-	start, end, found := apiextensionsv1.SpecSpan(data)
-	if !found || end-start < sharedSpecsMin {
-		if err := decodeJSONInto(data, crd); err != nil {
-			return err
-		}
-		s.prepareSpec(&crd.Spec)
-		return nil
-	}
-	specJSON := data[start:end]
-	h := maphash.Bytes(s.seed, specJSON)
-	if spec, hit := s.lookupJSON(h, specJSON); hit {
-		rest := make([]byte, 0, len(data)-len(specJSON)+2)
-		rest = append(append(append(rest, data[:start]...), "{}"...), data[end:]...)
-		if err := decodeJSONInto(rest, crd); err != nil {
-			return err
-		}
-		crd.Spec = spec
-		return nil
+	specJSON, shared, err := s.decodeShared(data, crd)
+	if shared || err != nil {
+		return err
 	}
 	if err := decodeJSONInto(data, crd); err != nil {
 		return err
 	}
 	s.prepareSpec(&crd.Spec)
-	crd.Spec = s.remember(h, specJSON, crd.Spec)
+	crd.Spec = s.memo.Remember(specJSON, crd.Spec)
 	return nil
+}
+
+// decodeShared decodes data into crd if its spec is a remembered one: the
+// rest with an empty spec in its place, then the remembered spec put in.
+// Otherwise shared is false and crd untouched; specJSON is the spec's
+// JSON, if data has one.
+func (s *SharedSpecs) decodeShared(data []byte, crd *apiextensionsv1.CustomResourceDefinition) (specJSON []byte, shared bool, err error) {
+	start, end, found := apiextensionsv1.SpecSpan(data)
+	if !found {
+		return nil, false, nil
+	}
+	spec, hit := s.memo.Lookup(data[start:end])
+	if !hit {
+		return data[start:end], false, nil
+	}
+	if err := decodeJSONInto(specmemo.Splice(data, start, end, []byte("{}")), crd); err != nil {
+		return nil, true, err
+	}
+	crd.Spec = spec
+	return nil, true, nil
 }
 
 // decodeList decodes data, a CustomResourceDefinitionList's JSON, into
@@ -133,18 +99,11 @@ func (s *SharedSpecs) decodeList(data []byte, list *apiextensionsv1.CustomResour
 	}
 	for i, item := range env.Items {
 		crd := &list.Items[i]
-		start, end, found := apiextensionsv1.SpecSpan(item)
-		if found && end-start >= sharedSpecsMin {
-			specJSON := item[start:end]
-			if spec, hit := s.lookupJSON(maphash.Bytes(s.seed, specJSON), specJSON); hit {
-				rest := make([]byte, 0, len(item)-len(specJSON)+2)
-				rest = append(append(append(rest, item[:start]...), "{}"...), item[end:]...)
-				if err := decodeJSONInto(rest, crd); err != nil {
-					return err
-				}
-				crd.Spec = spec
-				continue
+		if _, shared, err := s.decodeShared(item, crd); shared || err != nil {
+			if err != nil {
+				return err
 			}
+			continue
 		}
 		if err := decodeJSONInto(item, crd); err != nil {
 			return err
@@ -160,108 +119,6 @@ func (s *SharedSpecs) prepareSpec(spec *apiextensionsv1.CustomResourceDefinition
 	}
 }
 
-// lookupJSON returns the remembered spec whose JSON is specJSON (hash h).
-func (s *SharedSpecs) lookupJSON(h uint64, specJSON []byte) (apiextensionsv1.CustomResourceDefinitionSpec, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e := s.byHash[h]
-	if e == nil || !bytes.Equal(e.json, specJSON) {
-		s.misses++
-		return apiextensionsv1.CustomResourceDefinitionSpec{}, false
-	}
-	s.hits++
-	e.used = time.Now()
-	return e.spec, true
-}
-
-// remember adds spec, decoded from specJSON (copied), and returns the spec
-// to use: spec, or the one remembered already with the same JSON (two
-// readers decoded it at once: both then share the first).
-func (s *SharedSpecs) remember(h uint64, specJSON []byte, spec apiextensionsv1.CustomResourceDefinitionSpec) apiextensionsv1.CustomResourceDefinitionSpec {
-	id := specID(&spec)
-	if id == nil {
-		return spec
-	}
-	now := time.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if e := s.byHash[h]; e != nil {
-		if bytes.Equal(e.json, specJSON) {
-			e.used = now
-			return e.spec
-		}
-		s.drop(e)
-	}
-	for len(s.byHash) >= sharedSpecsMax {
-		var oldest *sharedSpec
-		for _, e := range s.byHash {
-			if oldest == nil || e.used.Before(oldest.used) {
-				oldest = e
-			}
-		}
-		s.drop(oldest)
-	}
-	e := &sharedSpec{hash: h, json: bytes.Clone(specJSON), spec: spec, used: now}
-	s.byHash[h] = e
-	s.byID[id] = e
-	if !s.sweeping {
-		s.sweeping = true
-		time.AfterFunc(sharedSpecsIdle, s.sweep)
-	}
-	return spec
-}
-
-// drop forgets e. s.mu is held.
-func (s *SharedSpecs) drop(e *sharedSpec) {
-	delete(s.byHash, e.hash)
-	if id := specID(&e.spec); s.byID[id] == e {
-		delete(s.byID, id)
-	}
-}
-
-// sweep drops the entries unused for sharedSpecsIdle, and runs again while
-// some are left.
-func (s *SharedSpecs) sweep() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, e := range s.byHash {
-		if time.Since(e.used) >= sharedSpecsIdle {
-			s.drop(e)
-		}
-	}
-	s.sweeping = len(s.byHash) > 0
-	if s.sweeping {
-		time.AfterFunc(sharedSpecsIdle, s.sweep)
-	}
-}
-
-// specID is the identity of a spec: the backing array of its versions
-// (every CRD has at least one version).
-func specID(spec *apiextensionsv1.CustomResourceDefinitionSpec) *apiextensionsv1.CustomResourceDefinitionVersion {
-	if len(spec.Versions) == 0 {
-		return nil
-	}
-	return unsafe.SliceData(spec.Versions)
-}
-
-// lookupSpec returns the entry of spec if spec is a remembered one (the
-// same versions and every other field, compared shallowly: a remembered
-// spec is never changed in place), or nil.
-func (s *SharedSpecs) lookupSpec(spec *apiextensionsv1.CustomResourceDefinitionSpec) *sharedSpec {
-	id := specID(spec)
-	if id == nil {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e := s.byID[id]
-	if e == nil || !shallowEqual(reflect.ValueOf(spec).Elem(), reflect.ValueOf(&e.spec).Elem()) {
-		return nil
-	}
-	e.used = time.Now()
-	return e
-}
-
 // encode writes crd as a request body, as scheme.MarshalJSON does, but
 // for a CRD whose spec is a remembered one: then the rest is written with
 // an empty spec, and the spec's JSON as the server wrote it copied in. The
@@ -269,7 +126,7 @@ func (s *SharedSpecs) lookupSpec(spec *apiextensionsv1.CustomResourceDefinitionS
 // storage codec finds it byte for byte among the specs it remembers); it
 // decodes to the remembered spec, which was decoded from it.
 func (s *SharedSpecs) encode(crd *apiextensionsv1.CustomResourceDefinition) ([]byte, error) {
-	e := s.lookupSpec(&crd.Spec)
+	e := s.memo.Find(&crd.Spec)
 	if e == nil {
 		return scheme.MarshalJSON(crd)
 	}
@@ -283,31 +140,5 @@ func (s *SharedSpecs) encode(crd *apiextensionsv1.CustomResourceDefinition) ([]b
 	if !found {
 		return scheme.MarshalJSON(crd)
 	}
-	out := make([]byte, 0, len(b)-(end-start)+len(e.json))
-	return append(append(append(out, b[:start]...), e.json...), b[end:]...), nil
-}
-
-// shallowEqual compares a and b field by field, slices, maps and pointers
-// by what they point at, not by their contents.
-func shallowEqual(a, b reflect.Value) bool {
-	switch a.Kind() {
-	case reflect.Struct:
-		for i := range a.NumField() {
-			if !shallowEqual(a.Field(i), b.Field(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Slice:
-		return a.IsNil() == b.IsNil() && a.Len() == b.Len() && a.Pointer() == b.Pointer()
-	case reflect.Pointer, reflect.Map:
-		return a.IsNil() == b.IsNil() && a.Pointer() == b.Pointer()
-	case reflect.String:
-		return a.String() == b.String()
-	case reflect.Bool:
-		return a.Bool() == b.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
-	}
-	return false
+	return specmemo.Splice(b, start, end, e.JSON), nil
 }

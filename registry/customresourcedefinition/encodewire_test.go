@@ -153,7 +153,7 @@ func TestCodec_EncodeWireNotAsStored(t *testing.T) {
 	if err := e.codec.Decode(data, &crd); err != nil {
 		t.Fatal(err)
 	}
-	if _, hit := e.codec.memo.lookupJSON(moved); !hit {
+	if _, hit := e.codec.memo.Lookup(moved); !hit {
 		t.Fatal("the reordered spec was not remembered")
 	}
 	want, err := e.plain.Encode(&crd)
@@ -186,11 +186,9 @@ func TestCodec_EncodeWireNotAsStored(t *testing.T) {
 
 // splicing counts the remembered specs whose JSON EncodeWire copies.
 func (e *memoEnv) splicing() int {
-	e.codec.memo.mu.Lock()
-	defer e.codec.memo.mu.Unlock()
 	n := 0
-	for _, en := range e.codec.memo.byHash {
-		if en.wire.Load() == wireSame {
+	for _, en := range e.codec.memo.Entries() {
+		if en.State.Load() == wireSame {
 			n++
 		}
 	}
@@ -200,13 +198,12 @@ func (e *memoEnv) splicing() int {
 // wireOf is the wire state of obj's remembered spec (0 if none).
 func wireOf(c Codec, obj scheme.Object) int32 {
 	crd := obj.(*apiextensions.CustomResourceDefinition)
-	c.memo.mu.Lock()
-	e := c.memo.byID[specID(&crd.Spec)]
-	c.memo.mu.Unlock()
-	if e == nil {
-		return 0
+	for _, e := range c.memo.Entries() {
+		if &e.Spec.Versions[0] == &crd.Spec.Versions[0] {
+			return e.State.Load()
+		}
 	}
-	return e.wire.Load()
+	return 0
 }
 
 // TestCodec_ConfirmWrittenOnlyWhatWritesTheSame: a created spec whose

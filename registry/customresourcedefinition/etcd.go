@@ -11,6 +11,7 @@ import (
 	"github.com/crdlab/crdlab/apis/apiextensions"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/internal/specmemo"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
@@ -230,8 +231,8 @@ func NewCodec(s *scheme.Scheme) Codec {
 // read (encoding the rest with an empty spec in its place).
 func (c Codec) Encode(obj storage.Object) ([]byte, error) {
 	if crd, ok := obj.(*apiextensions.CustomResourceDefinition); ok && c.memo != nil {
-		if e := c.memo.lookupEntry(&crd.Spec); e != nil {
-			if b, ok := c.spliceSpec(crd, e.json); ok {
+		if e := c.memo.Find(&crd.Spec); e != nil {
+			if b, ok := c.spliceSpec(crd, e.JSON); ok {
 				return b, nil
 			}
 		}
@@ -239,7 +240,7 @@ func (c Codec) Encode(obj storage.Object) ([]byte, error) {
 	b, err := c.codecs.Encode(obj, apiextensionsv1.SchemeGroupVersion)
 	if crd, ok := obj.(*apiextensions.CustomResourceDefinition); ok && err == nil && c.memo != nil {
 		if start, end, found := apiextensionsv1.SpecSpan(b); found {
-			c.memo.noteWritten(b[start:end], crd.Spec)
+			c.memo.NoteWritten(b[start:end], crd.Spec)
 		}
 	}
 	return b, err
@@ -261,13 +262,13 @@ func (c Codec) EncodeWire(obj scheme.Object, gv scheme.GroupVersion) ([]byte, bo
 	if !isCRD || c.memo == nil || gv != apiextensionsv1.SchemeGroupVersion {
 		return nil, false
 	}
-	e := c.memo.lookupEntry(&crd.Spec)
+	e := c.memo.Find(&crd.Spec)
 	if e == nil {
 		return nil, false
 	}
-	switch e.wire.Load() {
+	switch e.State.Load() {
 	case wireSame:
-		return c.spliceSpec(crd, e.json)
+		return c.spliceSpec(crd, e.JSON)
 	case wireDiffers:
 		return nil, false
 	}
@@ -275,10 +276,10 @@ func (c Codec) EncodeWire(obj scheme.Object, gv scheme.GroupVersion) ([]byte, bo
 	if err != nil {
 		return nil, false
 	}
-	if start, end, found := apiextensionsv1.SpecSpan(b); found && bytes.Equal(b[start:end], e.json) {
-		e.wire.Store(wireSame)
+	if start, end, found := apiextensionsv1.SpecSpan(b); found && bytes.Equal(b[start:end], e.JSON) {
+		e.State.Store(wireSame)
 	} else {
-		e.wire.Store(wireDiffers)
+		e.State.Store(wireDiffers)
 	}
 	return b, true
 }
@@ -295,8 +296,7 @@ func (c Codec) spliceSpec(crd *apiextensions.CustomResourceDefinition, specJSON 
 	if !found {
 		return nil, false
 	}
-	out := make([]byte, 0, len(b)-(end-start)+len(specJSON))
-	return append(append(append(out, b[:start]...), specJSON...), b[end:]...), true
+	return specmemo.Splice(b, start, end, specJSON), true
 }
 
 // Decode reads v1 JSON into an internal CRD. A spec read before is not
@@ -313,9 +313,8 @@ func (c Codec) Decode(data []byte, into storage.Object) error {
 		return c.decode(data, into)
 	}
 	specJSON := data[start:end]
-	if spec, hit := c.memo.lookupJSON(specJSON); hit {
-		rest := make([]byte, 0, len(data)-len(specJSON)+2)
-		rest = append(append(append(rest, data[:start]...), "{}"...), data[end:]...)
+	if spec, hit := c.memo.Lookup(specJSON); hit {
+		rest := specmemo.Splice(data, start, end, []byte("{}"))
 		// storedVersions defaults from the spec when empty: then decode
 		// it all.
 		if err := c.decode(rest, crd); err == nil && len(crd.Status.StoredVersions) > 0 {
@@ -329,10 +328,10 @@ func (c Codec) Decode(data []byte, into storage.Object) error {
 	}
 	// Two readers may decode a spec at once (a write's read-back and its
 	// watchers'): the one remembered first is shared by both.
-	crd.Spec = c.memo.remember(specJSON, crd.Spec)
+	crd.Spec = c.memo.Remember(specJSON, crd.Spec)
 	// A spec this codec has just written whole (a create's) is known to
 	// write as read if it decoded to what was written.
-	c.memo.confirmWritten(specJSON, crd.Spec)
+	c.confirmWritten(specJSON, &crd.Spec)
 	return nil
 }
 
@@ -352,12 +351,11 @@ func (c Codec) DecodeBody(body []byte, strict bool) (obj scheme.Object, strictEr
 	if !found {
 		return nil, nil, false
 	}
-	spec, hit := c.memo.lookupJSON(body[start:end])
+	spec, hit := c.memo.Lookup(body[start:end])
 	if !hit {
 		return nil, nil, false
 	}
-	rest := make([]byte, 0, len(body)-(end-start)+2)
-	rest = append(append(append(rest, body[:start]...), "{}"...), body[end:]...)
+	rest := specmemo.Splice(body, start, end, []byte("{}"))
 	wire, _, err := c.codecs.Decode(rest, scheme.DecodeOptions{Strict: strict})
 	if errors.As(err, &strictErr) {
 		err = nil

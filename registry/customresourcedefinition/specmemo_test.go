@@ -69,20 +69,15 @@ func (e *memoEnv) checkShared(t *testing.T) {
 // changedSpecs counts the remembered specs and those that no longer write
 // as the JSON they were remembered with.
 func (e *memoEnv) changedSpecs() (n, changed int, err error) {
-	e.codec.memo.mu.Lock()
-	entries := make([]*specEntry, 0, len(e.codec.memo.byHash))
-	for _, en := range e.codec.memo.byHash {
-		entries = append(entries, en)
-	}
-	e.codec.memo.mu.Unlock()
+	entries := e.codec.memo.Entries()
 	for _, en := range entries {
-		b, err := e.plain.Encode(&apiextensions.CustomResourceDefinition{Spec: en.spec,
+		b, err := e.plain.Encode(&apiextensions.CustomResourceDefinition{Spec: en.Spec,
 			Status: apiextensions.CustomResourceDefinitionStatus{StoredVersions: []string{"x"}}})
 		if err != nil {
 			return 0, 0, err
 		}
 		start, end, ok := apiextensionsv1.SpecSpan(b)
-		if !ok || !bytes.Equal(b[start:end], en.json) {
+		if !ok || !bytes.Equal(b[start:end], en.JSON) {
 			changed++
 		}
 	}
@@ -147,7 +142,7 @@ func TestSpecMemo_SharedSpecsUnchanged(t *testing.T) {
 	e.statusUpdate(t, apiextensions.NamesAccepted)
 	e.statusUpdate(t, apiextensions.Established)
 	e.checkShared(t)
-	if e.codec.memo.hitCount() == 0 {
+	if e.codec.memo.Stats().Hits == 0 {
 		t.Errorf("status writes found no remembered spec")
 	}
 
@@ -172,11 +167,11 @@ func TestSpecMemo_SharedSpecsUnchanged(t *testing.T) {
 	if err := e.plain.Decode(data, &full); err != nil {
 		t.Fatal(err)
 	}
-	hits := e.codec.memo.hitCount()
+	hits := e.codec.memo.Stats().Hits
 	if err := e.codec.Decode(data, &memo); err != nil {
 		t.Fatal(err)
 	}
-	if e.codec.memo.hitCount() == hits {
+	if e.codec.memo.Stats().Hits == hits {
 		t.Errorf("Decode of a stored value did not use the remembered spec")
 	}
 	if !reflect.DeepEqual(full, memo) {
@@ -371,12 +366,4 @@ func TestStatusWrite_CopiesNoSpec(t *testing.T) {
 		t.Error("the body's spec was deep-copied for the /status write")
 	}
 	e.checkShared(t)
-}
-
-// hitCount is m.hits, read under m's lock: the storage's watchers decode
-// (and count) concurrently with the test.
-func (m *specMemo) hitCount() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.hits
 }

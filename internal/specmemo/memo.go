@@ -1,0 +1,323 @@
+package specmemo
+
+import (
+	"bytes"
+	"hash/maphash"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+const (
+	// MaxEntries bounds the remembered specs: those of the CRDs on their
+	// way to Established (a create and two or three status writes within
+	// seconds). A real-size spec is 0.25 MB of JSON and about four times
+	// that decoded.
+	MaxEntries = 32
+	// Idle is how long an unused entry is kept: once CRDs settle, the
+	// memo empties.
+	Idle = 5 * time.Second
+	// MinJSON is the smallest spec worth remembering.
+	MinJSON = 16 << 10
+	// maxWritten bounds the specs written whole waiting to be read back
+	// (a create or an update of the spec, read back within the write).
+	maxWritten = 8
+)
+
+// Memo remembers specs of type S (whose versions, of type V, give a spec
+// its identity) by their JSON. It is safe for concurrent use.
+type Memo[S, V any] struct {
+	versions func(*S) []V
+	seed     maphash.Seed
+	// now is time.Now (tests move it).
+	now func() time.Time
+
+	// mu guards the fields below.
+	mu sync.Mutex
+	// byHash finds an entry by its JSON's hash (Lookup); byID by the
+	// backing array of its spec's versions (Find). An entry is in both or
+	// in neither.
+	byHash map[uint64]*Entry[S]
+	byID   map[*V]*Entry[S]
+	// written are the specs written whole lately, by their JSON's hash,
+	// until that JSON is read back (TakeWritten) or Idle passes; at most
+	// maxWritten.
+	written map[uint64]*writtenSpec[S]
+	// sweeping is true if and only if a sweep is scheduled.
+	sweeping bool
+	stats    Stats
+}
+
+// Entry is one remembered spec.
+type Entry[S any] struct {
+	hash uint64
+	// JSON is the spec's value as it was read (or written); read only.
+	JSON []byte
+	// Spec is the spec decoded from JSON; read only.
+	Spec S
+	// State is the user's to keep a fact about the entry in (the storage
+	// codec: whether JSON is what its writer writes for Spec).
+	State atomic.Int32
+	// used is when it was last looked up (guarded by Memo.mu).
+	used time.Time
+}
+
+// writtenSpec is a spec written whole, and the JSON written for it.
+type writtenSpec[S any] struct {
+	json []byte
+	spec S
+	at   time.Time
+}
+
+// Stats counts what a memo did (tests and benchmarks).
+type Stats struct {
+	// Hits and Misses count Lookup and Find.
+	Hits, Misses int
+	// Added counts the specs remembered: each was decoded whole.
+	Added int
+	// Evicted counts the entries dropped by the bound before Idle passed.
+	Evicted int
+}
+
+// New returns an empty memo of specs whose versions are versions(spec):
+// every spec it remembers has at least one.
+func New[S, V any](versions func(*S) []V) *Memo[S, V] {
+	return &Memo[S, V]{versions: versions, seed: maphash.MakeSeed(), now: time.Now,
+		byHash: map[uint64]*Entry[S]{}, byID: map[*V]*Entry[S]{},
+		written: map[uint64]*writtenSpec[S]{}}
+}
+
+// id is the identity of a spec: the backing array of its versions, or nil.
+func (m *Memo[S, V]) id(spec *S) *V {
+	v := m.versions(spec)
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.SliceData(v)
+}
+
+// Lookup returns the remembered spec whose JSON is specJSON, or false.
+func (m *Memo[S, V]) Lookup(specJSON []byte) (S, bool) {
+	var none S
+	if len(specJSON) < MinJSON {
+		return none, false
+	}
+	h := maphash.Bytes(m.seed, specJSON)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.byHash[h]
+	if e == nil || !bytes.Equal(e.JSON, specJSON) {
+		m.stats.Misses++
+		return none, false
+	}
+	m.stats.Hits++
+	e.used = m.now()
+	return e.Spec, true
+}
+
+// Find returns the entry of spec if spec is a remembered one: the same
+// versions and every other field (compared shallowly: a remembered spec
+// is never changed in place), or nil.
+func (m *Memo[S, V]) Find(spec *S) *Entry[S] {
+	id := m.id(spec)
+	if id == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.byID[id]
+	if e == nil || !shallowEqual(reflect.ValueOf(spec).Elem(), reflect.ValueOf(&e.Spec).Elem()) {
+		m.stats.Misses++
+		return nil
+	}
+	m.stats.Hits++
+	e.used = m.now()
+	return e
+}
+
+// Remember adds spec, decoded from specJSON (which it copies), and returns
+// the spec to use: spec, or the one remembered already with the same JSON
+// (two readers decoded it at once; both then share the first). The
+// caller gives up spec: from now on it is shared and read only.
+func (m *Memo[S, V]) Remember(specJSON []byte, spec S) S {
+	id := m.id(&spec)
+	if id == nil || len(specJSON) < MinJSON {
+		return spec
+	}
+	h := maphash.Bytes(m.seed, specJSON)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	if e := m.byHash[h]; e != nil {
+		if bytes.Equal(e.JSON, specJSON) {
+			e.used = now
+			return e.Spec
+		}
+		m.drop(e)
+	}
+	if e := m.byID[id]; e != nil {
+		m.drop(e)
+	}
+	for len(m.byHash) >= MaxEntries {
+		var oldest *Entry[S]
+		for _, e := range m.byHash {
+			if oldest == nil || e.used.Before(oldest.used) {
+				oldest = e
+			}
+		}
+		m.drop(oldest)
+		m.stats.Evicted++
+	}
+	e := &Entry[S]{hash: h, JSON: bytes.Clone(specJSON), Spec: spec, used: now}
+	m.byHash[h] = e
+	m.byID[id] = e
+	m.stats.Added++
+	m.scheduleSweep()
+	return spec
+}
+
+// NoteWritten records that spec was written whole as specJSON (which it
+// copies), until a reader decodes that JSON back (TakeWritten). spec is
+// only read, within the write that stores it.
+func (m *Memo[S, V]) NoteWritten(specJSON []byte, spec S) {
+	if len(specJSON) < MinJSON {
+		return
+	}
+	h := maphash.Bytes(m.seed, specJSON)
+	w := &writtenSpec[S]{json: bytes.Clone(specJSON), spec: spec}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w.at = m.now()
+	for len(m.written) >= maxWritten {
+		var oldest uint64
+		first := true
+		for k, o := range m.written {
+			if first || o.at.Before(m.written[oldest].at) {
+				oldest, first = k, false
+			}
+		}
+		delete(m.written, oldest)
+	}
+	m.written[h] = w
+	m.scheduleSweep()
+}
+
+// TakeWritten is called by the reader that remembered spec, decoded from
+// specJSON: if a spec was written whole as specJSON (NoteWritten), it is
+// forgotten and returned, with spec's entry. ok is false if none was, or
+// if spec is not the one remembered for specJSON.
+func (m *Memo[S, V]) TakeWritten(specJSON []byte, spec *S) (written S, e *Entry[S], ok bool) {
+	if len(specJSON) < MinJSON {
+		return written, nil, false
+	}
+	h := maphash.Bytes(m.seed, specJSON)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w := m.written[h]
+	if w == nil || !bytes.Equal(w.json, specJSON) {
+		return written, nil, false
+	}
+	delete(m.written, h)
+	e = m.byHash[h]
+	if e == nil || m.id(&e.Spec) != m.id(spec) {
+		return written, nil, false
+	}
+	return w.spec, e, true
+}
+
+// Stats returns the counts so far.
+func (m *Memo[S, V]) Stats() Stats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.stats
+}
+
+// Entries returns the remembered entries (tests).
+func (m *Memo[S, V]) Entries() []*Entry[S] {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Entry[S], 0, len(m.byHash))
+	for _, e := range m.byHash {
+		out = append(out, e)
+	}
+	return out
+}
+
+// drop forgets e. m.mu is held.
+func (m *Memo[S, V]) drop(e *Entry[S]) {
+	delete(m.byHash, e.hash)
+	if id := m.id(&e.Spec); m.byID[id] == e {
+		delete(m.byID, id)
+	}
+}
+
+// scheduleSweep schedules a sweep unless one is. m.mu is held.
+func (m *Memo[S, V]) scheduleSweep() {
+	if !m.sweeping {
+		m.sweeping = true
+		time.AfterFunc(Idle, m.sweep)
+	}
+}
+
+// sweep drops the entries unused, and the written specs not read back,
+// for Idle, and runs again while some are left.
+func (m *Memo[S, V]) sweep() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	for _, e := range m.byHash {
+		if now.Sub(e.used) >= Idle {
+			m.drop(e)
+		}
+	}
+	for k, w := range m.written {
+		if now.Sub(w.at) >= Idle {
+			delete(m.written, k)
+		}
+	}
+	m.sweeping = false
+	if len(m.byHash)+len(m.written) > 0 {
+		m.scheduleSweep()
+	}
+}
+
+// Splice returns data with data[start:end] replaced by value, in a new
+// slice: a CRD's JSON with its spec's value cut out ("{}") or copied in.
+func Splice(data []byte, start, end int, value []byte) []byte {
+	out := make([]byte, 0, len(data)-(end-start)+len(value))
+	return append(append(append(out, data[:start]...), value...), data[end:]...)
+}
+
+// shallowEqual reports whether a and b (values of one type) hold the same
+// scalars, the same pointers and the same slices (backing array and
+// length) and maps, field by field through structs.
+func shallowEqual(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !shallowEqual(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		return a.IsNil() == b.IsNil() && a.Len() == b.Len() && a.Pointer() == b.Pointer()
+	case reflect.Pointer, reflect.Map:
+		return a.IsNil() == b.IsNil() && a.Pointer() == b.Pointer()
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	case reflect.Interface:
+		return a.IsNil() && b.IsNil()
+	}
+	return false
+}

@@ -1,0 +1,267 @@
+package specmemo
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// testSpec stands for a CRD spec: versions give it its identity.
+type testSpec struct {
+	Group    string
+	Versions []testVersion
+	Schema   *string
+}
+
+type testVersion struct{ Name string }
+
+// clock is a fake clock for a memo's now.
+type clock struct{ ns atomic.Int64 }
+
+func (c *clock) now() time.Time          { return time.Unix(0, c.ns.Load()) }
+func (c *clock) advance(d time.Duration) { c.ns.Add(int64(d)) }
+
+func newTestMemo() (*Memo[testSpec, testVersion], *clock) {
+	m := New(func(s *testSpec) []testVersion { return s.Versions })
+	c := &clock{}
+	c.ns.Store(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+	m.now = c.now
+	return m, c
+}
+
+// specJSON is a spec's JSON of at least MinJSON bytes, different for each i.
+func specJSON(i int) []byte {
+	return fmt.Appendf(nil, `{"group":"g%d.example.com","pad":"%s"}`, i, bytes.Repeat([]byte("x"), MinJSON))
+}
+
+func newSpec(i int) testSpec {
+	return testSpec{Group: fmt.Sprintf("g%d.example.com", i), Versions: []testVersion{{"v1"}}}
+}
+
+func TestMemo_Lookup(t *testing.T) {
+	m, _ := newTestMemo()
+	spec := m.Remember(specJSON(1), newSpec(1))
+	t.Run("OK", func(t *testing.T) {
+		got, ok := m.Lookup(specJSON(1))
+		if !ok || &got.Versions[0] != &spec.Versions[0] {
+			t.Errorf("Lookup of the remembered JSON: ok %v, shared %v", ok, ok && &got.Versions[0] == &spec.Versions[0])
+		}
+	})
+	t.Run("OtherJSON", func(t *testing.T) {
+		if _, ok := m.Lookup(specJSON(2)); ok {
+			t.Error("Lookup found a spec for JSON never remembered")
+		}
+	})
+	t.Run("Small", func(t *testing.T) {
+		small := []byte(`{"group":"small"}`)
+		m.Remember(small, newSpec(3))
+		if _, ok := m.Lookup(small); ok {
+			t.Errorf("a spec of %d bytes (under MinJSON) was remembered", len(small))
+		}
+	})
+	t.Run("JSONCopied", func(t *testing.T) {
+		b := specJSON(4)
+		m.Remember(b, newSpec(4))
+		b[2] = 'X'
+		if _, ok := m.Lookup(specJSON(4)); !ok {
+			t.Error("changing the caller's JSON changed the remembered one")
+		}
+	})
+	if st := m.Stats(); st.Hits != 2 || st.Misses != 1 || st.Added != 2 {
+		t.Errorf("Stats %+v, want 2 hits, 1 miss, 2 added", st)
+	}
+}
+
+func TestMemo_Find(t *testing.T) {
+	m, _ := newTestMemo()
+	schema := "s"
+	spec := newSpec(1)
+	spec.Schema = &schema
+	spec = m.Remember(specJSON(1), spec)
+	t.Run("OK", func(t *testing.T) {
+		same := spec // a shallow copy: the same versions and schema
+		if e := m.Find(&same); e == nil || !bytes.Equal(e.JSON, specJSON(1)) {
+			t.Errorf("Find of a shallow copy: %v", e)
+		}
+	})
+	t.Run("FieldChanged", func(t *testing.T) {
+		changed := spec
+		changed.Group = "other"
+		if e := m.Find(&changed); e != nil {
+			t.Error("Find found a spec whose group differs")
+		}
+	})
+	t.Run("PointerChanged", func(t *testing.T) {
+		other := "s"
+		changed := spec
+		changed.Schema = &other
+		if e := m.Find(&changed); e != nil {
+			t.Error("Find found a spec whose schema is another (equal) one")
+		}
+	})
+	t.Run("DeepCopy", func(t *testing.T) {
+		cp := spec
+		cp.Versions = append([]testVersion(nil), spec.Versions...)
+		if e := m.Find(&cp); e != nil {
+			t.Error("Find found a spec whose versions are a copy")
+		}
+	})
+	t.Run("NoVersions", func(t *testing.T) {
+		if e := m.Find(&testSpec{}); e != nil {
+			t.Error("Find found a spec without versions")
+		}
+	})
+}
+
+func TestMemo_Remember(t *testing.T) {
+	t.Run("SameJSONSharesFirst", func(t *testing.T) {
+		m, _ := newTestMemo()
+		first := m.Remember(specJSON(1), newSpec(1))
+		second := m.Remember(specJSON(1), newSpec(1))
+		if &second.Versions[0] != &first.Versions[0] {
+			t.Error("a second decode of the same JSON was not given the first spec")
+		}
+		if st := m.Stats(); st.Added != 1 {
+			t.Errorf("Added %d, want 1", st.Added)
+		}
+	})
+	t.Run("LeastRecentlyUsedDropped", func(t *testing.T) {
+		m, c := newTestMemo()
+		for i := range MaxEntries {
+			m.Remember(specJSON(i), newSpec(i))
+			c.advance(time.Millisecond)
+		}
+		m.Lookup(specJSON(0)) // 1 is now the least recently used
+		c.advance(time.Millisecond)
+		m.Remember(specJSON(MaxEntries), newSpec(MaxEntries))
+		if _, ok := m.Lookup(specJSON(1)); ok {
+			t.Error("the least recently used spec was kept beyond MaxEntries")
+		}
+		for _, i := range []int{0, 2, MaxEntries} {
+			if _, ok := m.Lookup(specJSON(i)); !ok {
+				t.Errorf("spec %d was dropped", i)
+			}
+		}
+		if st := m.Stats(); st.Evicted != 1 || len(m.Entries()) != MaxEntries {
+			t.Errorf("Evicted %d with %d entries, want 1 with %d", st.Evicted, len(m.Entries()), MaxEntries)
+		}
+	})
+}
+
+func TestMemo_Sweep(t *testing.T) {
+	m, c := newTestMemo()
+	m.Remember(specJSON(1), newSpec(1))
+	m.NoteWritten(specJSON(2), newSpec(2))
+	c.advance(Idle - time.Second)
+	m.Remember(specJSON(3), newSpec(3))
+	c.advance(time.Second)
+	m.sweep()
+	if _, ok := m.Lookup(specJSON(1)); ok {
+		t.Error("a spec unused for Idle was kept")
+	}
+	if _, ok := m.Lookup(specJSON(3)); !ok {
+		t.Error("a spec used within Idle was dropped")
+	}
+	read := m.Remember(specJSON(2), newSpec(2))
+	if _, _, ok := m.TakeWritten(specJSON(2), &read); ok {
+		t.Error("a written spec not read back within Idle was kept")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.sweeping {
+		t.Error("no sweep scheduled while entries are left")
+	}
+}
+
+func TestMemo_TakeWritten(t *testing.T) {
+	m, _ := newTestMemo()
+	written := newSpec(1)
+	m.NoteWritten(specJSON(1), written)
+	t.Run("NotRemembered", func(t *testing.T) {
+		other := newSpec(1)
+		if _, _, ok := m.TakeWritten(specJSON(2), &other); ok {
+			t.Error("TakeWritten gave a spec for JSON never written")
+		}
+	})
+	t.Run("OK", func(t *testing.T) {
+		read := m.Remember(specJSON(1), newSpec(1))
+		got, e, ok := m.TakeWritten(specJSON(1), &read)
+		if !ok || &got.Versions[0] != &written.Versions[0] || e == nil || &e.Spec.Versions[0] != &read.Versions[0] {
+			t.Fatalf("TakeWritten: ok %v, entry %v", ok, e)
+		}
+		if _, _, ok := m.TakeWritten(specJSON(1), &read); ok {
+			t.Error("a written spec was taken twice")
+		}
+	})
+	t.Run("AnotherReadersSpec", func(t *testing.T) {
+		m.NoteWritten(specJSON(3), newSpec(3))
+		m.Remember(specJSON(3), newSpec(3))
+		notShared := newSpec(3)
+		if _, _, ok := m.TakeWritten(specJSON(3), &notShared); ok {
+			t.Error("TakeWritten answered for a spec that is not the remembered one")
+		}
+	})
+}
+
+// TestMemo_Concurrent runs every method at once (for the race detector)
+// and checks that readers of one JSON end up sharing one spec.
+func TestMemo_Concurrent(t *testing.T) {
+	m, _ := newTestMemo()
+	// Fewer specs than MaxEntries: none is dropped, so every reader of a
+	// JSON must get the first reader's spec.
+	const readers, rounds = 8, 2 * MaxEntries
+	got := make([][]*testVersion, readers)
+	var wg sync.WaitGroup
+	for r := range readers {
+		wg.Go(func() {
+			for i := range rounds {
+				b := specJSON(i % (MaxEntries - 1))
+				spec, ok := m.Lookup(b)
+				if !ok {
+					m.NoteWritten(b, newSpec(i))
+					spec = m.Remember(b, newSpec(i))
+					m.TakeWritten(b, &spec)
+				}
+				if e := m.Find(&spec); e != nil {
+					e.State.CompareAndSwap(0, 1)
+				}
+				if i == 0 {
+					got[r] = append(got[r], &spec.Versions[0])
+				}
+			}
+			m.Stats()
+			m.Entries()
+		})
+	}
+	wg.Wait()
+	for r := range readers {
+		if got[r][0] != got[0][0] {
+			t.Errorf("reader %d got another spec for the same JSON than reader 0", r)
+		}
+	}
+}
+
+func TestSplice(t *testing.T) {
+	for _, tc := range []struct {
+		name, data  string
+		start, end  int
+		value, want string
+	}{
+		{"CutOut", `{"spec":{"a":1},"status":{}}`, 8, 15, `{}`, `{"spec":{},"status":{}}`},
+		{"CopiedIn", `{"spec":{},"status":{}}`, 8, 10, `{"a":1}`, `{"spec":{"a":1},"status":{}}`},
+		{"AtEnd", `{"spec":{}}`, 8, 10, `[]`, `{"spec":[]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := []byte(tc.data)
+			if got := Splice(data, tc.start, tc.end, []byte(tc.value)); string(got) != tc.want {
+				t.Errorf("Splice = %s, want %s", got, tc.want)
+			}
+			if string(data) != tc.data {
+				t.Errorf("Splice changed its input: %s", data)
+			}
+		})
+	}
+}
