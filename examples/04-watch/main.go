@@ -235,8 +235,10 @@ func run(w io.Writer, dir string) error {
 	}
 	say("100 watchers, one write: %s, %d decoded object shared by all", strings.Join(got, ", "), len(objects))
 
-	// A watcher nobody reads fills its buffer (16 here) and is closed with
-	// a 410 ERROR; the writer and the watcher that reads never wait.
+	// A watcher nobody reads fills its buffer (16 here) and is closed
+	// without an error, as upstream's cacher closes one; the writer and the
+	// watcher that reads never wait. Its client watches again from the
+	// last resourceVersion it got, and history replays the rest.
 	cur, _ = db.CurrentRevision(ctx)
 	stalled, err := crontabs.Watch(ctx, prefix, all(fmt.Sprint(cur)))
 	if err != nil {
@@ -257,15 +259,24 @@ func run(w io.Writer, dir string) error {
 			return err
 		}
 	}
-	n, last := 0, ""
+	n, lastRV := 0, ""
 	for ev := range stalled.ResultChan() {
 		if ev.Type == watch.Error {
-			last = show(ev) + ": " + ev.Object.(*metav1.Status).Message
-			continue
+			return fmt.Errorf("the stalled watcher ended with an ERROR: %s", ev.Object.(*metav1.Status).Message)
 		}
 		n++
+		lastRV = ev.Object.(storage.Object).GetResourceVersion()
 	}
-	say("%d writes: the reading watcher got all %d; the stalled one got %d, then %s", writes, writes, n, last)
+	again, err := crontabs.Watch(ctx, prefix, all(lastRV))
+	if err != nil {
+		return err
+	}
+	if evs, err = take(again, writes-n); err != nil {
+		return err
+	}
+	again.Stop()
+	say("%d writes: the reading watcher got all %d; the stalled one got %d, then the end of its watch; "+
+		"watching again from %s replays %d: %s … %s", writes, writes, n, lastRV, len(evs), evs[0], evs[len(evs)-1])
 
 	// Bookmarks: a watcher of an empty namespace still learns the
 	// revision moved on.

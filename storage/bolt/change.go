@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
 )
@@ -137,17 +136,4 @@ func (c *change) eventFor(p storage.SelectionPredicate) (watch.Event, bool, erro
 		return watch.Event{Type: typ, Object: c.deletedPrev}, true, nil
 	}
 	return watch.Event{Type: typ, Object: obj}, true, nil
-}
-
-// tooSlowEvent is the ERROR event that ends a watcher that fell behind:
-// 410 Expired, so the client lists again (as after a too-old
-// resourceVersion).
-func tooSlowEvent(why string) watch.Event {
-	return watch.Event{Type: watch.Error, Object: &metav1.Status{
-		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   metav1.StatusFailure,
-		Code:     410,
-		Reason:   metav1.StatusReasonExpired,
-		Message:  "watch closed: " + why + "; list again and watch from the list's resourceVersion",
-	}}
 }

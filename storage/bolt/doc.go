@@ -64,8 +64,10 @@
 //
 // One process, one file: no Raft, no WAL, acknowledged after bbolt's
 // commit. Compaction defragments the file by itself, online. The index
-// is the watch cache: any revision not compacted can be watched from;
-// slow watchers end with a 410 (more in docs/storage.md). Upstream's watch cache
+// is the watch cache: any revision not compacted can be watched from, so
+// a slow watcher, closed without an error as the cacher closes one, is
+// replayed what it missed when its client watches again (more in
+// docs/storage.md). Upstream's watch cache
 // keeps every object decoded; here the index keeps the bytes, and an
 // object decoded for a read stays on its record only while readers keep
 // asking for it (memo.go, Options.MemoIdle).

@@ -1,7 +1,6 @@
 package bolt
 
 import (
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -124,8 +123,13 @@ func (f *fanout) run() {
 			f.queue, f.queued, f.overflow = nil, 0, false
 			f.qmu.Unlock()
 			if overflow {
+				// Every live watcher is closed without an error: each
+				// client watches again from the last resourceVersion it
+				// got, and the dropped events are replayed from history.
+				f.log.Warn("closing every live watcher: the watch fan-out fell behind the writers",
+					"revision", dropRev)
 				f.mu.Lock()
-				f.terminateAll(tooSlowEvent("the watch fan-out fell behind the writers"))
+				f.terminateAll(watch.Event{})
 				f.rev = dropRev
 				f.mu.Unlock()
 			}
@@ -190,9 +194,17 @@ func (f *fanout) dispatch(b batch) {
 			}
 			for j, d := range out {
 				if !d.w.q.push(d.ev) {
+					// Closed without an error, as upstream's cacher closes
+					// a watcher it cannot feed (cacheWatcher.add): the
+					// reader gets the events queued, then the end, and
+					// watches again from the last resourceVersion it got,
+					// which history replays (catchUp). An ERROR 410 would
+					// make it list again instead: every object of the
+					// resource in one answer (530 MB for 2,000 real-size
+					// CRDs) where the replay is the few events it missed.
 					f.log.Warn("closing a watcher that fell behind", "prefix", g.st.Prefix,
 						"key", d.w.rng.Key, "buffer", d.w.q.limit, "revision", e.rec.rev)
-					f.terminate(d.w, tooSlowEvent(fmt.Sprintf("the watcher fell more than %d events behind", d.w.q.limit)))
+					f.terminate(d.w, watch.Event{})
 				}
 				out[j] = delivery{} // keep no event alive in the reused buffer
 			}
@@ -291,9 +303,9 @@ func (f *fanout) remove(w *watcher) {
 	}
 }
 
-// terminate ends the live watcher w with ev, an ERROR event, queued
-// after the events waiting (past the queue's limit: it is the last one).
-// Caller holds f.mu.
+// terminate ends the live watcher w with ev, an ERROR event queued after
+// the events waiting (past the queue's limit: it is the last one), or, if
+// ev is the zero Event, with the end of the watch alone. Caller holds f.mu.
 func (f *fanout) terminate(w *watcher, ev watch.Event) {
 	f.remove(w)
 	w.state = watcherDone

@@ -35,8 +35,9 @@ type Options struct {
 	CompactInterval time.Duration
 
 	// WatchBufferSize is how many events a watcher may have waiting for
-	// its reader before it is closed as too slow (an ERROR event with a 410
-	// Status; the client lists again). Default 1024.
+	// its reader before it is closed as too slow (without an error, as
+	// upstream's cacher: the client watches again from its last
+	// resourceVersion). Default 1024.
 	WatchBufferSize int
 	// BookmarkInterval is how often watchers that allow bookmarks get a
 	// BOOKMARK. Default one minute, as upstream's cacher

@@ -21,10 +21,11 @@ import (
 //     (skip), so an event is neither missed nor sent twice.
 //
 // While live, events go into the watcher's queue (eventQueue) without
-// waiting: a watcher with WatchBufferSize events waiting is closed with an
-// ERROR event (410 Expired), and nobody else waits for it. Upstream's cacher closes a
-// watcher it cannot feed without an error (cacheWatcher.add, after a
-// grace period), and the client re-watches from its last resourceVersion.
+// waiting: a watcher with WatchBufferSize events waiting is closed, and
+// nobody else waits for it. It is closed without an error, as upstream's
+// cacher closes a watcher it cannot feed (cacheWatcher.add, after a grace
+// period): the client watches again from its last resourceVersion, and
+// history replays what it missed (catchUp), instead of listing again.
 
 // watcherState says who owns a watcher's queue (who pushes to it and
 // closes it).
