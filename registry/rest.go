@@ -40,6 +40,14 @@ type Watcher interface {
 	Watch(ctx context.Context, opts *metav1.ListOptions) (watch.Interface, error)
 }
 
+// MetadataWatcher streams changes to a reader that wants only the
+// objects' metadata: an event's object may be a *storage.MetadataJSON.
+// crdlab's own (upstream's handler encodes the decoded object's
+// metadata).
+type MetadataWatcher interface {
+	WatchMetadata(ctx context.Context, opts *metav1.ListOptions) (watch.Interface, error)
+}
+
 // Creater creates an object. validate, if not nil, runs admission-style
 // checks on the object about to be created.
 type Creater interface {

@@ -310,6 +310,18 @@ func (e *Store) fillList(list scheme.Object, res *storage.ListResult, shared boo
 //
 // Mirrors (*Store).Watch and WatchPredicate.
 func (e *Store) Watch(ctx context.Context, opts *metav1.ListOptions) (watch.Interface, error) {
+	return e.watch(ctx, opts, false)
+}
+
+// WatchMetadata is Watch for a reader that keeps only each object's
+// metadata (a PartialObjectMetadata watch): storage may send an event's
+// object as a *storage.MetadataJSON, its metadata alone, rather than
+// decode it whole.
+func (e *Store) WatchMetadata(ctx context.Context, opts *metav1.ListOptions) (watch.Interface, error) {
+	return e.watch(ctx, opts, true)
+}
+
+func (e *Store) watch(ctx context.Context, opts *metav1.ListOptions, metadataOnly bool) (watch.Interface, error) {
 	if opts == nil {
 		opts = &metav1.ListOptions{}
 	}
@@ -330,6 +342,7 @@ func (e *Store) Watch(ctx context.Context, opts *metav1.ListOptions) (watch.Inte
 		Predicate:            p,
 		Recursive:            recursive,
 		SendInitialEvents:    wo.SendInitialEvents,
+		MetadataOnly:         metadataOnly,
 	})
 	if err != nil {
 		return nil, interpretStorageError(opWatch, err, e.DefaultQualifiedResource, "", false)

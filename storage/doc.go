@@ -32,6 +32,7 @@
 //	ttl.go         expiry: objects of a resource with a TTL
 //	predicate.go   label and field selection
 //	codec.go       JSONCodec
+//	metadata.go    MetadataJSON: an object's metadata cut from its stored bytes, for metadata-only watches
 //
 // The engines are storage/bolt (the default: one bbolt file, one process)
 // and storage/etcd3 (an etcd v3 cluster that several servers share); both
@@ -55,6 +56,9 @@
 //     storagebackend.Config and compacts from the server.
 //   - No Versioner: a resourceVersion is always the revision in decimal.
 //   - GetList returns a ListResult instead of filling a list object.
+//   - A watch may ask for metadata only (ListOptions.MetadataOnly): an
+//     engine may then send each object's metadata as stored
+//     (MetadataJSON) without decoding it; upstream decodes every object.
 //   - Not implemented: Stats, ReadinessCheck, RequestWatchProgress,
 //     EnableResourceSizeEstimation, and storage transformers (encryption).
 package storage

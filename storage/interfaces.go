@@ -109,6 +109,10 @@ type ListOptions struct {
 	// SendInitialEvents asks a watch for its initial state followed by an
 	// initial-events-end bookmark (watch-list).
 	SendInitialEvents *bool
+	// MetadataOnly says a watch's reader wants only each object's
+	// metadata (a PartialObjectMetadata watch): an engine may then send
+	// a *MetadataJSON instead of the decoded object (see MetadataJSON).
+	MetadataOnly bool
 }
 
 // ListResult is one page of a list.

@@ -58,7 +58,11 @@ func watchResource(w http.ResponseWriter, r *http.Request, s *RequestScope, name
 	if listOpts.TimeoutSeconds != nil {
 		timeout = time.Duration(*listOpts.TimeoutSeconds) * time.Second
 	}
-	wi, err := watcher.Watch(r.Context(), listOpts)
+	start := watcher.Watch
+	if mw, ok := s.Storage.(registry.MetadataWatcher); ok && opts.Convert != nil && *opts.Convert == negotiation.PartialObjectMetadataV1 {
+		start = mw.WatchMetadata // the metadata alone, as storage can give it
+	}
+	wi, err := start(r.Context(), listOpts)
 	if err != nil {
 		st := responsewriters.ErrorToStatus(err)
 		if st.ErrStatus.Code != http.StatusGone {
@@ -413,12 +417,9 @@ func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options
 	// would scan the object's JSON a second time to validate it.
 	line := make([]byte, 0, 1024)
 	line = append(line, `{"type":`...)
-	typ, err := json.Marshal(string(ev.Type))
-	if err != nil {
-		return nil, err
-	}
-	line = append(line, typ...)
+	line = unstructured.AppendString(line, string(ev.Type))
 	line = append(line, `,"object":`...)
+	var err error
 	if a, ok := obj.(responsewriters.JSONAppender); ok {
 		if line, err = a.AppendJSON(line); err != nil {
 			return nil, err
@@ -449,8 +450,11 @@ func encodeJSON(s *RequestScope, opts negotiation.Options, obj scheme.Object) (e
 // — by the unstructured encoder (partialMetadataJSON); a built-in
 // object's metadata is copied (asPartialObjectMetadata).
 func watchPartialObjectMetadata(obj scheme.Object) (any, error) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		return partialMetadataJSON{metadata: u.Object["metadata"]}, nil
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		return partialMetadataJSON{metadata: o.Object["metadata"]}, nil
+	case rawMetadata:
+		return partialMetadataRaw(o.RawMetadata()), nil
 	}
 	m, ok := metav1.Accessor(obj)
 	if !ok {
@@ -470,6 +474,20 @@ const partialMetadataHead = `{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjec
 func (p partialMetadataJSON) AppendJSON(dst []byte) ([]byte, error) {
 	dst, err := unstructured.AppendJSON(append(dst, partialMetadataHead...), p.metadata)
 	return append(dst, '}'), err
+}
+
+// rawMetadata is an event's object that is its metadata's JSON already:
+// what storage sends a metadata-only watch (registry.MetadataWatcher,
+// storage.MetadataJSON).
+type rawMetadata interface{ RawMetadata() []byte }
+
+// partialMetadataRaw writes a PartialObjectMetadata around the JSON of its
+// metadata.
+type partialMetadataRaw []byte
+
+func (p partialMetadataRaw) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(append(dst, partialMetadataHead...), p...)
+	return append(dst, '}'), nil
 }
 
 // watchTable turns one watch event's object into a Table: one row, or none

@@ -12,11 +12,13 @@ import (
 	"testing"
 	"weak"
 
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage"
 )
 
 // widgetScope is a scope of custom resources that encodes them as the
@@ -349,5 +351,38 @@ func TestPartialMetadataJSON(t *testing.T) {
 				t.Errorf("got %s, %v\nwant %s", got, err, want)
 			}
 		})
+	}
+}
+
+// TestEncodeWatchEvent_MetadataJSON: the line of an event whose object is
+// storage's MetadataJSON (a metadata-only watch) is the line of the same
+// event with the object decoded, for a PartialObjectMetadata watcher.
+func TestEncodeWatchEvent_MetadataJSON(t *testing.T) {
+	s := widgetScope()
+	target := negotiation.PartialObjectMetadataV1
+	opts := negotiation.Options{Convert: &target}
+	r := httptest.NewRequest("GET", "/apis/bench.crdlab.dev/v1/widgets?watch=1", nil)
+	res := storage.NewResource(storage.ResourceConfig{Prefix: "/w", NewFunc: func() storage.Object { return &unstructured.Unstructured{} }, Codec: storage.JSONCodec{}})
+	decoded := widgetEvent(7).Object.(*unstructured.Unstructured)
+	decoded.SetOwnerReferences([]metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "o", UID: "u-o"}})
+	decoded.SetFinalizers([]string{"example.com/f"})
+	data, err := res.Encode("/w/a", decoded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded.SetResourceVersion("1007")
+	raw := storage.NewMetadataJSON(res.Codec, data, 1007)
+	if raw == nil {
+		t.Fatal("JSONCodec cut no metadata")
+	}
+	for _, typ := range []watch.EventType{watch.Added, watch.Modified, watch.Deleted} {
+		want, err := encodeWatchEvent(r, s, opts, watch.Event{Type: typ, Object: decoded})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeWatchEvent(r, s, opts, watch.Event{Type: typ, Object: raw})
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s: got %s, %v\nwant %s", typ, got, err, want)
+		}
 	}
 }

@@ -18,6 +18,10 @@ type change struct {
 	obj, prevObj storage.Object
 	deletedPrev  storage.Object // prevObj at rec's revision, for watchers it stops matching
 	attrs        [2]attrsMemo
+	// meta is rec's metadata for metadata-only watchers, cut from the
+	// stored bytes once metaDone; nil if the codec cannot cut it.
+	meta     *storage.MetadataJSON
+	metaDone bool
 }
 
 type attrsMemo struct {
@@ -98,10 +102,44 @@ func (c *change) matches(p storage.SelectionPredicate, obj storage.Object, which
 	return ok, nil
 }
 
-// eventFor returns the event a watcher with predicate p sees of c, if
-// any (storage.Transition): an object that stops matching is DELETED,
-// with its previous content at the new revision.
-func (c *change) eventFor(p storage.SelectionPredicate) (watch.Event, bool, error) {
+// metadata returns rec's metadata for the metadata-only watchers, cut
+// from its stored bytes once for all of them (storage.MetadataJSON); nil
+// if the store's codec cannot cut it. The value of a record whose value
+// stays on disk is read from the file (DB.value).
+func (c *change) metadata() (*storage.MetadataJSON, error) {
+	if !c.metaDone {
+		value, err := c.st.db.value(c.rec)
+		if err != nil {
+			return nil, err
+		}
+		c.meta, c.metaDone = storage.NewMetadataJSON(c.st.Codec, value, c.rec.rev), true
+	}
+	return c.meta, nil
+}
+
+// eventFor returns the event watcher w sees of c, if any
+// (storage.Transition on w's predicate): an object that stops matching is
+// DELETED, with its previous content at the new revision. A
+// metadata-only watcher, whose predicate selects everything, gets every
+// change with its metadata alone, and the object is not decoded for it.
+func (c *change) eventFor(w *watcher) (watch.Event, bool, error) {
+	typ := watch.Modified
+	switch {
+	case c.rec.deleted: // the record holds the deleted state, at the delete's revision
+		typ = watch.Deleted
+	case c.rec.prevRev == 0:
+		typ = watch.Added
+	}
+	if w.metadata {
+		m, err := c.metadata()
+		if err != nil {
+			return watch.Event{}, false, err
+		}
+		if m != nil {
+			return watch.Event{Type: typ, Object: m}, true, nil
+		}
+	}
+	p := w.pred
 	obj, err := c.object()
 	if err != nil {
 		return watch.Event{}, false, err
@@ -109,13 +147,6 @@ func (c *change) eventFor(p storage.SelectionPredicate) (watch.Event, bool, erro
 	matches, err := c.matches(p, obj, 0)
 	if err != nil {
 		return watch.Event{}, false, err
-	}
-	typ := watch.Modified
-	switch {
-	case c.rec.deleted: // obj is the deleted state, at the delete's revision
-		typ = watch.Deleted
-	case c.rec.prevRev == 0:
-		typ = watch.Added
 	}
 	typ, ok, err := storage.Transition(p, typ, matches, func() (bool, error) {
 		prev, err := c.previous()

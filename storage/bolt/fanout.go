@@ -176,7 +176,7 @@ func (f *fanout) dispatch(b batch) {
 					i++
 					continue
 				}
-				ev, ok, err := c.eventFor(w.pred)
+				ev, ok, err := c.eventFor(w)
 				if err != nil {
 					f.terminate(w, storage.ErrorEvent(err))
 					continue // w's slot now holds another watcher

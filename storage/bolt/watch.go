@@ -50,6 +50,10 @@ type watcher struct {
 	rng       storage.KeyRange
 	pred      storage.SelectionPredicate
 	bookmarks bool
+	// metadata: the reader wants only each object's metadata, and the
+	// predicate selects everything, so changes come as
+	// storage.MetadataJSON where the codec can cut it (change.eventFor).
+	metadata bool
 
 	// q holds the events waiting for the reader, at most WatchBufferSize.
 	q          *eventQueue
@@ -168,6 +172,7 @@ func (s *store) Watch(ctx context.Context, key string, opts storage.ListOptions)
 		rng:       rng,
 		pred:      opts.Predicate,
 		bookmarks: opts.Predicate.AllowWatchBookmarks,
+		metadata:  opts.MetadataOnly && opts.Predicate.Empty(),
 		q:         newEventQueue(s.db.opts.WatchBufferSize),
 		stopCh:    make(chan struct{}),
 	}
@@ -234,7 +239,7 @@ func (w *watcher) catchUp(start int64, initial, endBookmark bool) {
 			return
 		}
 		for _, c := range changes {
-			ev, ok, err := c.eventFor(w.pred)
+			ev, ok, err := c.eventFor(w)
 			if err != nil {
 				fail(err)
 				return
