@@ -344,10 +344,16 @@ func (db *DB) commit(ops []*writeOp, dels []int64) (deleted bool) {
 			db.traceCommit(op, events[i].rec, len(accepted))
 		}
 	}
-	db.fanout.enqueue(events, rev)
+	// The writers are answered before the watchers get the events, as
+	// upstream's are (etcd answers the commit; the watch cache gets the
+	// event after it): the woken handlers are then first in line for a
+	// core, ahead of the watch streams the fan-out is about to wake. In
+	// the other order a writer's response waited behind a hundred stream
+	// writes (crdbench's watch fan-out; storage.md, session 12).
 	for i, op := range accepted {
 		op.done <- writeResult{rec: events[i].rec}
 	}
+	db.fanout.enqueue(events, rev)
 	return true
 }
 
