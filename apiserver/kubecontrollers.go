@@ -181,7 +181,9 @@ func (k *kubeControllers) start(ctx context.Context, loopback *client.Config) er
 	}
 
 	if k.gc {
-		gc := garbagecollector.NewGarbageCollector(meta, disc.ServerPreferredResources, nil, opts)
+		// The collector keeps no labels or annotations either (trimToGraph
+		// drops them): its client does not decode them.
+		gc := garbagecollector.NewGarbageCollector(meta.OmitLabelsAndAnnotations(), disc.ServerPreferredResources, nil, opts)
 		k.collector.Store(gc)
 		k.wg.Go(func() { gc.Run(ctx, gcWorkers, gcInitialSyncTimeout) })
 		k.wg.Go(func() { gc.Sync(ctx, gcSyncPeriod) })

@@ -18,12 +18,12 @@ import (
 // decides, with its own error. FuzzDecodePartial checks that both agree.
 //
 // Keys and skipped values are read in place, without a copy: per event
-// only the values kept are allocated. With omitManagedFields the
-// scanner checks managedFields' grammar but keeps nothing of it (nil, as
-// the garbage collector's informers trim it anyway), which is most of
-// what an event's metadata allocates.
-func decodePartial(body []byte, partial *metav1.PartialObjectMetadata, omitManagedFields bool) error {
-	s := scanner{b: body, omitManagedFields: omitManagedFields}
+// only the values kept are allocated. What omit names, the scanner
+// checks but keeps nothing of (nil, as the garbage collector's informers
+// trim it anyway): managedFields are most of what an event's metadata
+// allocates, labels and annotations a map and two strings per entry.
+func decodePartial(body []byte, partial *metav1.PartialObjectMetadata, omit omitted) error {
+	s := scanner{b: body, omit: omit}
 	if s.partial(partial) && s.end() {
 		return nil
 	}
@@ -31,10 +31,26 @@ func decodePartial(body []byte, partial *metav1.PartialObjectMetadata, omitManag
 	if err := json.Unmarshal(body, partial); err != nil {
 		return err
 	}
-	if omitManagedFields {
-		partial.ManagedFields = nil
-	}
+	omit.clear(&partial.ObjectMeta)
 	return nil
+}
+
+// omitted is what a client's objects come without (Client.OmitManagedFields,
+// Client.OmitLabelsAndAnnotations).
+type omitted struct {
+	managedFields bool
+	// labels: metadata.labels and metadata.annotations.
+	labels bool
+}
+
+// clear drops from m what o omits.
+func (o omitted) clear(m *metav1.ObjectMeta) {
+	if o.managedFields {
+		m.ManagedFields = nil
+	}
+	if o.labels {
+		m.Labels, m.Annotations = nil, nil
+	}
 }
 
 // scanner reads JSON from b at i. Every method reports false when the
@@ -43,10 +59,10 @@ type scanner struct {
 	b     []byte
 	i     int
 	depth int // nesting, bounded: deeper input goes to encoding/json
-	// omitManagedFields: metadata.managedFields is checked, not kept.
-	omitManagedFields bool
-	// discard is set while such a managedFields is read into scratch:
-	// strings and fieldsV1 are checked, not copied.
+	// omit: what is checked, not kept.
+	omit omitted
+	// discard is set while something omitted is read (managedFields into
+	// scratch): strings, maps and fieldsV1 are checked, not copied.
 	discard bool
 	scratch metav1.ManagedFieldsEntry
 }
@@ -315,7 +331,15 @@ func (s *scanner) boolPtr(dst **bool) bool {
 	return true
 }
 
+// stringMap reads a map of strings; with discard it checks one and
+// leaves *dst as is.
 func (s *scanner) stringMap(dst *map[string]string) bool {
+	if s.discard {
+		return s.null() || s.object(func([]byte) bool {
+			_, ok := s.raw()
+			return ok
+		})
+	}
 	if s.null() {
 		*dst = nil
 		return true
@@ -345,6 +369,16 @@ func (s *scanner) strings(dst *[]string) bool {
 		return ok
 	})
 	*dst = l
+	return ok
+}
+
+// dropped reads a value with read, which would keep it, under discard:
+// the scanner takes the same input as when it keeps it (and leaves to
+// encoding/json, with its errors, the same input), and keeps nothing.
+func (s *scanner) dropped(read func() bool) bool {
+	s.discard = true
+	ok := read()
+	s.discard = false
 	return ok
 }
 
@@ -408,8 +442,14 @@ func (s *scanner) objectMeta(o *metav1.ObjectMeta) bool {
 			o.DeletionGracePeriodSeconds = new(int64)
 			return s.int64(o.DeletionGracePeriodSeconds)
 		case "labels":
+			if s.omit.labels {
+				return s.dropped(func() bool { return s.stringMap(&o.Labels) })
+			}
 			return s.stringMap(&o.Labels)
 		case "annotations":
+			if s.omit.labels {
+				return s.dropped(func() bool { return s.stringMap(&o.Annotations) })
+			}
 			return s.stringMap(&o.Annotations)
 		case "finalizers":
 			return s.strings(&o.Finalizers)
@@ -424,7 +464,7 @@ func (s *scanner) objectMeta(o *metav1.ObjectMeta) bool {
 				o.ManagedFields = nil
 				return true
 			}
-			if s.omitManagedFields {
+			if s.omit.managedFields {
 				// Read as if kept, so that the scanner takes the same
 				// input (and encoding/json gives the same errors), into
 				// one scratch entry that is dropped.

@@ -56,16 +56,19 @@ var otherBodies = []string{
 	strings.Repeat(`{"a":`, 2000) + `1` + strings.Repeat(`}`, 2000),
 }
 
+// omissions are the clients' choices: everything kept, managedFields
+// omitted (the namespace controller's), labels and annotations too (the
+// garbage collector's).
+var omissions = []omitted{{}, {managedFields: true}, {managedFields: true, labels: true}}
+
 // sameAsEncodingJSON checks decodePartial against json.Unmarshal, with
-// managedFields kept and omitted (json.Unmarshal's, then cleared).
+// each of omissions (json.Unmarshal's, then cleared).
 func sameAsEncodingJSON(t *testing.T, body []byte) {
 	t.Helper()
-	for _, omit := range []bool{false, true} {
+	for _, omit := range omissions {
 		var want, got metav1.PartialObjectMetadata
 		wantErr := json.Unmarshal(body, &want)
-		if omit {
-			want.ManagedFields = nil
-		}
+		omit.clear(&want.ObjectMeta)
 		gotErr := decodePartial(body, &got, omit)
 		switch {
 		case (wantErr != nil) != (gotErr != nil):
@@ -86,8 +89,8 @@ func TestDecodePartial_SameAsEncodingJSON(t *testing.T) {
 		sameAsEncodingJSON(t, []byte(body))
 	}
 	for _, body := range serverBodies {
-		for _, omit := range []bool{false, true} {
-			s := scanner{b: []byte(body), omitManagedFields: omit}
+		for _, omit := range omissions {
+			s := scanner{b: []byte(body), omit: omit}
 			if !s.partial(&metav1.PartialObjectMetadata{}) || !s.end() {
 				t.Errorf("%s (omit %v): left to encoding/json", body, omit)
 			}
@@ -103,11 +106,12 @@ func TestDecodePartial_Allocations(t *testing.T) {
 	body := []byte(serverBodies[0])
 	for _, tc := range []struct {
 		name string
-		omit bool
+		omit omitted
 		max  float64
 	}{
-		{"ManagedFieldsKept", false, 31},
-		{"ManagedFieldsOmitted", true, 23},
+		{"ManagedFieldsKept", omitted{}, 31},
+		{"ManagedFieldsOmitted", omitted{managedFields: true}, 23},
+		{"LabelsAndAnnotationsOmitted", omitted{managedFields: true, labels: true}, 16},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := testing.AllocsPerRun(100, func() {
@@ -143,8 +147,8 @@ func BenchmarkDecodePartial(b *testing.B) {
 			}
 		}
 	})
-	for _, omit := range []bool{false, true} {
-		b.Run(fmt.Sprintf("decodePartial/omitManagedFields=%v", omit), func(b *testing.B) {
+	for _, omit := range omissions {
+		b.Run(fmt.Sprintf("decodePartial/omit=%+v", omit), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var p metav1.PartialObjectMetadata

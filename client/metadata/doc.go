@@ -25,15 +25,17 @@
 //     does not take (escapes, keys in another case, errors).
 //   - A Client made with OmitManagedFields returns objects without
 //     metadata.managedFields: they are read and checked, not kept (the
-//     garbage collector and the namespace controller never read them).
+//     garbage collector and the namespace controller never read them);
+//     OmitLabelsAndAnnotations does the same for labels and annotations
+//     (the garbage collector's).
 //
 // Upstream: k8s.io/client-go/metadata: interface.go (Interface, Getter,
 // ResourceInterface), metadata.go (Client, NewForConfig, client.Get, List,
 // Watch, Patch, Delete, DeleteCollection, isLikelyObjectMetadata).
 //
 // Differences from upstream: JSON only (upstream asks for protobuf first);
-// OmitManagedFields is crdlab's (upstream's informers drop managedFields
-// in a transform, after decoding them);
+// OmitManagedFields and OmitLabelsAndAnnotations are crdlab's (upstream's
+// informers drop managedFields in a transform, after decoding them);
 // no ConfigFor, NewForConfigAndClient, fake client, metadatainformer or
 // metadatalister (an informer.ListWatch over this client does that).
 package metadata

@@ -60,9 +60,9 @@ type Getter interface {
 // Mirrors k8s.io/client-go/metadata.Client.
 type Client struct {
 	client *client.RESTClient
-	// omitManagedFields: objects come without metadata.managedFields
-	// (OmitManagedFields).
-	omitManagedFields bool
+	// omit: what objects come without (OmitManagedFields,
+	// OmitLabelsAndAnnotations).
+	omit omitted
 }
 
 var _ Interface = (*Client)(nil)
@@ -89,23 +89,35 @@ func New(rc *client.RESTClient) *Client { return &Client{client: rc} }
 // anyway (upstream drops them after decoding, in the informers' transform).
 func (c *Client) OmitManagedFields() *Client {
 	out := *c
-	out.omitManagedFields = true
+	out.omit.managedFields = true
+	return &out
+}
+
+// OmitLabelsAndAnnotations returns a copy of c whose objects (and watch
+// events) come without metadata.labels and metadata.annotations, checked
+// and not kept, as OmitManagedFields does for managedFields. It is for
+// the garbage collector, whose informers drop them (trimToGraph): a map
+// and two strings per label of every event are not made to be dropped.
+// crdlab's; upstream's informer transform drops what it does not keep.
+func (c *Client) OmitLabelsAndAnnotations() *Client {
+	out := *c
+	out.omit.labels = true
 	return &out
 }
 
 // Resource returns the client of one resource.
 func (c *Client) Resource(resource scheme.GroupVersionResource) Getter {
-	return &resourceClient{client: c.client, resource: resource, omitManagedFields: c.omitManagedFields}
+	return &resourceClient{client: c.client, resource: resource, omit: c.omit}
 }
 
 // resourceClient implements Getter.
 //
 // Mirrors metadata.client.
 type resourceClient struct {
-	client            *client.RESTClient
-	namespace         string
-	resource          scheme.GroupVersionResource
-	omitManagedFields bool
+	client    *client.RESTClient
+	namespace string
+	resource  scheme.GroupVersionResource
+	omit      omitted
 }
 
 func (c *resourceClient) Namespace(ns string) ResourceInterface {
@@ -132,10 +144,10 @@ func (c *resourceClient) request(verb, name string, subresources ...string) (*cl
 // decodeObject reads an object's metadata from a body that is either a
 // PartialObjectMetadata or the whole object (a server that could not
 // convert). apiVersion and kind are cleared, as upstream's decoder does;
-// so are managedFields if c omits them.
+// so is what c omits.
 func (c *resourceClient) decodeObject(body []byte) (*metav1.PartialObjectMetadata, error) {
 	partial := &metav1.PartialObjectMetadata{}
-	if err := decodePartial(body, partial, c.omitManagedFields); err != nil {
+	if err := decodePartial(body, partial, c.omit); err != nil {
 		return nil, fmt.Errorf("unable to decode returned object as PartialObjectMetadata: %w", err)
 	}
 	if partial.Kind != "PartialObjectMetadata" && !isLikelyObjectMetadata(partial) {
@@ -193,9 +205,7 @@ func (c *resourceClient) List(ctx context.Context, opts metav1.ListOptions) (*me
 	list.TypeMeta = metav1.TypeMeta{}
 	for i := range list.Items {
 		list.Items[i].TypeMeta = metav1.TypeMeta{}
-		if c.omitManagedFields {
-			list.Items[i].ManagedFields = nil
-		}
+		c.omit.clear(&list.Items[i].ObjectMeta)
 	}
 	return list, nil
 }

@@ -178,9 +178,10 @@ func TestClient_AcceptHeaders(t *testing.T) {
 
 // TestClient_OmitManagedFields: a client made with OmitManagedFields
 // answers Get, List and Watch without managedFields, and the metadata
-// around them intact; the plain client keeps them.
+// around them intact; the plain client keeps them; with
+// OmitLabelsAndAnnotations too, the labels go.
 func TestClient_OmitManagedFields(t *testing.T) {
-	const meta = `{"name":"a","namespace":"default","uid":"u-a","resourceVersion":"7","labels":{"tier":"batch"},` +
+	const meta = `{"name":"a","namespace":"default","uid":"u-a","resourceVersion":"7","labels":{"tier":"batch"},"annotations":{"note":"x"},` +
 		`"managedFields":[{"manager":"m","operation":"Update","apiVersion":"stable.example.com/v1","time":"2026-12-02T07:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{}}}]}`
 	const object = `{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadata","metadata":` + meta + `}`
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -203,16 +204,18 @@ func TestClient_OmitManagedFields(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		client *metadata.Client
-		fields int // managedFields entries wanted
+		fields int    // managedFields entries wanted
+		tier   string // the label wanted
 	}{
-		{"Kept", mc, 1},
-		{"Omitted", mc.OmitManagedFields(), 0},
+		{"Kept", mc, 1, "batch"},
+		{"Omitted", mc.OmitManagedFields(), 0, "batch"},
+		{"LabelsAndAnnotationsOmitted", mc.OmitManagedFields().OmitLabelsAndAnnotations(), 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			crs := tc.client.Resource(crontabs).Namespace("default")
 			check := func(verb string, m *metav1.PartialObjectMetadata) {
 				t.Helper()
-				if m.Name != "a" || m.UID != "u-a" || m.ResourceVersion != "7" || m.Labels["tier"] != "batch" || len(m.ManagedFields) != tc.fields {
+				if m.Name != "a" || m.UID != "u-a" || m.ResourceVersion != "7" || m.Labels["tier"] != tc.tier || len(m.Annotations) != len(m.Labels) || len(m.ManagedFields) != tc.fields {
 					t.Errorf("%s = %#v", verb, m.ObjectMeta)
 				}
 			}

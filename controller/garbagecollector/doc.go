@@ -52,7 +52,8 @@
 //     the REST mapping is by group and kind, from the last discovery read.
 //     Being the collector's own, they keep only what the graph reads
 //     (trimToGraph: no labels, annotations or managedFields, which the
-//     client does not even keep: OmitManagedFields), since every event of
+//     client does not even keep: OmitManagedFields,
+//     OmitLabelsAndAnnotations), since every event of
 //     every object passes through them.
 //   - JSON merge patches conditional on resourceVersion (upstream tries a
 //     strategic merge patch first).
