@@ -16,9 +16,20 @@
 //   - NoteWritten and TakeWritten pair a spec written whole with its JSON
 //     until a reader decodes that JSON back, so the reader can tell
 //     whether the JSON is the writer's own (the storage codec's use).
-//   - the bound: entries are dropped, least recently used first, beyond
-//     MaxEntries, and an idle sweep drops those unused for Idle, so the
-//     memo empties once CRDs settle. Specs under MinJSON are not kept.
+//   - the bound: beyond MaxJSON bytes of JSON, the entries remembered
+//     first are dropped first (the controllers take CRDs in the order
+//     they were created); once no entry was used for Idle, all are, so
+//     the memo empties once CRDs settle. Specs under MinJSON are not kept.
+//
+// What it costs: while CRDs are on their way to Established, each memo
+// keeps up to MaxJSON (64 MiB) of JSON, and the specs decoded from it. The
+// controllers' client shares those with its informer's cache, which holds
+// them anyway; the storage codec's internal specs are held by the memo
+// alone, about twice their JSON. A burst of real-size creates that fills
+// both memos holds about 250 MiB more (heap) than without them until the
+// burst ends; with the former bound of 32 specs, a backlog longer than 32
+// CRDs was decoded whole again at each step (docs/crd-memory.md, "Session
+// 12: the spec memo's bound").
 //
 // Users: registry/customresourcedefinition (the storage codec, internal
 // specs) and client (the controllers' CRD client, v1 specs).

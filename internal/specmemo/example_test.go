@@ -27,9 +27,10 @@ func Example() {
 	// A writer of a CRD with that spec copies its JSON.
 	e := memo.Find(&shared)
 	fmt.Println(bytes.Equal(e.JSON, specJSON))
-	fmt.Printf("%+v\n", memo.Stats())
+	st := memo.Stats()
+	fmt.Printf("hits %d, decoded whole %d\n", st.Hits, st.Added)
 	// Output:
 	// true true
 	// true
-	// {Hits:2 Misses:0 Added:1 Evicted:0}
+	// hits 2, decoded whole 1
 }

@@ -11,13 +11,17 @@ import (
 )
 
 const (
-	// MaxEntries bounds the remembered specs: those of the CRDs on their
-	// way to Established (a create and two or three status writes within
-	// seconds). A real-size spec is 0.25 MB of JSON and about four times
-	// that decoded.
-	MaxEntries = 32
-	// Idle is how long an unused entry is kept: once CRDs settle, the
-	// memo empties.
+	// MaxJSON bounds the JSON the entries keep, together: about 250
+	// real-size specs (0.26 MB of JSON each). The specs kept are those of
+	// the CRDs on their way to Established (a create, then two status
+	// writes that keep the spec), and when creates outrun the
+	// controllers that backlog is hundreds of CRDs long. The memory it
+	// costs while full is more than the JSON: doc.go says how much.
+	MaxJSON = 64 << 20
+	// Idle is how long the memo keeps its entries once none is used:
+	// when CRDs settle, it empties. An entry is not dropped for its own
+	// idleness: a CRD waits longer than that for the controllers when
+	// creates outrun them.
 	Idle = 5 * time.Second
 	// MinJSON is the smallest spec worth remembering.
 	MinJSON = 16 << 10
@@ -45,6 +49,11 @@ type Memo[S, V any] struct {
 	// until that JSON is read back (TakeWritten) or Idle passes; at most
 	// maxWritten.
 	written map[uint64]*writtenSpec[S]
+	// json is the length of the entries' JSON, together; at most maxJSON
+	// (MaxJSON, but tests lower it).
+	json, maxJSON int
+	// used is when an entry was last used or added.
+	used time.Time
 	// sweeping is true if and only if a sweep is scheduled.
 	sweeping bool
 	stats    Stats
@@ -60,8 +69,8 @@ type Entry[S any] struct {
 	// State is the user's to keep a fact about the entry in (the storage
 	// codec: whether JSON is what its writer writes for Spec).
 	State atomic.Int32
-	// used is when it was last looked up (guarded by Memo.mu).
-	used time.Time
+	// added is when it was remembered.
+	added time.Time
 }
 
 // writtenSpec is a spec written whole, and the JSON written for it.
@@ -77,16 +86,19 @@ type Stats struct {
 	Hits, Misses int
 	// Added counts the specs remembered: each was decoded whole.
 	Added int
-	// Evicted counts the entries dropped by the bound before Idle passed.
+	// Evicted counts the entries dropped by the bound (MaxJSON).
 	Evicted int
+	// PeakJSON is the most JSON the entries kept at once, in bytes.
+	PeakJSON int
 }
 
 // New returns an empty memo of specs whose versions are versions(spec):
 // every spec it remembers has at least one.
 func New[S, V any](versions func(*S) []V) *Memo[S, V] {
-	return &Memo[S, V]{versions: versions, seed: maphash.MakeSeed(), now: time.Now,
+	m := &Memo[S, V]{versions: versions, seed: maphash.MakeSeed(), now: time.Now, maxJSON: MaxJSON,
 		byHash: map[uint64]*Entry[S]{}, byID: map[*V]*Entry[S]{},
 		written: map[uint64]*writtenSpec[S]{}}
+	return m
 }
 
 // id is the identity of a spec: the backing array of its versions, or nil.
@@ -113,7 +125,7 @@ func (m *Memo[S, V]) Lookup(specJSON []byte) (S, bool) {
 		return none, false
 	}
 	m.stats.Hits++
-	e.used = m.now()
+	m.used = m.now()
 	return e.Spec, true
 }
 
@@ -133,7 +145,7 @@ func (m *Memo[S, V]) Find(spec *S) *Entry[S] {
 		return nil
 	}
 	m.stats.Hits++
-	e.used = m.now()
+	m.used = m.now()
 	return e
 }
 
@@ -150,9 +162,9 @@ func (m *Memo[S, V]) Remember(specJSON []byte, spec S) S {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
+	m.used = now
 	if e := m.byHash[h]; e != nil {
 		if bytes.Equal(e.JSON, specJSON) {
-			e.used = now
 			return e.Spec
 		}
 		m.drop(e)
@@ -160,19 +172,21 @@ func (m *Memo[S, V]) Remember(specJSON []byte, spec S) S {
 	if e := m.byID[id]; e != nil {
 		m.drop(e)
 	}
-	for len(m.byHash) >= MaxEntries {
+	for m.json+len(specJSON) > m.maxJSON && len(m.byHash) > 0 {
 		var oldest *Entry[S]
 		for _, e := range m.byHash {
-			if oldest == nil || e.used.Before(oldest.used) {
+			if oldest == nil || e.added.Before(oldest.added) {
 				oldest = e
 			}
 		}
 		m.drop(oldest)
 		m.stats.Evicted++
 	}
-	e := &Entry[S]{hash: h, JSON: bytes.Clone(specJSON), Spec: spec, used: now}
+	e := &Entry[S]{hash: h, JSON: bytes.Clone(specJSON), Spec: spec, added: now}
 	m.byHash[h] = e
 	m.byID[id] = e
+	m.json += len(e.JSON)
+	m.stats.PeakJSON = max(m.stats.PeakJSON, m.json)
 	m.stats.Added++
 	m.scheduleSweep()
 	return spec
@@ -248,6 +262,7 @@ func (m *Memo[S, V]) Entries() []*Entry[S] {
 // drop forgets e. m.mu is held.
 func (m *Memo[S, V]) drop(e *Entry[S]) {
 	delete(m.byHash, e.hash)
+	m.json -= len(e.JSON)
 	if id := m.id(&e.Spec); m.byID[id] == e {
 		delete(m.byID, id)
 	}
@@ -261,14 +276,14 @@ func (m *Memo[S, V]) scheduleSweep() {
 	}
 }
 
-// sweep drops the entries unused, and the written specs not read back,
-// for Idle, and runs again while some are left.
+// sweep drops every entry if none was used for Idle, and the written
+// specs not read back for Idle, and runs again while some are left.
 func (m *Memo[S, V]) sweep() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
-	for _, e := range m.byHash {
-		if now.Sub(e.used) >= Idle {
+	if now.Sub(m.used) >= Idle {
+		for _, e := range m.byHash {
 			m.drop(e)
 		}
 	}

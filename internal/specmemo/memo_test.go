@@ -32,9 +32,10 @@ func newTestMemo() (*Memo[testSpec, testVersion], *clock) {
 	return m, c
 }
 
-// specJSON is a spec's JSON of at least MinJSON bytes, different for each i.
+// specJSON is a spec's JSON of MinJSON+40 bytes, different for each i
+// (under 10,000).
 func specJSON(i int) []byte {
-	return fmt.Appendf(nil, `{"group":"g%d.example.com","pad":"%s"}`, i, bytes.Repeat([]byte("x"), MinJSON))
+	return fmt.Appendf(nil, `{"group":"g%04d.example.com","pad":"%s"}`, i, bytes.Repeat([]byte("x"), MinJSON+3))
 }
 
 func newSpec(i int) testSpec {
@@ -128,25 +129,39 @@ func TestMemo_Remember(t *testing.T) {
 			t.Errorf("Added %d, want 1", st.Added)
 		}
 	})
-	t.Run("LeastRecentlyUsedDropped", func(t *testing.T) {
+	t.Run("LargerThanTheBound", func(t *testing.T) {
+		m, _ := newTestMemo()
+		m.maxJSON = len(specJSON(0)) - 1
+		m.Remember(specJSON(1), newSpec(1))
+		m.Remember(specJSON(2), newSpec(2))
+		if _, ok := m.Lookup(specJSON(1)); ok || len(m.Entries()) != 1 {
+			t.Errorf("%d entries over the bound, want the last one", len(m.Entries()))
+		}
+	})
+	t.Run("FirstRememberedDroppedFirst", func(t *testing.T) {
+		// The controllers take CRDs in the order they were created: the
+		// spec remembered first is the one most likely done with, even
+		// if it was used last.
 		m, c := newTestMemo()
-		for i := range MaxEntries {
+		const maxTestEntries = 8
+		m.maxJSON = maxTestEntries * len(specJSON(0))
+		for i := range maxTestEntries {
 			m.Remember(specJSON(i), newSpec(i))
 			c.advance(time.Millisecond)
 		}
-		m.Lookup(specJSON(0)) // 1 is now the least recently used
-		c.advance(time.Millisecond)
-		m.Remember(specJSON(MaxEntries), newSpec(MaxEntries))
-		if _, ok := m.Lookup(specJSON(1)); ok {
-			t.Error("the least recently used spec was kept beyond MaxEntries")
+		m.Lookup(specJSON(0))
+		m.Remember(specJSON(maxTestEntries), newSpec(maxTestEntries))
+		if _, ok := m.Lookup(specJSON(0)); ok {
+			t.Error("the first spec remembered was kept beyond the bound")
 		}
-		for _, i := range []int{0, 2, MaxEntries} {
+		for _, i := range []int{1, maxTestEntries - 1, maxTestEntries} {
 			if _, ok := m.Lookup(specJSON(i)); !ok {
 				t.Errorf("spec %d was dropped", i)
 			}
 		}
-		if st := m.Stats(); st.Evicted != 1 || len(m.Entries()) != MaxEntries {
-			t.Errorf("Evicted %d with %d entries, want 1 with %d", st.Evicted, len(m.Entries()), MaxEntries)
+		if st := m.Stats(); st.Evicted != 1 || len(m.Entries()) != maxTestEntries || st.PeakJSON != m.maxJSON {
+			t.Errorf("Evicted %d with %d entries (peak %d bytes), want 1 with %d (%d bytes)",
+				st.Evicted, len(m.Entries()), st.PeakJSON, maxTestEntries, m.maxJSON)
 		}
 	})
 }
@@ -157,22 +172,30 @@ func TestMemo_Sweep(t *testing.T) {
 	m.NoteWritten(specJSON(2), newSpec(2))
 	c.advance(Idle - time.Second)
 	m.Remember(specJSON(3), newSpec(3))
+	m.Lookup(specJSON(4)) // a miss is not a use
 	c.advance(time.Second)
 	m.sweep()
-	if _, ok := m.Lookup(specJSON(1)); ok {
-		t.Error("a spec unused for Idle was kept")
+	m.mu.Lock()
+	if len(m.byHash) != 2 {
+		t.Errorf("%d entries left while one was used within Idle, want both (an entry is not dropped for its own idleness)", len(m.byHash))
 	}
-	if _, ok := m.Lookup(specJSON(3)); !ok {
-		t.Error("a spec used within Idle was dropped")
-	}
-	read := m.Remember(specJSON(2), newSpec(2))
-	if _, _, ok := m.TakeWritten(specJSON(2), &read); ok {
+	if len(m.written) != 0 {
 		t.Error("a written spec not read back within Idle was kept")
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	if !m.sweeping {
 		t.Error("no sweep scheduled while entries are left")
+	}
+	m.mu.Unlock()
+
+	c.advance(Idle)
+	m.sweep()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.byHash) != 0 || len(m.byID) != 0 || m.json != 0 {
+		t.Errorf("%d entries (%d by spec, %d bytes) left once none was used for Idle, want none", len(m.byHash), len(m.byID), m.json)
+	}
+	if m.sweeping {
+		t.Error("a sweep is scheduled in an empty memo")
 	}
 }
 
@@ -210,15 +233,15 @@ func TestMemo_TakeWritten(t *testing.T) {
 // and checks that readers of one JSON end up sharing one spec.
 func TestMemo_Concurrent(t *testing.T) {
 	m, _ := newTestMemo()
-	// Fewer specs than MaxEntries: none is dropped, so every reader of a
-	// JSON must get the first reader's spec.
-	const readers, rounds = 8, 2 * MaxEntries
+	// Fewer specs than MaxJSON holds: none is dropped, so every reader of
+	// a JSON must get the first reader's spec.
+	const readers, rounds, specs = 8, 64, 31
 	got := make([][]*testVersion, readers)
 	var wg sync.WaitGroup
 	for r := range readers {
 		wg.Go(func() {
 			for i := range rounds {
-				b := specJSON(i % (MaxEntries - 1))
+				b := specJSON(i % specs)
 				spec, ok := m.Lookup(b)
 				if !ok {
 					m.NoteWritten(b, newSpec(i))
