@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -271,6 +272,81 @@ func TestCRDLifecycle_PluralConflict(t *testing.T) {
 		rs := discoveryResources(t, ts, group+"/v1")
 		return len(rs) == 1 && rs[0] == "ct"
 	})
+}
+
+// TestCRDLifecycle_NamesNeverCollide: CRDs of one group created at once,
+// all asking for one short name and half of them for one kind. The naming
+// controller decides them one at a time (its one worker and its mutation
+// cache, controller/status): in the end one CRD holds the short name, one
+// the kind, and no accepted name of the group is held twice.
+func TestCRDLifecycle_NamesNeverCollide(t *testing.T) {
+	_, crds, _ := lifecycleServer(t)
+	ctx := context.Background()
+	const n = 12
+	var wg sync.WaitGroup
+	for i := range n {
+		crd := crontabCRD()
+		crd.Spec.Names = apiextensionsv1.CustomResourceDefinitionNames{Plural: fmt.Sprintf("things%d", i),
+			Singular: fmt.Sprintf("thing%d", i), Kind: fmt.Sprintf("Thing%d", i), ShortNames: []string{"th"}}
+		if i%2 == 1 {
+			crd.Spec.Names.Kind = "SharedThing"
+		}
+		crd.Name = crd.Spec.Names.Plural + "." + group
+		wg.Go(func() {
+			_, err := crds.Create(ctx, crd, metav1.CreateOptions{})
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+
+	// Settled: every CRD has been decided, one holds the short name and
+	// one the shared kind.
+	var list *apiextensionsv1.CustomResourceDefinitionList
+	eventually(t, "names settled", func() bool {
+		var err error
+		if list, err = crds.List(ctx, metav1.ListOptions{}); err != nil || len(list.Items) != n {
+			return false
+		}
+		short, kind := 0, 0
+		for _, crd := range list.Items {
+			if helpers.FindCRDCondition(&crd, apiextensionsv1.NamesAccepted) == nil {
+				return false
+			}
+			if len(crd.Status.AcceptedNames.ShortNames) > 0 {
+				short++
+			}
+			if crd.Status.AcceptedNames.Kind == "SharedThing" {
+				kind++
+			}
+		}
+		return short >= 1 && kind >= 1
+	})
+	holders := map[string][]string{}
+	for _, crd := range list.Items {
+		a := crd.Status.AcceptedNames
+		for _, name := range append([]string{a.Plural, a.Singular, "kind:" + a.Kind, "kind:" + a.ListKind}, a.ShortNames...) {
+			if name != "" && name != "kind:" {
+				holders[name] = append(holders[name], crd.Name)
+			}
+		}
+		if !namesMatch(crd) {
+			status, reason := condition(&crd, apiextensionsv1.NamesAccepted)
+			assert.Equal(t, apiextensionsv1.ConditionFalse, status, crd.Name)
+			assert.Contains(t, []string{"ShortNamesConflict", "KindConflict", "ListKindConflict"}, reason, crd.Name)
+		}
+	}
+	for name, crds := range holders {
+		assert.Len(t, crds, 1, "%q accepted for %v", name, crds)
+	}
+	assert.Len(t, holders["th"], 1)
+	assert.Len(t, holders["kind:SharedThing"], 1)
+}
+
+// namesMatch reports whether every requested name of crd is accepted.
+func namesMatch(crd apiextensionsv1.CustomResourceDefinition) bool {
+	s, a := crd.Spec.Names, crd.Status.AcceptedNames
+	return s.Plural == a.Plural && s.Singular == a.Singular && s.Kind == a.Kind && s.ListKind == a.ListKind &&
+		slices.Equal(s.ShortNames, a.ShortNames)
 }
 
 // TestCRDLifecycle_DeleteWithInstances: deleting a CRD with 1,000
