@@ -7,7 +7,10 @@ import (
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common"
+	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
+	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 
 	"github.com/crdlab/crdlab/apis/apiextensions/cel/library"
 	"github.com/crdlab/crdlab/apis/apiextensions/structural"
@@ -139,6 +142,12 @@ func Compilations() int64 { return compilations.Load() }
 // Mirrors cel.Compile in
 // k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/compilation.go.
 func Compile(s *structural.Structural, rules []Rule, declType *DeclType, perCallLimit uint64, stored StoredExpressions) ([]CompilationResult, error) {
+	return compile(s, rules, declType, perCallLimit, stored, nil)
+}
+
+// compile is Compile, parsing each expression through parses (nil: parse
+// each).
+func compile(s *structural.Structural, rules []Rule, declType *DeclType, perCallLimit uint64, stored StoredExpressions, parses *Parses) ([]CompilationResult, error) {
 	if len(rules) == 0 {
 		return nil, nil
 	}
@@ -165,7 +174,7 @@ func Compile(s *structural.Structural, rules []Rule, declType *DeclType, perCall
 		if r.OptionalOldSelf != nil && *r.OptionalOldSelf {
 			set = withOptionalOldSelf
 		}
-		out[i] = compileRule(s, r, set, stored, estimator, maxCard, perCallLimit)
+		out[i] = compileRule(s, r, set, stored, estimator, maxCard, perCallLimit, parses)
 	}
 	return out, nil
 }
@@ -195,16 +204,16 @@ func prepareEnvSet(base *library.EnvSet, declType *DeclType, optional bool) (wit
 	return withOldSelf, withOptionalOldSelf, nil
 }
 
-func compileRule(s *structural.Structural, r Rule, set *library.EnvSet, stored StoredExpressions, estimator *library.CostEstimator, maxCard, perCallLimit uint64) (res CompilationResult) {
+func compileRule(s *structural.Structural, r Rule, set *library.EnvSet, stored StoredExpressions, estimator *library.CostEstimator, maxCard, perCallLimit uint64, parses *Parses) (res CompilationResult) {
 	if strings.TrimSpace(r.Rule) == "" {
 		return res
 	}
 	compilations.Add(1)
-	env := set.New
+	env, isStored := set.New, false
 	if stored != nil && stored.StoredRule(r.Rule) {
-		env = set.Stored
+		env, isStored = set.Stored, true
 	}
-	ast, issues := env.Compile(r.Rule)
+	ast, issues := parses.compile(env, isStored, r.Rule)
 	if issues != nil && issues.Err() != nil {
 		res.Error = &Error{ErrorTypeInvalid, "compilation failed: " + issues.String()}
 		return res
@@ -234,11 +243,11 @@ func compileRule(s *structural.Structural, r Rule, set *library.EnvSet, stored S
 	res.Program = prog
 
 	if r.MessageExpression != "" {
-		menv := set.New
+		menv, isStored := set.New, false
 		if stored != nil && stored.StoredMessageExpression(r.MessageExpression) {
-			menv = set.Stored
+			menv, isStored = set.Stored, true
 		}
-		mast, issues := menv.Compile(r.MessageExpression)
+		mast, issues := parses.compile(menv, isStored, r.MessageExpression)
 		if issues != nil && issues.Err() != nil {
 			res.MessageExpressionError = &Error{ErrorTypeInvalid, "messageExpression compilation failed: " + issues.String()}
 			return res
@@ -266,6 +275,60 @@ func compileRule(s *structural.Structural, r Rule, set *library.EnvSet, stored S
 		}
 	}
 	return res
+}
+
+// Parses remembers the expressions it parsed, by their text, for the
+// other places they are compiled in while one CRD is validated: each
+// version of a CRD carries its own copy of its rules, each compiled with
+// its version's types, and parsing (an ANTLR parser) was about three
+// quarters of a rule's compile. Only parsing is shared: a parsed
+// expression is the same whatever the types of self (an environment's
+// parser depends on its macros and parser options, which the
+// environments of one EnvSet's Extend share; New and Stored are kept
+// apart all the same). Each compile checks a copy of its own, since the
+// checker rewrites the expression it checks.
+//
+// A Parses is used by one goroutine at a time. The zero value is empty;
+// a nil *Parses parses every time.
+//
+// Upstream parses each rule every time (cel.Compile in
+// k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/compilation.go).
+type Parses struct {
+	m map[parseKey]*exprpb.ParsedExpr
+}
+
+type parseKey struct {
+	stored bool
+	text   string
+}
+
+// maxLoadedDepth is the depth cel.ParsedExprToAst refuses (cel-go's
+// defaultMaxASTDepth): an expression parsed deeper is parsed every
+// time, so that it fails, or not, as a fresh parse does.
+const maxLoadedDepth = 250
+
+// compile is env.Compile(text) with the parse remembered.
+func (p *Parses) compile(env *cel.Env, stored bool, text string) (*cel.Ast, *cel.Issues) {
+	if p == nil {
+		return env.Compile(text)
+	}
+	key := parseKey{stored, text}
+	if pe, ok := p.m[key]; ok {
+		return env.Check(cel.ParsedExprToAstWithSource(pe, common.NewTextSource(text)))
+	}
+	parsed, issues := env.Parse(text)
+	if issues != nil && issues.Err() != nil {
+		return nil, issues
+	}
+	if !celast.ExceedsDepth(parsed.NativeRep(), maxLoadedDepth) {
+		if pe, err := cel.AstToParsedExpr(parsed); err == nil {
+			if p.m == nil {
+				p.m = map[parseKey]*exprpb.ParsedExpr{}
+			}
+			p.m[key] = pe
+		}
+	}
+	return env.Check(parsed)
 }
 
 // sizeEstimator tells the cost estimator how big the value an expression

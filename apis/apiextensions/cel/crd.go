@@ -38,6 +38,9 @@ type CRDOptions struct {
 	// SuppressPerExpressionCost skips the per-rule cost limit, for a
 	// version whose schema an update does not change.
 	SuppressPerExpressionCost bool
+	// Parses, if set, parses each expression once for all the versions
+	// of one CRD (nil: each is parsed where it is compiled).
+	Parses *Parses
 }
 
 // ValidateSchemaRules checks the x-kubernetes-validations of one CRD
@@ -224,7 +227,7 @@ func (w *crdWalker) walk(s *structural.Structural, p *field.Path, ctx nodeContex
 		w.errs = append(w.errs, field.InternalError(p.Child("x-kubernetes-validations"), fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", "unable to convert structural schema to CEL declarations")))
 		return bad
 	}
-	results, err := Compile(s, rules, ctx.declType, library.PerCallLimit, w.opts.Stored)
+	results, err := compile(s, rules, ctx.declType, library.PerCallLimit, w.opts.Stored, w.opts.Parses)
 	if err != nil {
 		w.errs = append(w.errs, field.InternalError(p.Child("x-kubernetes-validations"), err))
 		return bad

@@ -50,6 +50,14 @@ func TestValidateSchemaRules(t *testing.T) {
 			},
 		},
 		{
+			name: "ErrParse",
+			spec: rules(`{"a":{"type":"integer"}}`, `{"rule":"self.a >"}`),
+			opts: cel.CRDOptions{Compile: true},
+			want: []string{specPath + `.x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self.a \u003e","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:9: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+ | self.a >
+ | ........^`},
+		},
+		{
 			name: "NoCompileWhenSchemaInvalid",
 			spec: rules(`{"a":{"type":"integer"}}`, `{"rule":"self.a"}`),
 		},
@@ -100,16 +108,55 @@ func TestValidateSchemaRules(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := schema(t, tc.spec)
-			var got []string
-			for _, e := range cel.ValidateSchemaRules(s, field.NewPath("spec", "validation", "openAPIV3Schema"), tc.opts) {
-				got = append(got, e.Error())
+			got := validateRules(t, tc.spec, tc.opts)
+			if want := strings.Join(tc.want, "\n"); got != want {
+				t.Errorf("got:\n  %s\nwant:\n  %s", strings.ReplaceAll(got, "\n", "\n  "), strings.ReplaceAll(want, "\n", "\n  "))
 			}
-			sort.Strings(got)
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("got:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			// The same with the parses remembered, twice: the second
+			// time every expression is checked from its remembered parse.
+			opts := tc.opts
+			opts.Parses = &cel.Parses{}
+			for i := range 2 {
+				if again := validateRules(t, tc.spec, opts); again != got {
+					t.Errorf("with Parses, run %d:\n  %s\nwithout:\n  %s", i, strings.ReplaceAll(again, "\n", "\n  "), strings.ReplaceAll(got, "\n", "\n  "))
+				}
 			}
 		})
+	}
+}
+
+// validateRules returns the errors of ValidateSchemaRules for the schema
+// spec, one a line, sorted.
+func validateRules(t *testing.T, spec string, opts cel.CRDOptions) string {
+	t.Helper()
+	var got []string
+	for _, e := range cel.ValidateSchemaRules(schema(t, spec), field.NewPath("spec", "validation", "openAPIV3Schema"), opts) {
+		got = append(got, e.Error())
+	}
+	sort.Strings(got)
+	return strings.Join(got, "\n")
+}
+
+// TestParses_SameTextOtherTypes: one rule, parsed once, checked against
+// two schemas in which it types differently (as in two versions of a
+// CRD): each gets the answer a fresh compile gives.
+func TestParses_SameTextOtherTypes(t *testing.T) {
+	rule := `{"rule":"self.a > 0 && self.b.startsWith('x')","messageExpression":"'a is ' + string(self.a)"}`
+	specs := []string{
+		rules(`{"a":{"type":"integer"},"b":{"type":"string"}}`, rule),
+		rules(`{"a":{"type":"string"},"b":{"type":"string"}}`, rule),
+		rules(`{"a":{"type":"integer"},"b":{"type":"integer"}}`, rule),
+		rules(`{"a":{"type":"integer"},"b":{"type":"string"}}`, rule),
+	}
+	parses := &cel.Parses{}
+	for i, spec := range specs {
+		want := validateRules(t, spec, cel.CRDOptions{Compile: true})
+		if i > 0 && i < 3 && want == "" {
+			t.Fatalf("schema %d: the rule should not compile against it", i)
+		}
+		if got := validateRules(t, spec, cel.CRDOptions{Compile: true, Parses: parses}); got != want {
+			t.Errorf("schema %d, with Parses:\n  %s\nwant:\n  %s", i, got, want)
+		}
 	}
 }
 

@@ -77,6 +77,7 @@ func validateCustomResourceDefinitionValidation(v *apiextensions.CustomResourceV
 			Compile:                   celReady && len(schemaErrs) == 0,
 			Stored:                    opts.celStored,
 			SuppressPerExpressionCost: opts.suppressPerExpressionCost,
+			Parses:                    opts.celParses,
 		})...)
 	}
 	if len(allErrs) == 0 {

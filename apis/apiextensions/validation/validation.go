@@ -61,6 +61,9 @@ type validationOptions struct {
 	// suppressPerExpressionCost is unchangedSchemas for the version being
 	// checked.
 	suppressPerExpressionCost bool
+	// celParses parses each CEL expression of the CRD once, for all its
+	// versions (crdlab only).
+	celParses *cel.Parses
 }
 
 // ValidateCustomResourceDefinition validates a new CRD: its metadata (the
@@ -84,6 +87,7 @@ func ValidateCustomResourceDefinition(crd *apiextensions.CustomResourceDefinitio
 		requirePrunedDefaults:                    true,
 		requireAtomicSetType:                     true,
 		requireMapListKeysMapSetValidation:       true,
+		celParses:                                &cel.Parses{},
 	}
 	allErrs := validation.ValidateObjectMeta(&crd.ObjectMeta, false, nameFn, field.NewPath("metadata"))
 	allErrs = append(allErrs, validateCustomResourceDefinitionSpec(&crd.Spec, opts, field.NewPath("spec"))...)
@@ -113,6 +117,7 @@ func ValidateCustomResourceDefinitionUpdate(crd, old *apiextensions.CustomResour
 		requireMapListKeysMapSetValidation:       !hasSchemaWith(&old.Spec, hasInvalidMapListKeysMapSet),
 		celStored:                                findStoredExpressions(&old.Spec),
 		unchangedSchemas:                         findVersionsWithUnchangedSchemas(crd, old),
+		celParses:                                &cel.Parses{},
 	}
 	allErrs := validation.ValidateObjectMetaUpdate(&crd.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	allErrs = append(allErrs, validateCustomResourceDefinitionSpecUpdate(&crd.Spec, &old.Spec, opts, field.NewPath("spec"))...)
