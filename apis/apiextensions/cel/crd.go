@@ -171,6 +171,10 @@ func (w *crdWalker) walk(s *structural.Structural, p *field.Path, ctx nodeContex
 	if s.AdditionalProperties != nil {
 		bad = child(s.AdditionalProperties, p.Child("additionalProperties"), elem, nil) || bad
 	}
+	var pp *field.Path // made once for all the properties
+	if len(s.Properties) > 0 {
+		pp = p.Child("properties")
+	}
 	for _, name := range sortedKeys(s.Properties) {
 		var accessed *DeclType
 		if ctx.declType != nil {
@@ -184,14 +188,16 @@ func (w *crdWalker) walk(s *structural.Structural, p *field.Path, ctx nodeContex
 		if !MapIsCorrelatable(s.XMapType) {
 			unc = p
 		}
-		bad = child(s.Properties[name], p.Child("properties").Key(name), accessed, unc) || bad
+		bad = child(s.Properties[name], pp.Key(name), accessed, unc) || bad
 	}
 	junctor := func(j *structural.Structural, jp *field.Path) {
 		if j != nil {
 			bad = w.walk(j, jp, nodeContext{junctor: true}) || bad
 		}
 	}
-	junctor(s.Not, p.Child("not"))
+	if s.Not != nil {
+		junctor(s.Not, p.Child("not"))
+	}
 	for i, j := range s.AllOf {
 		junctor(j, p.Child("allOf").Index(i))
 	}

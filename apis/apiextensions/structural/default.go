@@ -158,10 +158,15 @@ func validateDefaults(pth *field.Path, s *Structural, insideMeta, requirePrunedD
 			errs = append(errs, ValidateValue(s, dp, s.Default)...)
 		}
 	}
-	errs = append(errs, validateDefaults(pth.Child("items"), s.Items, insideMeta, requirePrunedDefaults)...)
+	// Paths are made only for the nodes there are (each walk of a
+	// real-size schema made thousands for absent items).
+	if s.Items != nil {
+		errs = append(errs, validateDefaults(pth.Child("items"), s.Items, insideMeta, requirePrunedDefaults)...)
+	}
+	pp := propertiesPath(pth, s)
 	for _, k := range sortedKeys(s.Properties) {
 		sub := insideMeta || (s.XEmbeddedResource && metaFields[k])
-		errs = append(errs, validateDefaults(pth.Child("properties").Key(k), s.Properties[k], sub, requirePrunedDefaults)...)
+		errs = append(errs, validateDefaults(pp.Key(k), s.Properties[k], sub, requirePrunedDefaults)...)
 	}
 	return errs
 }

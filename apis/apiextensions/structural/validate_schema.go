@@ -64,9 +64,12 @@ func validateInvariants(s *Structural, lvl level, p *field.Path) field.ErrorList
 	if s.Type == "array" && s.Items == nil {
 		errs = append(errs, field.Required(p.Child("items"), "must be specified"))
 	}
-	errs = append(errs, validateInvariants(s.Items, itemLevel, p.Child("items"))...)
+	if s.Items != nil {
+		errs = append(errs, validateInvariants(s.Items, itemLevel, p.Child("items"))...)
+	}
+	pp := propertiesPath(p, s)
 	for _, k := range sortedKeys(s.Properties) {
-		errs = append(errs, validateInvariants(s.Properties[k], fieldLevel, p.Child("properties").Key(k))...)
+		errs = append(errs, validateInvariants(s.Properties[k], fieldLevel, pp.Key(k))...)
 	}
 	if hasAdditionalProperties(s) {
 		if lvl == rootLevel {
@@ -220,6 +223,15 @@ func validateValueValidation(s *Structural, skipAnyOf, skipFirstAllOfAnyOf bool,
 	return errs
 }
 
+// propertiesPath is p.Child("properties") if s has properties: made once
+// for all of them, not once per property.
+func propertiesPath(p *field.Path, s *Structural) *field.Path {
+	if len(s.Properties) == 0 {
+		return nil
+	}
+	return p.Child("properties")
+}
+
 // validateNested checks that a junctor's schema holds value validations
 // only. Mirrors validateNestedValueValidation.
 func validateNested(v *Structural, skipAnyOf bool, lvl level, p *field.Path) field.ErrorList {
@@ -227,9 +239,12 @@ func validateNested(v *Structural, skipAnyOf bool, lvl level, p *field.Path) fie
 		return nil
 	}
 	errs := validateValueValidation(v, skipAnyOf, false, lvl, p)
-	errs = append(errs, validateNested(v.Items, false, lvl, p.Child("items"))...)
+	if v.Items != nil {
+		errs = append(errs, validateNested(v.Items, false, lvl, p.Child("items"))...)
+	}
+	pp := propertiesPath(p, v)
 	for _, k := range sortedKeys(v.Properties) {
-		errs = append(errs, validateNested(v.Properties[k], false, fieldLevel, p.Child("properties").Key(k))...)
+		errs = append(errs, validateNested(v.Properties[k], false, fieldLevel, pp.Key(k))...)
 	}
 	if v.Type != "" {
 		errs = append(errs, field.Forbidden(p.Child("type"), "must be empty to be structural"))

@@ -85,6 +85,16 @@ func TestValidateCustomResourceDefinition_Schema(t *testing.T) {
 		{"ErrDefault", `{"type":"object","properties":{"a":{"type":"integer","default":"x"},"b":{"type":"object","properties":{"c":{"type":"string"}},"default":{"c":"ok","d":1}}}}`,
 			[]string{p + `.properties[a].default: Invalid value: "string":  in body must be of type integer: "string"`,
 				p + `.properties[b].default: Invalid value: {"c":"ok","d":1}: must not have unknown fields`}},
+		// Sibling properties are checked through one copy of their
+		// schema: each error keeps its own property's values.
+		{"ErrSiblingsKeepTheirValues", `{"type":"object","properties":{
+			"a":{"type":"array","items":{"type":"object","required":["k"],"properties":{"k":{"type":"string"}}},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k","x"]},
+			"b":{"type":"array","items":{"type":"object","required":["k"],"properties":{"k":{"type":"string"}}},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k","y"]},
+			"c":{"type":"object","properties":{"d":{"type":"int"},"e":{"type":"object","properties":{"f":{"type":"bool"}}}}}}}`,
+			[]string{p + `.properties[a].x-kubernetes-list-map-keys: Invalid value: ["k","x"]: entries must all be names of item properties`,
+				p + `.properties[b].x-kubernetes-list-map-keys: Invalid value: ["k","y"]: entries must all be names of item properties`,
+				p + `.properties[c].properties[d].type: Unsupported value: "int": supported values: "array", "boolean", "integer", "number", "object", "string"`,
+				p + `.properties[c].properties[e].properties[f].type: Unsupported value: "bool": supported values: "array", "boolean", "integer", "number", "object", "string"`}},
 		// Structural errors hide the defaults' (defaults of a
 		// non-structural schema are not looked at).
 		{"ErrStructuralBeforeDefaults", `{"type":"object","properties":{"a":{"default":"x"}}}`,
