@@ -381,6 +381,13 @@ type forbidCreateAdmission struct {
 	delegate admission.Interface
 }
 
+var _ admission.Handler = forbidCreateAdmission{}
+
+// Handles is true for creates, and for what the delegate handles.
+func (f forbidCreateAdmission) Handles(op admission.Operation) bool {
+	return op == admission.Create || f.delegate != nil && admission.Handles(f.delegate, op)
+}
+
 func (f forbidCreateAdmission) Admit(ctx context.Context, a admission.Attributes) error {
 	if a.Operation == admission.Create {
 		return admission.NewForbidden(a, errors.New("create not allowed while custom resource definition is terminating"))

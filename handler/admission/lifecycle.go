@@ -55,7 +55,12 @@ func ImmortalNamespaces() map[string]bool {
 	return map[string]bool{metav1.NamespaceDefault: true, metav1.NamespaceSystem: true, metav1.NamespacePublic: true}
 }
 
-var _ Interface = (*NamespaceLifecycle)(nil)
+var _ Handler = (*NamespaceLifecycle)(nil)
+
+// Handles is true for creates and deletes: updates always go through.
+// (Upstream's handles updates too, to refuse them in a namespace that
+// does not exist; this one lets them through, as said above.)
+func (l *NamespaceLifecycle) Handles(op Operation) bool { return op == Create || op == Delete }
 
 // Admit applies the rules above.
 func (l *NamespaceLifecycle) Admit(ctx context.Context, a Attributes) error {

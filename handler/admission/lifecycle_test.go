@@ -57,6 +57,8 @@ func TestNamespaceLifecycle_Admit(t *testing.T) {
 				se.ErrStatus.Message == `configmaps "a" is forbidden: unable to create new content in namespace going because it is being terminated`
 		}},
 		{"OKUpdateInTerminating", Attributes{Operation: Update, Resource: configmaps, Namespace: "going", Name: "a"}, func(err error) bool { return err == nil }},
+		{"OKUpdateInMissing", Attributes{Operation: Update, Resource: crontabs, Namespace: "x", Name: "a"}, func(err error) bool { return err == nil }},
+		{"OKUpdateDefault", Attributes{Operation: Update, Resource: nsResource, Name: "default"}, func(err error) bool { return err == nil }},
 		{"OKDeleteInMissing", Attributes{Operation: Delete, Resource: configmaps, Namespace: "x", Name: "a"}, func(err error) bool { return err == nil }},
 		{"ErrDeleteDefault", Attributes{Operation: Delete, Resource: nsResource, Name: "default"}, func(err error) bool {
 			return apierrors.IsForbidden(err) && err.Error() == `namespaces "default" is forbidden: this namespace may not be deleted`
@@ -66,12 +68,38 @@ func TestNamespaceLifecycle_Admit(t *testing.T) {
 		{"OKClusterScoped", Attributes{Operation: Create, Resource: nsResource, Name: "new"}, func(err error) bool { return err == nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := l.Admit(ctx, tc.attrs); !tc.check(err) {
+			err := l.Admit(ctx, tc.attrs)
+			if !tc.check(err) {
 				t.Errorf("err = %v", err)
+			}
+			if err != nil && !l.Handles(tc.attrs.Operation) {
+				t.Errorf("refused a %s, which Handles says it does not handle", tc.attrs.Operation)
 			}
 		})
 	}
 }
+
+// Updates are never refused, so a server asks the plugin only about
+// creates and deletes (Handler).
+func TestNamespaceLifecycle_Handles(t *testing.T) {
+	l := &NamespaceLifecycle{}
+	for op, want := range map[Operation]bool{Create: true, Update: false, Delete: true} {
+		if got := l.Handles(op); got != want {
+			t.Errorf("Handles(%s) = %v, want %v", op, got, want)
+		}
+		if got := Handles(l, op); got != want {
+			t.Errorf("admission.Handles(l, %s) = %v, want %v", op, got, want)
+		}
+	}
+	if !Handles(plain{}, Update) {
+		t.Error("an Interface that is not a Handler must be asked about every operation")
+	}
+}
+
+// plain is an Interface without Handles.
+type plain struct{}
+
+func (plain) Admit(context.Context, Attributes) error { return nil }
 
 // The cache answers Active namespaces without asking storage, except for
 // a namespace deleted through this server in the last 30 s.

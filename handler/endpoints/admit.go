@@ -58,9 +58,10 @@ func (s *RequestScope) validateCreate(namespace string, dryRun []string) registr
 	}
 }
 
-// validateUpdate is the update validation of s.
+// validateUpdate is the update validation of s; nil without admission
+// that handles updates, so that the registry copies no objects for it.
 func (s *RequestScope) validateUpdate(namespace string, dryRun []string) registry.ValidateObjectUpdateFunc {
-	if s.Admit == nil {
+	if s.Admit == nil || !admission.Handles(s.Admit, admission.Update) {
 		return nil
 	}
 	return func(ctx context.Context, obj, old scheme.Object) error {
