@@ -59,6 +59,7 @@ func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, ki
 		return nil, err
 	}
 	s := h.cfg.Scheme
+	noter, _ := storage.(encodedNoter)
 	toVersion := func(obj scheme.Object, gv scheme.GroupVersion) (*unstructured.Unstructured, error) {
 		out, err := s.ConvertToVersion(obj, gv)
 		if err != nil {
@@ -70,6 +71,9 @@ func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, ki
 		b, err := scheme.MarshalJSON(out)
 		if err != nil {
 			return nil, err
+		}
+		if noter != nil {
+			noter.NoteEncoded(obj, gv, b)
 		}
 		m, err := unstructured.DecodeJSONObject(b)
 		if err != nil {
@@ -121,6 +125,15 @@ func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, ki
 		})
 	}
 	return out, nil
+}
+
+// encodedNoter is a storage that can use what the field manager wrote
+// (CRDs': registry/customresourcedefinition.Codec.NoteEncoded): obj,
+// converted to gv, written as wire by scheme.MarshalJSON. A create's
+// storage then copies the new CRD's spec from it instead of converting
+// and writing it again.
+type encodedNoter interface {
+	NoteEncoded(obj scheme.Object, gv scheme.GroupVersion, wire []byte)
 }
 
 // resetTopFields returns the top-level fields ("spec") that are reset

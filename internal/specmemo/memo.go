@@ -218,6 +218,24 @@ func (m *Memo[S, V]) NoteWritten(specJSON []byte, spec S) {
 	m.scheduleSweep()
 }
 
+// FindWritten returns the JSON of a spec written whole lately
+// (NoteWritten) if spec is that spec: the same versions and every other
+// field (compared shallowly, as Find), or nil. The JSON is read only.
+func (m *Memo[S, V]) FindWritten(spec *S) []byte {
+	id := m.id(spec)
+	if id == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, w := range m.written {
+		if m.id(&w.spec) == id && shallowEqual(reflect.ValueOf(spec).Elem(), reflect.ValueOf(&w.spec).Elem()) {
+			return w.json
+		}
+	}
+	return nil
+}
+
 // TakeWritten is called by the reader that remembered spec, decoded from
 // specJSON: if a spec was written whole as specJSON (NoteWritten), it is
 // forgotten and returned, with spec's entry. ok is false if none was, or

@@ -78,6 +78,12 @@ func (r *REST) EncodeWire(obj scheme.Object, gv scheme.GroupVersion) ([]byte, bo
 	return r.codec.EncodeWire(obj, gv)
 }
 
+// NoteEncoded is Codec.NoteEncoded: the handler's field manager calls it
+// with each CRD it writes.
+func (r *REST) NoteEncoded(obj scheme.Object, gv scheme.GroupVersion, wire []byte) {
+	r.codec.NoteEncoded(obj, gv, wire)
+}
+
 // ShortNames are the names kubectl accepts for CRDs ("kubectl get crd").
 func (r *REST) ShortNames() []string { return []string{"crd", "crds"} }
 
@@ -228,11 +234,17 @@ func NewCodec(s *scheme.Scheme) Codec {
 }
 
 // Encode writes obj as v1 JSON; a remembered spec is copied as it was
-// read (encoding the rest with an empty spec in its place).
+// read, and a spec written whole lately (NoteEncoded) as it was written
+// (encoding the rest with an empty spec in its place).
 func (c Codec) Encode(obj storage.Object) ([]byte, error) {
 	if crd, ok := obj.(*apiextensions.CustomResourceDefinition); ok && c.memo != nil {
 		if e := c.memo.Find(&crd.Spec); e != nil {
 			if b, ok := c.spliceSpec(crd, e.JSON); ok {
+				return b, nil
+			}
+		}
+		if specJSON := c.memo.FindWritten(&crd.Spec); specJSON != nil {
+			if b, ok := c.spliceSpec(crd, specJSON); ok {
 				return b, nil
 			}
 		}
@@ -244,6 +256,25 @@ func (c Codec) Encode(obj storage.Object) ([]byte, error) {
 		}
 	}
 	return b, err
+}
+
+// NoteEncoded is told that obj was converted to gv and written as wire
+// by the handler's writer (scheme.MarshalJSON, what Encode uses): a
+// create's field manager writes the new CRD whole, in v1, before storage
+// does. If obj is a CRD and gv is v1, its spec's JSON is noted as
+// written (specmemo's NoteWritten), and Encode copies it rather than
+// converting and writing the spec again, as long as the spec is the same
+// (its versions and every other field, shallowly: nothing changes a spec
+// in place, the rule of specmemo.go). The read-back of the create then
+// confirms it as Encode's own whole write would (confirmWritten).
+func (c Codec) NoteEncoded(obj scheme.Object, gv scheme.GroupVersion, wire []byte) {
+	crd, ok := obj.(*apiextensions.CustomResourceDefinition)
+	if !ok || c.memo == nil || gv != apiextensionsv1.SchemeGroupVersion {
+		return
+	}
+	if start, end, found := apiextensionsv1.SpecSpan(wire); found {
+		c.memo.NoteWritten(wire[start:end], crd.Spec)
+	}
 }
 
 // EncodeWire writes obj as apiextensions.k8s.io/v1 JSON for a client —
