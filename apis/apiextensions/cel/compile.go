@@ -185,9 +185,11 @@ func compile(s *structural.Structural, rules []Rule, declType *DeclType, perCall
 // that uses it, it is a tenth of a real-size CRD's validation.
 func prepareEnvSet(base *library.EnvSet, declType *DeclType, optional bool) (withOldSelf, withOptionalOldSelf *library.EnvSet, err error) {
 	scoped := declType.maybeAssignTypeName(uniqueSelfTypeName())
+	// The types are registered once for the (two or four) environments.
+	decls := typeDecls(scoped)
 	extend := func(oldSelfType *cel.Type) (*library.EnvSet, error) {
 		return base.Extend(func(env *cel.Env) []cel.EnvOption {
-			return append(newTypeProvider(scoped, env).envOptions(),
+			return append(newTypeProvider(decls, env).envOptions(),
 				cel.Variable(ScopedVarName, scoped.CelType()),
 				cel.Variable(OldScopedVarName, oldSelfType))
 		})

@@ -292,6 +292,11 @@ func (t *DeclType) maybeAssignTypeName(name string) *DeclType {
 		}
 		fields := make(map[string]*DeclField, len(t.Fields))
 		for fn, f := range t.Fields {
+			if !f.Type.isNamed() {
+				// A scalar keeps its type: no name to make.
+				fields[fn] = f
+				continue
+			}
 			ft := f.Type.maybeAssignTypeName(name + "." + fn)
 			if ft != f.Type {
 				updated = true
@@ -321,6 +326,10 @@ func (t *DeclType) maybeAssignTypeName(name string) *DeclType {
 	return t
 }
 
+// isNamed reports whether t is an object, a map or a list: a type
+// maybeAssignTypeName names, and the type provider registers.
+func (t *DeclType) isNamed() bool { return t.isObject() || t.isMap() || t.isList() }
+
 // uniqueSelfTypeName is the name given to self's type: it changes on every
 // compilation so that no rule can come to depend on it.
 //
@@ -341,30 +350,41 @@ type typeProvider struct {
 
 var _ types.Provider = (*typeProvider)(nil)
 
-// newTypeProvider registers root and every object, map and list under it
-// by path, over the base provider of env.
-func newTypeProvider(root *DeclType, env *cel.Env) *typeProvider {
-	p := &typeProvider{Provider: env.CELTypeProvider(), Adapter: types.DefaultTypeAdapter, decls: map[string]*DeclType{}}
+// newTypeProvider is the provider of the types decls (typeDecls) over
+// the base provider of env. decls is only read: the providers of one
+// tree's environments (New and Stored) share it.
+func newTypeProvider(decls map[string]*DeclType, env *cel.Env) *typeProvider {
+	p := &typeProvider{Provider: env.CELTypeProvider(), Adapter: types.DefaultTypeAdapter, decls: decls}
 	if a, ok := env.CELTypeProvider().(types.Adapter); ok {
 		p.Adapter = a
 	}
-	p.register(root.name, root)
 	return p
 }
 
-func (p *typeProvider) register(path string, t *DeclType) {
+// typeDecls registers root and every object, map and list under it by
+// path.
+func typeDecls(root *DeclType) map[string]*DeclType {
+	decls := map[string]*DeclType{}
+	registerType(decls, root.name, root)
+	return decls
+}
+
+func registerType(decls map[string]*DeclType, path string, t *DeclType) {
 	switch {
 	case t.isObject():
-		p.decls[t.name] = t
+		decls[t.name] = t
 		for name, f := range t.Fields {
-			p.register(path+"."+name, f.Type)
+			// A scalar registers nothing: no path to make for it.
+			if f.Type.isNamed() {
+				registerType(decls, path+"."+name, f.Type)
+			}
 		}
 	case t.isMap():
-		p.register(path+".@elem", t.ElemType)
-		p.decls[path] = t
+		registerType(decls, path+".@elem", t.ElemType)
+		decls[path] = t
 	case t.isList():
-		p.register(path+".@idx", t.ElemType)
-		p.decls[path] = t
+		registerType(decls, path+".@idx", t.ElemType)
+		decls[path] = t
 	}
 }
 
