@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"testing"
 
-	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/apis/apiextensions/structural"
+	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	"github.com/crdlab/crdlab/internal/crdgen"
 )
 
