@@ -125,10 +125,24 @@ func (s *SharedSpecs) prepareSpec(spec *apiextensionsv1.CustomResourceDefinition
 // body's spec is the one the server sent, as it sent it (the server's
 // storage codec finds it byte for byte among the specs it remembers); it
 // decodes to the remembered spec, which was decoded from it.
-func (s *SharedSpecs) encode(crd *apiextensionsv1.CustomResourceDefinition) ([]byte, error) {
+//
+// remember is set for a status write: a spec not remembered (dropped by
+// the memo's bound since it was decoded) is then written whole and
+// remembered with the JSON written, so that the answer and the watch
+// events of the write, whose spec is that JSON when the server writes as
+// the client does, find it instead of decoding it whole again. A status
+// write's spec is the informer's, read only like every spec the client
+// decoded; it decodes from the JSON written for it.
+func (s *SharedSpecs) encode(crd *apiextensionsv1.CustomResourceDefinition, remember bool) ([]byte, error) {
 	e := s.memo.Find(&crd.Spec)
 	if e == nil {
-		return scheme.MarshalJSON(crd)
+		b, err := scheme.MarshalJSON(crd)
+		if err == nil && remember {
+			if start, end, found := apiextensionsv1.SpecSpan(b); found {
+				s.memo.Remember(b[start:end], crd.Spec)
+			}
+		}
+		return b, err
 	}
 	stub := *crd
 	stub.Spec = apiextensionsv1.CustomResourceDefinitionSpec{}

@@ -181,10 +181,67 @@ func TestCRDsSharingSpecs_UpdateStatus(t *testing.T) {
 				}
 				crd = got
 			}
-			if n := prepared.Load(); n != 1 {
-				t.Errorf("prepared %d specs, want 1", n)
+			// The first body's spec is written whole and remembered: an
+			// answer that writes it as the client does shares it and
+			// decodes none (TestCRDsSharingSpecs_UpdateStatusRemembers);
+			// the sorted one is decoded, and prepared, once.
+			want := int32(0)
+			if sorted {
+				want = 1
+			}
+			if n := prepared.Load(); n != want {
+				t.Errorf("prepared %d specs, want %d", n, want)
 			}
 		})
+	}
+}
+
+// TestCRDsSharingSpecs_UpdateStatusRemembers writes the status of a CRD
+// whose spec the client does not remember (the controllers' case once
+// the memo's bound has dropped it: the informer's copy is all that is
+// left of it), twice, then reads a watch event of it: the first body's
+// spec is written whole and remembered, so no answer and no event is
+// decoded whole (none is prepared), each shares the written spec, and
+// each is what the plain client decodes.
+func TestCRDsSharingSpecs_UpdateStatusRemembers(t *testing.T) {
+	s := &echoServer{}
+	var prepared atomic.Int32
+	crds, plain := newSharingClient(t, s, func(*apiextensionsv1.CustomResourceDefinitionSpec) { prepared.Add(1) })
+	ctx := context.Background()
+
+	crd := realCRD(t)
+	for i, typ := range []apiextensionsv1.CustomResourceDefinitionConditionType{"NamesAccepted", "Established"} {
+		next := copyForStatus(crd)
+		setCondition(next, typ)
+		got, err := crds.UpdateStatus(ctx, next, metav1.UpdateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := plain.UpdateStatus(ctx, next, metav1.UpdateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.ResourceVersion = got.ResourceVersion
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("write %d: the answer differs from the plain client's", i)
+		}
+		if !sameVersions(got, crd) {
+			t.Errorf("write %d: the answer's spec is not the one written", i)
+		}
+		crd = got
+	}
+	s.events = []*apiextensionsv1.CustomResourceDefinition{copyForStatus(crd)}
+	w, err := crds.Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	ev := <-w.ResultChan()
+	if got, ok := ev.Object.(*apiextensionsv1.CustomResourceDefinition); !ok || !sameVersions(got, crd) {
+		t.Errorf("the watch event (%s) does not share the written spec", ev.Type)
+	}
+	if n := prepared.Load(); n != 0 {
+		t.Errorf("decoded %d specs whole, want 0", n)
 	}
 }
 

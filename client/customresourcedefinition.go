@@ -89,11 +89,21 @@ func withTypeMeta(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv
 
 // body is crd, with apiVersion and kind set, as a request body.
 func (c *customResourceDefinitions) body(crd *apiextensionsv1.CustomResourceDefinition) any {
+	return c.encode(crd, false)
+}
+
+// statusBody is body for a status write, whose spec the client remembers
+// if it does not already (SharedSpecs.encode).
+func (c *customResourceDefinitions) statusBody(crd *apiextensionsv1.CustomResourceDefinition) any {
+	return c.encode(crd, true)
+}
+
+func (c *customResourceDefinitions) encode(crd *apiextensionsv1.CustomResourceDefinition, remember bool) any {
 	crd = withTypeMeta(crd)
 	if c.specs == nil || crd == nil {
 		return crd
 	}
-	b, err := c.specs.encode(crd)
+	b, err := c.specs.encode(crd, remember)
 	if err != nil {
 		return crd // the Request reports the error
 	}
@@ -134,7 +144,7 @@ func (c *customResourceDefinitions) Update(ctx context.Context, crd *apiextensio
 
 func (c *customResourceDefinitions) UpdateStatus(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, opts metav1.UpdateOptions) (*apiextensionsv1.CustomResourceDefinition, error) {
 	result := &apiextensionsv1.CustomResourceDefinition{}
-	err := c.into(c.client.Put().Resource(crdResource).Name(crd.Name).SubResource("status").VersionedParams(&opts).Body(c.body(crd)).Do(ctx), result)
+	err := c.into(c.client.Put().Resource(crdResource).Name(crd.Name).SubResource("status").VersionedParams(&opts).Body(c.statusBody(crd)).Do(ctx), result)
 	return result, err
 }
 
