@@ -60,18 +60,29 @@ func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, ki
 	}
 	s := h.cfg.Scheme
 	noter, _ := storage.(encodedNoter)
+	// bufs are the buffers objects are written into: the JSON is read
+	// into maps and copied (NoteEncoded) before toVersion returns. A
+	// buffer grown by append for each write was about four times a
+	// real-size CRD's JSON in garbage.
+	var bufs sync.Pool
 	toVersion := func(obj scheme.Object, gv scheme.GroupVersion) (*unstructured.Unstructured, error) {
 		out, err := s.ConvertToVersion(obj, gv)
 		if err != nil {
 			return nil, err
 		}
+		buf, _ := bufs.Get().(*[]byte)
+		if buf == nil {
+			buf = new([]byte)
+		}
+		defer bufs.Put(buf)
 		// Through the object's own writer when it has one (a CRD's
 		// schemas: json.Marshal would check and compact their output once
 		// more).
-		b, err := scheme.MarshalJSON(out)
+		b, err := scheme.AppendJSON((*buf)[:0], out)
 		if err != nil {
 			return nil, err
 		}
+		*buf = b
 		if noter != nil {
 			noter.NoteEncoded(obj, gv, b)
 		}

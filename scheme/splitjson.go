@@ -45,8 +45,22 @@ type JSONAppender interface {
 
 // MarshalJSON is json.Marshal(v), through v's AppendJSON if it has one.
 func MarshalJSON(v any) ([]byte, error) {
+	return AppendJSON(nil, v)
+}
+
+// AppendJSON appends json.Marshal(v) to dst, through v's AppendJSON if it
+// has one: a caller done with the JSON before it writes again can reuse
+// dst.
+func AppendJSON(dst []byte, v any) ([]byte, error) {
 	if a, ok := v.(JSONAppender); ok {
-		return a.AppendJSON(nil)
+		return a.AppendJSON(dst)
 	}
-	return json.Marshal(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if dst == nil {
+		return b, nil
+	}
+	return append(dst, b...), nil
 }
