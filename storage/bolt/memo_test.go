@@ -125,3 +125,37 @@ func TestMemo_DeleteForgetsObject(t *testing.T) {
 	require.Nil(t, deleted.memo.get(st.(*store)), "the deleted key's object is forgotten")
 	require.NotNil(t, kept.memo.get(st.(*store)), "the other key's is not")
 }
+
+// TestMemo_UpdateRemembersItsResult checks that an update leaves its
+// result decoded on the new record, so that the next update of the key
+// finds its current state there, and that what the caller got is its own
+// copy; a create still remembers nothing.
+func TestMemo_UpdateRemembersItsResult(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true, MemoIdle: -1})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	const prefix, key = "/registry/g/things", "/registry/g/things/a"
+	st := db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
+		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+	ctx := context.Background()
+	obj := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "a"}, "n": int64(0)}}
+	require.NoError(t, st.Create(ctx, key, obj, &unstructured.Unstructured{}))
+	require.Equal(t, 0, db.memos.len(), "a create remembers nothing")
+
+	bump := func(cur storage.Object) (storage.Object, error) {
+		u := cur.(*unstructured.Unstructured)
+		n, _ := u.Object["n"].(int64)
+		u.Object["n"] = n + 1
+		return u, nil
+	}
+	out := &unstructured.Unstructured{}
+	require.NoError(t, st.GuaranteedUpdate(ctx, key, out, false, nil, bump))
+	shared := db.latest(key).memo.get(st.(*store))
+	require.NotNil(t, shared, "the update's result is remembered")
+	require.Equal(t, out.Object, shared.(*unstructured.Unstructured).Object)
+	out.Object["n"] = int64(99)
+	require.EqualValues(t, 1, shared.(*unstructured.Unstructured).Object["n"], "out is the caller's copy")
+
+	require.NoError(t, st.GuaranteedUpdate(ctx, key, out, false, nil, bump))
+	require.EqualValues(t, 2, out.Object["n"], "the next update read the remembered state")
+}

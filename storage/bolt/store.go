@@ -246,7 +246,12 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, out storage.Ob
 		if err != nil {
 			return err
 		}
-		return s.Decode(r.key, r.value, r.rev, out)
+		// Decoded once and remembered on the record, out a copy: the next
+		// update of the key (a controller's loop, the bench's writer)
+		// reads it as its current state without decoding it again, as a
+		// get or a list would have left it; a copy allocates less than a
+		// decode (storage.md, session 13).
+		return s.decodeInto(r, out)
 	}
 }
 
