@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -105,28 +104,4 @@ func TestPipeListener_Close(t *testing.T) {
 	_, err = l.DialContext(context.Background(), "tcp", "ignored:1")
 	assert.ErrorIs(t, err, ErrPipeClosed)
 	require.NoError(t, l.Close(), "a second Close is harmless")
-}
-
-// A real-size CRD's watch event, status write body or answer (265 KiB of
-// JSON) goes into a connection whole, two of them at once, before the
-// other end reads: the writer does not park halfway (pipeBuffer says
-// why). With the system's default buffer (208 KiB) the write blocks
-// until the deadline.
-func TestSocketPair_HoldsTwoLargeEvents(t *testing.T) {
-	if !pipeSupported {
-		t.Skip("no socketpair on this system")
-	}
-	a, b, err := socketPair()
-	require.NoError(t, err)
-	defer a.Close()
-	defer b.Close()
-	event := make([]byte, 2*265<<10)
-	for _, c := range []net.Conn{a, b} {
-		// The deadline only ends a write that would block for good:
-		// nobody reads.
-		require.NoError(t, c.SetWriteDeadline(time.Now().Add(5*time.Second)))
-		n, err := c.Write(event)
-		require.NoError(t, err)
-		assert.Equal(t, len(event), n)
-	}
 }
