@@ -58,8 +58,10 @@ func ImmortalNamespaces() map[string]bool {
 var _ Handler = (*NamespaceLifecycle)(nil)
 
 // Handles is true for creates and deletes: updates always go through.
-// (Upstream's handles updates too, to refuse them in a namespace that
-// does not exist; this one lets them through, as said above.)
+// (Upstream's registers for updates too, NewHandler(Create, Update,
+// Delete), but its Validate lets every update through: "always allow
+// updates to other resources", and a Namespace's own writes are all
+// allowed. Saying so here spares each update the plugin's copies.)
 func (l *NamespaceLifecycle) Handles(op Operation) bool { return op == Create || op == Delete }
 
 // Admit applies the rules above.
