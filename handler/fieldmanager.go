@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/endpoints"
 	"github.com/crdlab/crdlab/machinery/managedfields"
@@ -61,20 +62,22 @@ func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, ki
 	s := h.cfg.Scheme
 	noter, _ := storage.(encodedNoter)
 	// bufs are the buffers objects are written into: the JSON is read
-	// into maps and copied (NoteEncoded) before toVersion returns. A
+	// into maps and copied (NoteEncoded) before the buffer is put back. A
 	// buffer grown by append for each write was about four times a
 	// real-size CRD's JSON in garbage.
 	var bufs sync.Pool
-	toVersion := func(obj scheme.Object, gv scheme.GroupVersion) (*unstructured.Unstructured, error) {
+	getBuf := func() *[]byte {
+		if buf, _ := bufs.Get().(*[]byte); buf != nil {
+			return buf
+		}
+		return new([]byte)
+	}
+	// write converts obj to gv and writes it into buf.
+	write := func(obj scheme.Object, gv scheme.GroupVersion, buf *[]byte) ([]byte, error) {
 		out, err := s.ConvertToVersion(obj, gv)
 		if err != nil {
 			return nil, err
 		}
-		buf, _ := bufs.Get().(*[]byte)
-		if buf == nil {
-			buf = new([]byte)
-		}
-		defer bufs.Put(buf)
 		// Through the object's own writer when it has one (a CRD's
 		// schemas: json.Marshal would check and compact their output once
 		// more).
@@ -86,11 +89,16 @@ func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, ki
 		if noter != nil {
 			noter.NoteEncoded(obj, gv, b)
 		}
-		m, err := unstructured.DecodeJSONObject(b)
+		return b, nil
+	}
+	toVersion := func(obj scheme.Object, gv scheme.GroupVersion) (*unstructured.Unstructured, error) {
+		buf := getBuf()
+		defer bufs.Put(buf)
+		b, err := write(obj, gv, buf)
 		if err != nil {
 			return nil, err
 		}
-		return &unstructured.Unstructured{Object: m}, nil
+		return decodeWire(b)
 	}
 	convert := func(obj *unstructured.Unstructured, apiVersion string) (*unstructured.Unstructured, error) {
 		gv, err := scheme.ParseGroupVersion(apiVersion)
@@ -127,15 +135,128 @@ func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, ki
 	if err != nil {
 		return nil, err
 	}
+	gv := kind.GroupVersion()
 	out := endpoints.NewFieldManager(fm, func(obj scheme.Object) (*unstructured.Unstructured, error) {
-		return toVersion(obj, kind.GroupVersion())
+		return toVersion(obj, gv)
 	})
-	if fields := resetTopFields(resources, reset); len(fields) > 0 {
-		out = out.WithUpdateWire(func(obj scheme.Object) (*unstructured.Unstructured, error) {
-			return toVersion(withoutFields(obj, fields), kind.GroupVersion())
-		})
+	fields := resetTopFields(resources, reset)
+	elide := kind.GroupKind() == crdGroupKind && managedfields.AtomicField(tc, kind, "spec", "versions")
+	if len(fields) == 0 && !elide {
+		return out, nil
 	}
-	return out, nil
+	return out.WithUpdateWire(func(live, obj scheme.Object) (liveW, objW *unstructured.Unstructured, err error) {
+		if len(fields) > 0 {
+			obj = withoutFields(obj, fields)
+			if live != nil {
+				live = withoutFields(live, fields)
+			}
+		}
+		if !elide || !managedIn(gv, live, obj) {
+			if live != nil {
+				if liveW, err = toVersion(live, gv); err != nil {
+					return nil, nil, err
+				}
+			}
+			objW, err = toVersion(obj, gv)
+			return liveW, objW, err
+		}
+		var liveB []byte
+		if live != nil {
+			buf := getBuf()
+			defer bufs.Put(buf)
+			if liveB, err = write(live, gv, buf); err != nil {
+				return nil, nil, err
+			}
+		}
+		buf := getBuf()
+		defer bufs.Put(buf)
+		objB, err := write(obj, gv, buf)
+		if err != nil {
+			return nil, nil, err
+		}
+		return readVersionsElided(liveB, objB, live != nil)
+	}), nil
+}
+
+// crdGroupKind is the kind whose spec.versions the field manager
+// compares by their JSON (readVersionsElided).
+var crdGroupKind = scheme.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}
+
+// decodeWire reads an object's JSON into maps.
+func decodeWire(b []byte) (*unstructured.Unstructured, error) {
+	m, err := unstructured.DecodeJSONObject(b)
+	if err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
+
+// readVersionsElided reads two CRDs' JSON (live's absent for a create:
+// stored false) for the bookkeeping of a write, with an empty list in
+// place of spec.versions: reading a real-size CRD's versions — its
+// schemas — into maps was most of the field manager's work, and the merge
+// engine never looks inside them (the CRD API's types make the list
+// atomic: managedfields.AtomicField). What it does need is whether the
+// write changed them: for a create, that obj has them; for an update,
+// whether they are equal. The JSON of both is the same writer's, so equal
+// bytes are equal values; unequal bytes may still be equal values (a
+// default's keys in another order, as a client wrote them), and then both
+// are read whole, as before.
+//
+// The stand-in also skips the merge engine's check of the versions
+// against the CRD API's types: the JSON was written from those types, so
+// it passes (TestCRDFieldManager_VersionsElided compares the two ways
+// on real-size CRDs).
+func readVersionsElided(liveB, objB []byte, stored bool) (liveW, objW *unstructured.Unstructured, err error) {
+	objStart, objEnd, found := apiextensionsv1.VersionsSpan(objB)
+	if stored {
+		ls, le, liveFound := apiextensionsv1.VersionsSpan(liveB)
+		if !found || !liveFound || !bytes.Equal(liveB[ls:le], objB[objStart:objEnd]) {
+			if liveW, err = decodeWire(liveB); err != nil {
+				return nil, nil, err
+			}
+			objW, err = decodeWire(objB)
+			return liveW, objW, err
+		}
+		if liveW, err = decodeWire(spliceEmptyList(liveB, ls, le)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !found {
+		objW, err = decodeWire(objB)
+		return liveW, objW, err
+	}
+	objW, err = decodeWire(spliceEmptyList(objB, objStart, objEnd))
+	return liveW, objW, err
+}
+
+// spliceEmptyList returns b with b[start:end] replaced by [].
+func spliceEmptyList(b []byte, start, end int) []byte {
+	out := make([]byte, 0, len(b)-(end-start)+2)
+	return append(append(append(out, b[:start]...), "[]"...), b[end:]...)
+}
+
+// managedIn reports whether every managedFields entry of live (if not
+// nil) and obj is in gv: the merge engine then compares the objects in
+// gv only, as they are read. An entry in another version has it convert
+// them to that version, from what they hold.
+func managedIn(gv scheme.GroupVersion, objs ...scheme.Object) bool {
+	want := gv.String()
+	for _, obj := range objs {
+		if obj == nil {
+			continue
+		}
+		m, ok := metav1.Accessor(obj)
+		if !ok {
+			return false
+		}
+		for _, e := range m.GetManagedFields() {
+			if e.APIVersion != want {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // encodedNoter is a storage that can use what the field manager wrote

@@ -38,9 +38,16 @@ import (
 type FieldManager struct {
 	fm     *managedfields.FieldManager
 	toWire func(obj scheme.Object) (*unstructured.Unstructured, error) // see NewFieldManager
-	// updateWire, if set, is toWire for recordUpdate: see WithUpdateWire.
-	updateWire func(obj scheme.Object) (*unstructured.Unstructured, error)
+	// updateWire, if set, reads the objects of recordUpdate: see
+	// WithUpdateWire.
+	updateWire UpdateWire
 }
+
+// UpdateWire reads the two objects of a write that is not an apply, as
+// NewFieldManager's toWire would, for the bookkeeping of the write only:
+// live is the stored object, nil for a create (liveW is then nil too),
+// and obj the object about to be stored.
+type UpdateWire func(live, obj scheme.Object) (liveW, objW *unstructured.Unstructured, err error)
 
 // NewFieldManager is the field manager of a scope: fm merges and records
 // in the scope's kind and subresource; toWire returns an object as Decode
@@ -53,12 +60,13 @@ func NewFieldManager(fm *managedfields.FieldManager, toWire func(obj scheme.Obje
 
 // WithUpdateWire makes recordUpdate read objects with updateWire rather
 // than toWire. updateWire may leave out what an update's bookkeeping
-// never looks at: top-level fields that are the scope's reset fields in
-// every version (a CRD's spec on /status). Who owns what is then
-// computed on the rest, with the same result (the merge engine filters
-// reset fields out of every comparison), without converting and encoding
-// the left-out fields twice per write. Apply still reads whole objects.
-func (m *FieldManager) WithUpdateWire(updateWire func(obj scheme.Object) (*unstructured.Unstructured, error)) *FieldManager {
+// never looks at, with the same entries as a result: top-level fields
+// that are the scope's reset fields in every version (a CRD's spec on
+// /status: the merge engine filters reset fields out of every
+// comparison), or the inside of a field the merge engine compares whole
+// when updateWire settles that comparison itself (a CRD's spec.versions:
+// managedfields.AtomicField). Apply still reads whole objects.
+func (m *FieldManager) WithUpdateWire(updateWire UpdateWire) *FieldManager {
 	m.updateWire = updateWire
 	return m
 }
@@ -78,25 +86,33 @@ func isStored(old scheme.Object) bool {
 // Mirrors the FieldManager.UpdateNoErrors calls of upstream's create.go,
 // update.go and patch.go.
 func (m *FieldManager) recordUpdate(live, obj scheme.Object, manager string) scheme.Object {
-	toWire := m.toWire
-	if m.updateWire != nil {
-		toWire = m.updateWire
+	if live != nil && !isStored(live) {
+		live = nil
 	}
-	liveW := m.fm.NewEmptyObject()
-	if live != nil && isStored(live) {
-		w, err := toWire(live)
-		if err != nil {
-			return obj
-		}
-		liveW = w
-	}
-	objW, err := toWire(obj)
+	liveW, objW, err := m.readUpdate(live, obj)
 	if err != nil {
 		return obj
+	}
+	if liveW == nil {
+		liveW = m.fm.NewEmptyObject()
 	}
 	out := m.fm.UpdateNoErrors(liveW, objW, manager)
 	setManagedFieldsFrom(obj, out)
 	return obj
+}
+
+// readUpdate reads recordUpdate's objects: live (if stored) and obj.
+func (m *FieldManager) readUpdate(live, obj scheme.Object) (liveW, objW *unstructured.Unstructured, err error) {
+	if m.updateWire != nil {
+		return m.updateWire(live, obj)
+	}
+	if live != nil {
+		if liveW, err = m.toWire(live); err != nil {
+			return nil, nil, err
+		}
+	}
+	objW, err = m.toWire(obj)
+	return liveW, objW, err
 }
 
 // apply merges applied (in the scope's version) into live as manager: the

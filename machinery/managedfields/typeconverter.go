@@ -80,6 +80,49 @@ func (c *typeConverter) TypedToObject(tv *typed.TypedValue) (*unstructured.Unstr
 	return valueToObject(tv)
 }
 
+// AtomicField reports whether the merge engine compares the field at
+// path (field names from the root) of kind's objects whole, never looking
+// inside it: the field is an atomic list or map, or a scalar, and every
+// field above it a granular map. Then what the field holds decides
+// nothing but the field's own equality (whether a write changed it), and
+// a caller that settles that equality itself may hand the merge engine a
+// stand-in for the field's value (the CRD API's spec.versions:
+// handler/fieldmanager.go). False for a TypeConverter that types objects
+// by their content (NewDeducedTypeConverter), or a kind it does not know.
+func AtomicField(tc TypeConverter, kind scheme.GroupVersionKind, path ...string) bool {
+	c, ok := tc.(*typeConverter)
+	if !ok || len(path) == 0 {
+		return false
+	}
+	t, ok := c.kinds[kind]
+	if !ok {
+		return false
+	}
+	ref := t.TypeRef
+	for _, name := range path {
+		a, ok := t.Schema.Resolve(ref)
+		if !ok || a.Map == nil || a.Map.ElementRelationship == schema.Atomic {
+			return false
+		}
+		f, ok := a.Map.FindField(name)
+		if !ok {
+			return false
+		}
+		ref = f.Type
+	}
+	a, ok := t.Schema.Resolve(ref)
+	switch {
+	case !ok:
+		return false
+	case a.List != nil:
+		return a.List.ElementRelationship == schema.Atomic
+	case a.Map != nil:
+		return a.Map.ElementRelationship == schema.Atomic
+	default:
+		return a.Scalar != nil
+	}
+}
+
 // deducedTypeConverter types every object by its content.
 type deducedTypeConverter struct{}
 

@@ -800,6 +800,31 @@ func (r *schemaReader) rule(v *ValidationRule) bool {
 	})
 }
 
+// VersionsSpan returns where the value of spec.versions of data, a CRD's
+// JSON object, starts and ends (data[start:end]), read as SpecSpan reads
+// spec; ok is false as for SpecSpan, or if the value is not an array. The
+// CRD API's field manager compares two CRDs' versions by their JSON
+// (handler/fieldmanager.go).
+func VersionsSpan(data []byte) (start, end int, ok bool) {
+	r := &jsonReader{data: data}
+	start = -1
+	found := r.path([]string{"spec", "versions"}, func() bool {
+		if r.next() != '[' {
+			return false
+		}
+		start = r.pos
+		if !r.skip() {
+			return false
+		}
+		end = r.pos
+		return true
+	})
+	if !found || start < 0 {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
 // SpecSpan returns where the value of the top-level "spec" key of data, a
 // CRD's JSON object, starts and ends (data[start:end]), without reading
 // it beyond strings and nesting. ok is false if data has no such key, has

@@ -204,3 +204,47 @@ func BenchmarkSpecSpan(b *testing.B) {
 		}
 	}
 }
+
+func TestVersionsSpan(t *testing.T) {
+	for _, tc := range []struct {
+		name, data, want string // want "" for not found
+	}{
+		{"OK", `{"kind":"x","spec":{"group":"g","versions":[{"name":"v1"}],"scope":"Namespaced"}}`, `[{"name":"v1"}]`},
+		{"OKSpaces", `{ "spec" : { "versions" : [ ] } }`, `[ ]`},
+		{"ErrNull", `{"spec":{"versions":null}}`, ""},
+		{"ErrNoVersions", `{"spec":{"group":"g"}}`, ""},
+		{"ErrNoSpec", `{"status":{"versions":[]}}`, ""},
+		{"ErrSpecNotObject", `{"spec":[{"versions":[]}]}`, ""},
+		{"ErrTwice", `{"spec":{"versions":[],"versions":[]}}`, ""},
+		{"ErrOtherCase", `{"spec":{"Versions":[]}}`, ""},
+		{"ErrTruncated", `{"spec":{"versions":[{"name":"v1"}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start, end, ok := VersionsSpan([]byte(tc.data))
+			got := ""
+			if ok {
+				got = tc.data[start:end]
+			}
+			if got != tc.want {
+				t.Fatalf("VersionsSpan(%s) = %q, want %q", tc.data, got, tc.want)
+			}
+		})
+	}
+	// A generated CRD's versions, as written.
+	crd := crdgen.CRD(0, crdgen.Options{Bytes: 64 << 10, Versions: 2, Seed: 1})
+	start, end, ok := VersionsSpan(crd)
+	if !ok {
+		t.Fatal("no versions in a generated CRD")
+	}
+	var all struct {
+		Spec struct {
+			Versions json.RawMessage `json:"versions"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal(crd, &all); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(crd[start:end], all.Spec.Versions) {
+		t.Fatalf("VersionsSpan found %.100s…, encoding/json %.100s…", crd[start:end], all.Spec.Versions)
+	}
+}
