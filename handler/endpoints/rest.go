@@ -187,7 +187,7 @@ func writeEncoded(w http.ResponseWriter, r *http.Request, s *RequestScope, opts 
 	}
 	if opts.Convert == nil && !opts.Pretty && s.EncodeJSON != nil {
 		if b, ok := s.EncodeJSON(obj); ok {
-			responsewriters.WriteObject(w, opts, code, encodedJSON(b))
+			responsewriters.WriteEncoded(w, opts, code, b)
 			return
 		}
 	}
