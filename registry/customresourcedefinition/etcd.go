@@ -222,15 +222,16 @@ func (r *StatusREST) Update(ctx context.Context, name string, objInfo registry.U
 // Mirrors the storage codec upstream builds for the group (the storage
 // version of customresourcedefinitions is v1).
 type Codec struct {
-	codecs scheme.CodecFactory
-	memo   *specMemo
+	codecs  scheme.CodecFactory
+	memo    *specMemo
+	decodes *decodes // specs Decode is reading whole (nil with memo)
 }
 
 var _ storage.Codec = Codec{}
 
 // NewCodec returns the storage codec of CRDs over s.
 func NewCodec(s *scheme.Scheme) Codec {
-	return Codec{codecs: scheme.NewCodecFactory(s), memo: newSpecMemo()}
+	return Codec{codecs: scheme.NewCodecFactory(s), memo: newSpecMemo(), decodes: &decodes{}}
 }
 
 // Encode writes obj as v1 JSON; a remembered spec is copied as it was
@@ -344,26 +345,51 @@ func (c Codec) Decode(data []byte, into storage.Object) error {
 		return c.decode(data, into)
 	}
 	specJSON := data[start:end]
-	if spec, hit := c.memo.Lookup(specJSON); hit {
-		rest := specmemo.Splice(data, start, end, []byte("{}"))
-		// storedVersions defaults from the spec when empty: then decode
-		// it all.
-		if err := c.decode(rest, crd); err == nil && len(crd.Status.StoredVersions) > 0 {
-			crd.Spec = spec
-			return nil
+	if c.decodeRemembered(data, start, end, crd) {
+		return nil
+	}
+	// Another reader decoding the same spec whole right now (a create's
+	// read-back and its watch event: decodes) remembers it for this one.
+	if c.decodes != nil {
+		wait, done := c.decodes.start(specJSON)
+		if wait != nil {
+			<-wait
+			if c.decodeRemembered(data, start, end, crd) {
+				return nil
+			}
+		} else {
+			defer done()
 		}
-		*crd = apiextensions.CustomResourceDefinition{}
 	}
 	if err := c.decode(data, crd); err != nil {
 		return err
 	}
-	// Two readers may decode a spec at once (a write's read-back and its
-	// watchers'): the one remembered first is shared by both.
+	// Two readers may still decode a spec at once (one that waited for a
+	// decode that failed or was not remembered): the one remembered first
+	// is shared by both.
 	crd.Spec = c.memo.Remember(specJSON, crd.Spec)
 	// A spec this codec has just written whole (a create's) is known to
 	// write as read if it decoded to what was written.
 	c.confirmWritten(specJSON, &crd.Spec)
 	return nil
+}
+
+// decodeRemembered decodes data into crd without its spec,
+// data[start:end], if the memo remembers that spec; false if it does not,
+// or storedVersions is empty (it defaults from the spec: then data must be
+// decoded whole).
+func (c Codec) decodeRemembered(data []byte, start, end int, crd *apiextensions.CustomResourceDefinition) bool {
+	spec, hit := c.memo.Lookup(data[start:end])
+	if !hit {
+		return false
+	}
+	rest := specmemo.Splice(data, start, end, []byte("{}"))
+	if err := c.decode(rest, crd); err == nil && len(crd.Status.StoredVersions) > 0 {
+		crd.Spec = spec
+		return true
+	}
+	*crd = apiextensions.CustomResourceDefinition{}
+	return false
 }
 
 // DecodeBody decodes a request body (apiextensions.k8s.io/v1 JSON) to an

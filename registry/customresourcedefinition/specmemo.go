@@ -1,6 +1,9 @@
 package customresourcedefinition
 
 import (
+	"bytes"
+	"sync"
+
 	"github.com/crdlab/crdlab/apis/apiextensions"
 	"github.com/crdlab/crdlab/internal/specmemo"
 )
@@ -53,5 +56,49 @@ const (
 func (c Codec) confirmWritten(specJSON []byte, spec *apiextensions.CustomResourceDefinitionSpec) {
 	if written, e, ok := c.memo.TakeWritten(specJSON, spec); ok && apiextensions.EqualSpecs(spec, &written) {
 		e.State.CompareAndSwap(0, wireSame)
+	}
+}
+
+// decodes are the specs being decoded whole at this moment (Codec.Decode).
+// A create's read-back and the create's watch event decode the same new
+// spec at the same moment (storage hands the event to its watchers as the
+// write commits): each missed the memo, and each read the whole spec. Now
+// the second waits for the first and shares the spec it remembered.
+type decodes struct {
+	mu sync.Mutex // guards inFlight
+	// inFlight has one entry per spec JSON being decoded whole, until its
+	// decoder has remembered it (or failed).
+	inFlight []*decoding
+}
+
+// decoding is one spec being decoded whole.
+type decoding struct {
+	specJSON []byte
+	done     chan struct{} // closed when the decode has ended
+}
+
+// start reports whether another decode of specJSON is in flight: then
+// wait is closed when it ends. Else the caller's decode is in flight
+// until it calls end.
+func (d *decodes) start(specJSON []byte) (wait <-chan struct{}, end func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, e := range d.inFlight {
+		if bytes.Equal(e.specJSON, specJSON) {
+			return e.done, nil
+		}
+	}
+	e := &decoding{specJSON: specJSON, done: make(chan struct{})}
+	d.inFlight = append(d.inFlight, e)
+	return nil, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		for i, o := range d.inFlight {
+			if o == e {
+				d.inFlight = append(d.inFlight[:i], d.inFlight[i+1:]...)
+				break
+			}
+		}
+		close(e.done)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/crdlab/crdlab/apis/apiextensions"
 	"github.com/crdlab/crdlab/apis/apiextensions/install"
@@ -366,4 +367,103 @@ func TestStatusWrite_CopiesNoSpec(t *testing.T) {
 		t.Error("the body's spec was deep-copied for the /status write")
 	}
 	e.checkShared(t)
+}
+
+// storedBytes returns e.crd as stored: v1 JSON with storedVersions, read
+// back by nothing yet.
+func (e *memoEnv) storedBytes(t *testing.T) []byte {
+	t.Helper()
+	crd := e.crd.DeepCopy()
+	crd.Status.StoredVersions = []string{"v1"}
+	b, err := e.plain.Encode(crd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestCodec_DecodeWaitsForTheSameSpec checks that a decode of a spec
+// another decode is reading whole waits for it and shares the spec it
+// remembered, and decodes the rest of its own object.
+func TestCodec_DecodeWaitsForTheSameSpec(t *testing.T) {
+	e := newMemoEnv(t)
+	data := e.storedBytes(t)
+	start, end, ok := apiextensionsv1.SpecSpan(data)
+	if !ok {
+		t.Fatal("no spec")
+	}
+	specJSON := data[start:end]
+	// This test is the first reader, in flight.
+	wait, done := e.codec.decodes.start(specJSON)
+	if wait != nil {
+		t.Fatal("a decode of the spec is in flight already")
+	}
+	// The same spec in another object: a second reader.
+	other := replaceLast(bytes.Clone(data), `"storedVersions":["v1"]`, `"storedVersions":["v1","v2"]`)
+	got := make(chan *apiextensions.CustomResourceDefinition, 1)
+	go func() {
+		crd := &apiextensions.CustomResourceDefinition{}
+		if err := e.codec.Decode(other, crd); err != nil {
+			t.Error(err)
+		}
+		got <- crd
+	}()
+	select {
+	case <-got:
+		t.Fatal("the second reader decoded while the first was in flight")
+	case <-time.After(200 * time.Millisecond):
+	}
+	first := &apiextensions.CustomResourceDefinition{}
+	if err := e.plain.Decode(data, first); err != nil {
+		t.Fatal(err)
+	}
+	if shared := e.codec.memo.Remember(specJSON, first.Spec); &shared.Versions[0] != &first.Spec.Versions[0] {
+		t.Fatal("the spec was remembered before the first reader")
+	}
+	done()
+	second := <-got
+	if &second.Spec.Versions[0] != &first.Spec.Versions[0] {
+		t.Error("the second reader does not share the first one's spec")
+	}
+	want := &apiextensions.CustomResourceDefinition{}
+	if err := e.plain.Decode(other, want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(second, want) {
+		t.Error("the second reader's object differs from a whole decode")
+	}
+	if wait, done := e.codec.decodes.start(specJSON); wait != nil {
+		t.Error("the first reader's decode is still in flight after it ended")
+	} else {
+		done()
+	}
+}
+
+// TestCodec_DecodeConcurrently decodes one new stored CRD from several
+// goroutines at once, as a create's read-back and its watchers do: each
+// gets what a whole decode gives.
+func TestCodec_DecodeConcurrently(t *testing.T) {
+	e := newMemoEnv(t)
+	data := e.storedBytes(t)
+	want := &apiextensions.CustomResourceDefinition{}
+	if err := e.plain.Decode(data, want); err != nil {
+		t.Fatal(err)
+	}
+	const readers = 6
+	got := make([]*apiextensions.CustomResourceDefinition, readers)
+	var wg sync.WaitGroup
+	for i := range readers {
+		wg.Go(func() {
+			got[i] = &apiextensions.CustomResourceDefinition{}
+			if err := e.codec.Decode(data, got[i]); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for i, crd := range got {
+		if !reflect.DeepEqual(crd, want) {
+			t.Errorf("reader %d: the object differs from a whole decode", i)
+		}
+	}
 }
