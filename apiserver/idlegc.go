@@ -5,6 +5,8 @@ import (
 	"runtime"
 	rtmetrics "runtime/metrics"
 	"time"
+
+	"github.com/crdlab/crdlab/internal/specmemo"
 )
 
 // The heap after a burst of work.
@@ -30,6 +32,14 @@ import (
 // one after another allocates only a few MiB a second, so an allocation
 // threshold alone took it for quiet and collected under it: CR create p50
 // 1.50 → 4.16 ms with 2,000 CRDs (bench/cmd/crdbench/perf-notes.md).
+//
+// Quiet also lasts longer than specmemo.Idle: the memos of CRD specs (the
+// storage codec's and the controllers' client's) empty Idle after their
+// last use, which a request made, and only then is what they held (about
+// 300 MB of heap after 500 real-size CRDs) garbage. A collection before
+// that kept it, and a goal of twice it, until the next one (on a quiet
+// server, the runtime's forced one two minutes later): docs/crd-memory.md,
+// "Session 13: RSS after settling at 500".
 // Upstream has nothing like it: kube-apiserver leaves the heap to the
 // runtime (GOGC, GOMEMLIMIT and the forced collection every two minutes).
 
@@ -46,9 +56,11 @@ type idleGC struct {
 }
 
 // defaultIdleGC is the server's: a burst is 256 MiB (a few dozen
-// real-size CRDs created, or a few thousand objects), quiet is three
-// seconds without a request, each allocating under 4 MiB.
-var defaultIdleGC = idleGC{tick: time.Second, burst: 256 << 20, quiet: 4 << 20, calm: 3}
+// real-size CRDs created, or a few thousand objects), quiet is
+// specmemo.Idle and a second more (three seconds) without a request,
+// each second allocating under 4 MiB.
+var defaultIdleGC = idleGC{tick: time.Second, burst: 256 << 20, quiet: 4 << 20,
+	calm: int(specmemo.Idle/time.Second) + 1}
 
 // idleState is what idleGC.run remembers between ticks.
 type idleState struct {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/crdlab/crdlab/internal/specmemo"
 )
 
 // forcedGCs is how many collections runtime.GC has run in this process.
@@ -110,5 +112,17 @@ func TestIdleGC_AllocationIsNotIdle(t *testing.T) {
 	g.observe(&st, allocs, 0, 0)
 	if !g.observe(&st, allocs, 0, 0) {
 		t.Fatal("no collection after two idle ticks following a burst")
+	}
+}
+
+// TestIdleGC_WaitsForSpecMemos: the server's idle collection waits for
+// quiet longer than the spec memos keep their entries unused, so that it
+// runs after they empty and frees what they held. The memos are used by
+// requests, so when the last request began is the latest they empty
+// from; a collection runs calm ticks after it at the earliest.
+func TestIdleGC_WaitsForSpecMemos(t *testing.T) {
+	g := defaultIdleGC
+	if quiet := time.Duration(g.calm) * g.tick; quiet < specmemo.Idle+time.Second {
+		t.Errorf("the idle collection runs %s after the last request, the memos empty %s after their last use: want a second between, at least", quiet, specmemo.Idle)
 	}
 }

@@ -19,10 +19,13 @@ const (
 	// costs while full is more than the JSON: doc.go says how much.
 	MaxJSON = 64 << 20
 	// Idle is how long the memo keeps its entries once none is used:
-	// when CRDs settle, it empties. An entry is not dropped for its own
-	// idleness: a CRD waits longer than that for the controllers when
-	// creates outrun them.
-	Idle = 5 * time.Second
+	// when CRDs settle, it empties, Idle after its last use. An entry is
+	// not dropped for its own idleness: a CRD waits longer than that for
+	// the controllers when creates outrun them, but while it waits
+	// others are used. The server's idle collection waits a little
+	// longer than Idle after the last request, so that it frees what the
+	// memos held (apiserver/idlegc.go).
+	Idle = 2 * time.Second
 	// MinJSON is the smallest spec worth remembering.
 	MinJSON = 16 << 10
 	// maxWritten bounds the specs written whole waiting to be read back
@@ -35,8 +38,10 @@ const (
 type Memo[S, V any] struct {
 	versions func(*S) []V
 	seed     maphash.Seed
-	// now is time.Now (tests move it).
-	now func() time.Time
+	// now is time.Now (tests move it); afterFunc is time.AfterFunc
+	// (tests note the delay and call sweep themselves).
+	now       func() time.Time
+	afterFunc func(time.Duration, func())
 
 	// mu guards the fields below.
 	mu sync.Mutex
@@ -54,7 +59,9 @@ type Memo[S, V any] struct {
 	json, maxJSON int
 	// used is when an entry was last used or added.
 	used time.Time
-	// sweeping is true if and only if a sweep is scheduled.
+	// sweeping is true if and only if a sweep is scheduled: at used+Idle
+	// while entries are left, else when the first written spec is Idle
+	// old.
 	sweeping bool
 	stats    Stats
 }
@@ -95,9 +102,16 @@ type Stats struct {
 // New returns an empty memo of specs whose versions are versions(spec):
 // every spec it remembers has at least one.
 func New[S, V any](versions func(*S) []V) *Memo[S, V] {
-	m := &Memo[S, V]{versions: versions, seed: maphash.MakeSeed(), now: time.Now, maxJSON: MaxJSON,
-		byHash: map[uint64]*Entry[S]{}, byID: map[*V]*Entry[S]{},
-		written: map[uint64]*writtenSpec[S]{}}
+	m := &Memo[S, V]{
+		versions:  versions,
+		seed:      maphash.MakeSeed(),
+		now:       time.Now,
+		afterFunc: func(d time.Duration, f func()) { time.AfterFunc(d, f) },
+		maxJSON:   MaxJSON,
+		byHash:    map[uint64]*Entry[S]{},
+		byID:      map[*V]*Entry[S]{},
+		written:   map[uint64]*writtenSpec[S]{},
+	}
 	return m
 }
 
@@ -188,7 +202,7 @@ func (m *Memo[S, V]) Remember(specJSON []byte, spec S) S {
 	m.json += len(e.JSON)
 	m.stats.PeakJSON = max(m.stats.PeakJSON, m.json)
 	m.stats.Added++
-	m.scheduleSweep()
+	m.scheduleSweep(Idle)
 	return spec
 }
 
@@ -215,7 +229,7 @@ func (m *Memo[S, V]) NoteWritten(specJSON []byte, spec S) {
 		delete(m.written, oldest)
 	}
 	m.written[h] = w
-	m.scheduleSweep()
+	m.scheduleSweep(Idle)
 }
 
 // FindWritten returns the JSON of a spec written whole lately
@@ -286,16 +300,19 @@ func (m *Memo[S, V]) drop(e *Entry[S]) {
 	}
 }
 
-// scheduleSweep schedules a sweep unless one is. m.mu is held.
-func (m *Memo[S, V]) scheduleSweep() {
+// scheduleSweep schedules a sweep in d unless one is. m.mu is held.
+func (m *Memo[S, V]) scheduleSweep(d time.Duration) {
 	if !m.sweeping {
 		m.sweeping = true
-		time.AfterFunc(Idle, m.sweep)
+		m.afterFunc(d, m.sweep)
 	}
 }
 
 // sweep drops every entry if none was used for Idle, and the written
-// specs not read back for Idle, and runs again while some are left.
+// specs not read back for Idle, and runs again when the rest may go: the
+// entries Idle after their last use (not Idle after this sweep, which
+// kept them up to twice Idle: the server's idle collection then ran
+// before they were let go, and what they held stayed in the heap).
 func (m *Memo[S, V]) sweep() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -305,14 +322,20 @@ func (m *Memo[S, V]) sweep() {
 			m.drop(e)
 		}
 	}
+	var next time.Time
+	if len(m.byHash) > 0 {
+		next = m.used.Add(Idle)
+	}
 	for k, w := range m.written {
 		if now.Sub(w.at) >= Idle {
 			delete(m.written, k)
+		} else if at := w.at.Add(Idle); next.IsZero() || at.Before(next) {
+			next = at
 		}
 	}
 	m.sweeping = false
-	if len(m.byHash)+len(m.written) > 0 {
-		m.scheduleSweep()
+	if !next.IsZero() {
+		m.scheduleSweep(next.Sub(now))
 	}
 }
 

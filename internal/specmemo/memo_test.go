@@ -3,6 +3,7 @@ package specmemo
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,8 +19,12 @@ type testSpec struct {
 
 type testVersion struct{ Name string }
 
-// clock is a fake clock for a memo's now.
-type clock struct{ ns atomic.Int64 }
+// clock is a fake clock for a memo's now, and its afterFunc: it notes
+// the delay of each sweep scheduled (m.mu is held), and tests call sweep.
+type clock struct {
+	ns     atomic.Int64
+	sweeps []time.Duration
+}
 
 func (c *clock) now() time.Time          { return time.Unix(0, c.ns.Load()) }
 func (c *clock) advance(d time.Duration) { c.ns.Add(int64(d)) }
@@ -29,6 +34,7 @@ func newTestMemo() (*Memo[testSpec, testVersion], *clock) {
 	c := &clock{}
 	c.ns.Store(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
 	m.now = c.now
+	m.afterFunc = func(d time.Duration, _ func()) { c.sweeps = append(c.sweeps, d) }
 	return m, c
 }
 
@@ -197,6 +203,42 @@ func TestMemo_Sweep(t *testing.T) {
 	if m.sweeping {
 		t.Error("a sweep is scheduled in an empty memo")
 	}
+}
+
+// TestMemo_SweepAtIdleAfterLastUse: the memo empties Idle after its last
+// use, not up to twice Idle (a sweep once kept entries used since the
+// last one for a whole Idle more), so that the server's idle collection,
+// which waits a little longer than Idle once requests stop, frees what
+// the memo held. A written spec is swept when it is Idle old.
+func TestMemo_SweepAtIdleAfterLastUse(t *testing.T) {
+	m, c := newTestMemo()
+	m.Remember(specJSON(1), newSpec(1))
+	c.advance(Idle / 2)
+	m.Lookup(specJSON(1))
+	c.advance(Idle / 2)
+	m.sweep()
+
+	m.mu.Lock()
+	if len(m.byHash) != 1 {
+		t.Fatalf("%d entries left by a sweep %s after the last use, want 1", len(m.byHash), Idle/2)
+	}
+	if got, want := c.sweeps, []time.Duration{Idle, Idle / 2}; !slices.Equal(got, want) {
+		t.Errorf("sweeps scheduled in %v, want %v (the last Idle after the last use)", got, want)
+	}
+	m.mu.Unlock()
+
+	c.advance(Idle / 4)
+	m.NoteWritten(specJSON(2), newSpec(2))
+	c.advance(Idle / 4)
+	m.sweep()
+	m.mu.Lock()
+	if len(m.byHash) != 0 {
+		t.Errorf("%d entries left Idle after the last use, want none", len(m.byHash))
+	}
+	if got, want := c.sweeps[2:], []time.Duration{Idle * 3 / 4}; !slices.Equal(got, want) {
+		t.Errorf("with a written spec %s old left: sweeps scheduled in %v, want %v", Idle/4, got, want)
+	}
+	m.mu.Unlock()
 }
 
 func TestMemo_TakeWritten(t *testing.T) {
