@@ -27,9 +27,11 @@
 // them anyway; the storage codec's internal specs are held by the memo
 // alone, about twice their JSON. A burst of real-size creates that fills
 // both memos holds about 250 MiB more (heap) than without them until the
-// burst ends; with the former bound of 32 specs, a backlog longer than 32
-// CRDs was decoded whole again at each step (docs/crd-memory.md, "Session
-// 12: the spec memo's bound").
+// burst ends, and is garbage only once they empty: the server's idle
+// collection (apiserver/idlegc.go) waits longer than Idle for that
+// ("Session 13: RSS after settling at 500"). With the former bound of 32
+// specs, a backlog longer than 32 CRDs was decoded whole again at each
+// step (docs/crd-memory.md, "Session 12: the spec memo's bound").
 //
 // Users: registry/customresourcedefinition (the storage codec, internal
 // specs) and client (the controllers' CRD client, v1 specs).
