@@ -550,6 +550,7 @@ func (s *Server) Run(ctx context.Context) error {
 		defer wg.Done()
 		g := defaultIdleGC
 		g.requests = s.metrics.activity
+		g.log = s.log
 		g.run(hookCtx)
 	}()
 	serveErr := make(chan error, 1)
