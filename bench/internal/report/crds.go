@@ -17,10 +17,13 @@ type CRDs struct {
 	Versions int `json:"versions"`
 	PerGroup int `json:"per_group"`
 	// BudgetSec and BudgetRSS bound the reference's run at one size.
-	BudgetSec float64     `json:"reference_budget_seconds"`
-	BudgetRSS int64       `json:"reference_budget_rss_bytes"`
-	Kubectl   string      `json:"kubectl,omitempty"` // why kubectl was not measured, if not
-	Sizes     []*CRDsSize `json:"sizes"`
+	BudgetSec float64 `json:"reference_budget_seconds"`
+	BudgetRSS int64   `json:"reference_budget_rss_bytes"`
+	Kubectl   string  `json:"kubectl,omitempty"` // why kubectl was not measured, if not
+	// OpenAPIGVs is how many distinct group versions the timed OpenAPI gets
+	// cycle through (0 in runs before it was recorded).
+	OpenAPIGVs int         `json:"openapi_group_versions,omitempty"`
+	Sizes      []*CRDsSize `json:"sizes"`
 }
 
 // CRDsSize is one size of the family.
@@ -161,6 +164,11 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 	p("RSS per CRD is the whole resident set's slope (VmRSS, all of the server's processes); " +
 		"its anonymous part (RssAnon: heaps, stacks) leaves out the data files' pages (bbolt's, etcd's) " +
 		"that are mapped and were touched: the kernel may drop those and read them again.\n\n")
+	if gets, crs := c.samples(); gets > 0 && c.OpenAPIGVs > 0 {
+		p("Each p99 is over %d timed gets (OpenAPI: cycling through %d group versions, each fetched once before); "+
+			"each CR create p50 over %d creates by one client, with the first CRD served and again "+
+			"after the size has settled.\n\n", gets, c.OpenAPIGVs, crs)
+	}
 	p("| CRDs | server | Established + served | creates answered | settled | CPU | RSS settled | RSS per CRD (anonymous) | /apis p99 | aggregated p99 | OpenAPI G/V p99 | kubectl api-resources (cold) | CR create p50, 1 CRD → N | load |\n")
 	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, sz := range c.Sizes {
@@ -202,4 +210,18 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 		}
 	}
 	p("\n")
+}
+
+// samples returns how many timed gets and CR creates a size's figures are
+// over (one server's at the first size that has them: every size and
+// server use the same), zero if none has them.
+func (c *CRDs) samples() (gets, crs int) {
+	for _, sz := range c.Sizes {
+		for _, s := range sz.Servers {
+			if s != nil && s.Discovery.N > 0 {
+				return s.Discovery.N, s.CRCreate1.N
+			}
+		}
+	}
+	return 0, 0
 }
