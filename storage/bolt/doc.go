@@ -33,6 +33,7 @@
 //	list.go      GetList: reads at a revision, a page at a time
 //	watch.go     Watch: catching up from history, then live
 //	fanout.go    the fan-out to live watchers, bookmarks, slow watchers
+//	bookmarks.go when each watcher's next BOOKMARK is due
 //	queue.go     a watcher's events waiting for its reader (TryNext, ResultChan)
 //	change.go    one write as a watcher sees it (predicate transitions)
 //	compact.go   Compact and the auto-compaction loop

@@ -63,6 +63,10 @@ type fanout struct {
 	// watcherGroup in mvcc/watcher_group.go).
 	byPrefix map[string][]*watchGroup
 
+	// bookmarks says when each live watcher that allows them gets its
+	// next BOOKMARK (bookmarks.go).
+	bookmarks *bookmarkBuckets
+
 	out  []delivery    // dispatch's buffer of one event's deliveries, reused
 	hits []*watchGroup // dispatch's buffer of one event's groups, reused
 }
@@ -89,6 +93,7 @@ func newFanout(db *DB) *fanout {
 		maxQueued: max(64*db.opts.WatchBufferSize, 65536),
 		rev:       db.rev,
 		byPrefix:  map[string][]*watchGroup{},
+		bookmarks: newBookmarkBuckets(time.Now(), db.opts.BookmarkInterval),
 	}
 }
 
@@ -113,7 +118,7 @@ func (f *fanout) enqueue(events []event, rev int64) {
 // run is the dispatcher goroutine.
 func (f *fanout) run() {
 	defer f.db.wg.Done()
-	tick := time.NewTicker(f.db.opts.BookmarkInterval)
+	tick := time.NewTicker(f.bookmarks.step)
 	defer tick.Stop()
 	for {
 		select {
@@ -140,9 +145,9 @@ func (f *fanout) run() {
 				}
 				f.mu.Unlock()
 			}
-		case <-tick.C:
+		case now := <-tick.C:
 			f.mu.Lock()
-			f.sendBookmarks()
+			f.sendBookmarks(now)
 			f.mu.Unlock()
 		case <-f.db.closing:
 			f.mu.Lock()
@@ -229,29 +234,33 @@ func (f *fanout) covering(key string) []*watchGroup {
 	return hits
 }
 
-// sendBookmarks sends a BOOKMARK to every live watcher that allows them,
-// unless its buffer is full (a bookmark is only a hint). Caller holds f.mu.
+// sendBookmarks sends a BOOKMARK to every live watcher whose bookmark is
+// due at now, unless its buffer is full (a bookmark is only a hint), and
+// schedules its next one. Caller holds f.mu.
 //
 // Mirrors the cacher's bookmark timer (cacher.go: dispatchEvents,
-// bookmarkWatchers).
-func (f *fanout) sendBookmarks() {
-	for _, g := range f.groups {
-		var shared storage.Object
-		for _, w := range g.watchers {
-			if !w.bookmarks {
-				continue
-			}
-			var obj storage.Object
-			if w.skip > f.rev {
-				obj = w.st.Bookmark(w.skip, false)
-			} else {
-				if shared == nil {
-					shared = g.st.Bookmark(f.rev, false)
-				}
-				obj = shared
-			}
-			w.q.push(watch.Event{Type: watch.Bookmark, Object: obj})
+// startDispatchingBookmarkEventsLocked).
+func (f *fanout) sendBookmarks(now time.Time) {
+	due := f.bookmarks.pop(now)
+	if len(due) == 0 {
+		return
+	}
+	shared := map[*watchGroup]storage.Object{} // one bookmark per store
+	for _, w := range due {
+		if w.state != watcherLive {
+			continue // ended since it was scheduled
 		}
+		var obj storage.Object
+		if w.skip > f.rev {
+			obj = w.st.Bookmark(w.skip, false)
+		} else {
+			if obj = shared[w.group]; obj == nil {
+				obj = w.st.Bookmark(f.rev, false)
+				shared[w.group] = obj
+			}
+		}
+		w.q.push(watch.Event{Type: watch.Bookmark, Object: obj})
+		f.bookmarks.add(w, now)
 	}
 }
 
@@ -271,6 +280,9 @@ func (f *fanout) add(w *watcher) {
 	}
 	w.state, w.group, w.pos = watcherLive, g, len(g.watchers)
 	g.watchers = append(g.watchers, w)
+	if w.bookmarks {
+		f.bookmarks.add(w, time.Now())
+	}
 }
 
 // remove takes the live watcher w out of its group (moving the group's

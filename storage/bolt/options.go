@@ -39,11 +39,12 @@ type Options struct {
 	// upstream's cacher: the client watches again from its last
 	// resourceVersion). Default 1024.
 	WatchBufferSize int
-	// BookmarkInterval is how often watchers that allow bookmarks get a
-	// BOOKMARK. Default one minute, as upstream's cacher
-	// (defaultBookmarkFrequency in k8s.io/apiserver's cacher.go): each
-	// tick is a write to every such watcher, and the garbage collector
-	// watches every resource (2,000 CRDs: 2,000 writes a tick).
+	// BookmarkInterval is how often a watcher that allows bookmarks gets
+	// a BOOKMARK, counted from when it became live: each watcher keeps its
+	// own phase (bookmarks.go), so the garbage collector's watch per
+	// resource (2,000 CRDs: 2,000 watches) is not written to all at once.
+	// Default one minute, as upstream's cacher (defaultBookmarkFrequency
+	// in k8s.io/apiserver's cacher.go).
 	BookmarkInterval time.Duration
 
 	// MaxObjectSize is the largest encoded object a write may store.

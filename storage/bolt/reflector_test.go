@@ -135,3 +135,40 @@ func (l *logLines) has(s string) bool {
 	}
 	return false
 }
+
+// TestDB_BookmarksCountFromEachWatch: a watch's first BOOKMARK comes a
+// whole interval after the watch began, however long the store's other
+// watches have run (one timer for all gave a watch started just after a
+// tick its first bookmark at the next tick, with every other watch's).
+func TestDB_BookmarksCountFromEachWatch(t *testing.T) {
+	const interval = 300 * time.Millisecond
+	db := openDB(t, bolt.Options{BookmarkInterval: interval})
+	st := cronStore(db)
+	opts := storage.ListOptions{Recursive: true, Predicate: storage.SelectionPredicate{AllowWatchBookmarks: true}}
+	ctx := context.Background()
+
+	first, err := st.Watch(ctx, storagetest.Prefix, opts)
+	require.NoError(t, err)
+	defer first.Stop()
+	bookmark := func(w watch.Interface) time.Time {
+		t.Helper()
+		select {
+		case ev := <-w.ResultChan():
+			require.Equal(t, watch.Bookmark, ev.Type)
+			return time.Now()
+		case <-time.After(10 * time.Second):
+			require.FailNow(t, "no bookmark")
+			return time.Time{}
+		}
+	}
+	bookmark(first)
+
+	// Just after the first watch's bookmark: a second watch begins.
+	began := time.Now()
+	second, err := st.Watch(ctx, storagetest.Prefix, opts)
+	require.NoError(t, err)
+	defer second.Stop()
+	got := bookmark(second)
+	require.GreaterOrEqual(t, got.Sub(began), interval, "the second watch's first bookmark came before an interval of its own")
+	bookmark(first) // the first still gets its own
+}
