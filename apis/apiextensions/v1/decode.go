@@ -806,23 +806,7 @@ func (r *schemaReader) rule(v *ValidationRule) bool {
 // CRD API's field manager compares two CRDs' versions by their JSON
 // (handler/fieldmanager.go).
 func VersionsSpan(data []byte) (start, end int, ok bool) {
-	r := &jsonReader{data: data}
-	start = -1
-	found := r.path([]string{"spec", "versions"}, func() bool {
-		if r.next() != '[' {
-			return false
-		}
-		start = r.pos
-		if !r.skip() {
-			return false
-		}
-		end = r.pos
-		return true
-	})
-	if !found || start < 0 {
-		return 0, 0, false
-	}
-	return start, end, true
+	return valueSpan(data, []string{"spec", "versions"}, '[')
 }
 
 // SpecSpan returns where the value of the top-level "spec" key of data, a
@@ -832,10 +816,16 @@ func VersionsSpan(data []byte) (start, end int, ok bool) {
 // is not what it expects. The CRD storage codec uses it to find a stored
 // spec it has decoded before (registry/customresourcedefinition).
 func SpecSpan(data []byte) (start, end int, ok bool) {
+	return valueSpan(data, []string{"spec"}, '{')
+}
+
+// valueSpan returns where the value at path in data, a JSON object,
+// starts and ends, if it begins with open ('{' or '['); see SpecSpan.
+func valueSpan(data []byte, path []string, open byte) (start, end int, ok bool) {
 	r := &jsonReader{data: data}
 	start = -1
-	found := r.path([]string{"spec"}, func() bool {
-		if r.next() != '{' {
+	found := r.path(path, func() bool {
+		if r.next() != open {
 			return false
 		}
 		start = r.pos
