@@ -136,9 +136,8 @@ func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, ki
 		return nil, err
 	}
 	gv := kind.GroupVersion()
-	out := endpoints.NewFieldManager(fm, func(obj scheme.Object) (*unstructured.Unstructured, error) {
-		return toVersion(obj, gv)
-	})
+	toWire := func(obj scheme.Object) (*unstructured.Unstructured, error) { return toVersion(obj, gv) }
+	out := endpoints.NewFieldManager(fm, toWire)
 	fields := resetTopFields(resources, reset)
 	elide := kind.GroupKind() == crdGroupKind && managedfields.AtomicField(tc, kind, "spec", "versions")
 	if len(fields) == 0 && !elide {
@@ -152,13 +151,7 @@ func (h *GenericAPIServer) newTypedFieldManager(resources []openapi.Resource, ki
 			}
 		}
 		if !elide || !managedIn(gv, live, obj) {
-			if live != nil {
-				if liveW, err = toVersion(live, gv); err != nil {
-					return nil, nil, err
-				}
-			}
-			objW, err = toVersion(obj, gv)
-			return liveW, objW, err
+			return endpoints.ReadBoth(toWire, live, obj)
 		}
 		var liveB []byte
 		if live != nil {

@@ -106,12 +106,19 @@ func (m *FieldManager) readUpdate(live, obj scheme.Object) (liveW, objW *unstruc
 	if m.updateWire != nil {
 		return m.updateWire(live, obj)
 	}
+	return ReadBoth(m.toWire, live, obj)
+}
+
+// ReadBoth reads live (nil for a create: liveW is then nil) and obj
+// whole with toWire: what an UpdateWire does for a write whose objects
+// it cannot shorten.
+func ReadBoth(toWire func(obj scheme.Object) (*unstructured.Unstructured, error), live, obj scheme.Object) (liveW, objW *unstructured.Unstructured, err error) {
 	if live != nil {
-		if liveW, err = m.toWire(live); err != nil {
+		if liveW, err = toWire(live); err != nil {
 			return nil, nil, err
 		}
 	}
-	objW, err = m.toWire(obj)
+	objW, err = toWire(obj)
 	return liveW, objW, err
 }
 

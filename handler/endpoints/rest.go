@@ -204,12 +204,6 @@ func writeEncoded(w http.ResponseWriter, r *http.Request, s *RequestScope, opts 
 	responsewriters.WriteObject(w, opts, code, body)
 }
 
-// encodedJSON is an object's JSON already written (RequestScope.EncodeJSON).
-type encodedJSON []byte
-
-// AppendJSON appends it (responsewriters.JSONAppender).
-func (b encodedJSON) AppendJSON(dst []byte) ([]byte, error) { return append(dst, b...), nil }
-
 // transform turns a wire object (or, with items set, a wire list) into
 // what opts.Convert asks for.
 //

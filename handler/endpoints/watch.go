@@ -436,7 +436,7 @@ func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options
 
 // encodeJSON writes a watch event's object with the scope's EncodeJSON
 // when the watcher wants the object as it is (no Table).
-func encodeJSON(s *RequestScope, opts negotiation.Options, obj scheme.Object) (encodedJSON, bool) {
+func encodeJSON(s *RequestScope, opts negotiation.Options, obj scheme.Object) (responsewriters.EncodedJSON, bool) {
 	if s.EncodeJSON == nil || opts.Convert != nil {
 		return nil, false
 	}

@@ -53,7 +53,7 @@ func WriteObject(w http.ResponseWriter, opts negotiation.Options, code int, obj 
 // and each copy was garbage at once.
 func WriteEncoded(w http.ResponseWriter, opts negotiation.Options, code int, b []byte) {
 	if opts.Pretty || opts.MediaType == negotiation.MediaTypeYAML {
-		WriteObject(w, opts, code, encoded(b))
+		WriteObject(w, opts, code, EncodedJSON(b))
 		return
 	}
 	w.Header().Set("Content-Type", opts.ContentType())
@@ -66,14 +66,17 @@ func WriteEncoded(w http.ResponseWriter, opts negotiation.Options, code int, b [
 
 var newline = []byte{'\n'}
 
-// encoded is JSON already written (WriteEncoded).
-type encoded []byte
+// EncodedJSON is an object or document already written as compact JSON:
+// written as it is (json.RawMessage would have encoding/json validate and
+// compact it again), and indented or turned into YAML only when the
+// client asks for that.
+type EncodedJSON []byte
 
-// MarshalJSON returns it (for json.MarshalIndent).
-func (b encoded) MarshalJSON() ([]byte, error) { return b, nil }
+// MarshalJSON returns it (for indented and YAML answers).
+func (b EncodedJSON) MarshalJSON() ([]byte, error) { return b, nil }
 
 // AppendJSON appends it (JSONAppender).
-func (b encoded) AppendJSON(dst []byte) ([]byte, error) { return append(dst, b...), nil }
+func (b EncodedJSON) AppendJSON(dst []byte) ([]byte, error) { return append(dst, b...), nil }
 
 // WriteJSON answers obj as plain JSON.
 func WriteJSON(w http.ResponseWriter, code int, obj any) {
