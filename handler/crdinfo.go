@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/registry/customresource/tableconvertor"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage"
 )
 
 // errNoCustomResourceStorage says Config.CustomResourceStorage is unset.
@@ -109,19 +111,21 @@ func (h *GenericAPIServer) buildCRDInfo(crd *apiextensionsv1.CustomResourceDefin
 		}
 		mk := func(sub string) *endpoints.RequestScope {
 			return h.serverScope(&endpoints.RequestScope{
-				Resource:     gv.WithResource(names.Plural),
-				Subresource:  sub,
-				Kind:         conv.kind,
-				ListKind:     listKind,
-				Namespaced:   conv.namespaced,
-				Decode:       conv.decode,
-				DecodeObject: conv.decodeObject,
-				Encode:       conv.encode,
-				EncodeOwned:  conv.encodeOwned,
-				EncodeShared: conv.encodeShared,
-				Table:        table,
-				Admit:        h.cfg.Admission,
-				Warnings:     warnings,
+				Resource:      gv.WithResource(names.Plural),
+				Subresource:   sub,
+				Kind:          conv.kind,
+				ListKind:      listKind,
+				Namespaced:    conv.namespaced,
+				Decode:        conv.decode,
+				DecodeObject:  conv.decodeObject,
+				Encode:        conv.encode,
+				EncodeOwned:   conv.encodeOwned,
+				EncodeShared:  conv.encodeShared,
+				ReadsAsStored: conv.readsAsStored,
+				EncodeStored:  conv.encodeStored,
+				Table:         table,
+				Admit:         h.cfg.Admission,
+				Warnings:      warnings,
 			})
 		}
 		hasStatus := v.Subresources != nil && v.Subresources.Status != nil
@@ -215,6 +219,48 @@ func (c *crCodec) encodeShared(obj scheme.Object) (out scheme.Object, reused boo
 	}
 	out, err = c.encode(u)
 	return out, false, err
+}
+
+// readsAsStored says an object stored in this version may go on the wire
+// as it is stored, its resourceVersion set: the storage schema sets no
+// defaults (encodeShared's test, without an object), or the schemas are
+// not compiled yet — a list does not compile them for nothing (a
+// resource with no objects never does), and encodeStored checks each
+// object. Lists in plain JSON then take storage's bytes.
+func (c *crCodec) readsAsStored() bool {
+	if c.schemas == nil || !c.schemas.compiled() {
+		return true
+	}
+	_, _, noDefaults, err := c.compiled()
+	return err == nil && noDefaults
+}
+
+// encodeStored appends the JSON of an object as storage holds it: its
+// bytes with its resourceVersion spliced in when it reads as stored
+// (encodeShared's test: no defaults, stored in the URL's version), else —
+// the bytes the splice declines too — the object decoded and encoded as a
+// get's.
+func (c *crCodec) encodeStored(dst []byte, o storage.ObjectJSON) ([]byte, error) {
+	_, _, noDefaults, err := c.compiled()
+	if err != nil {
+		return dst, err
+	}
+	if noDefaults {
+		if out, apiVersion, kind, ok := o.AppendJSON(dst); ok && len(kind) > 0 && string(apiVersion) == c.kind.GroupVersion().String() {
+			return out, nil
+		}
+	}
+	m, err := unstructured.DecodeJSONObject(o.Data)
+	if err != nil {
+		return dst, fmt.Errorf("decoding the object at revision %d: %w", o.Rev, err)
+	}
+	u := &unstructured.Unstructured{Object: m}
+	u.SetResourceVersion(strconv.FormatInt(o.Rev, 10))
+	out, err := c.encodeOwned(u)
+	if err != nil {
+		return dst, err
+	}
+	return out.(*unstructured.Unstructured).AppendJSON(dst)
 }
 
 // decode checks a body's apiVersion (400 for another group or version),

@@ -64,3 +64,25 @@ func setListMeta(list scheme.Object, rv, cont string, remaining *int64) error {
 	lm.SetRemainingItemCount(remaining)
 	return nil
 }
+
+// EncodedList is a page of a list read under WithEncodedItems: its items
+// are the objects' stored JSON (storage.ObjectJSON), read-only, each
+// written with AppendJSON. The handler writes them as they are, or
+// decodes the few it must convert.
+type EncodedList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata"`
+	Items           []storage.ObjectJSON `json:"-"`
+}
+
+// DeepCopyObject returns a copy with its own items; their bytes are
+// shared, read-only as they are.
+func (l *EncodedList) DeepCopyObject() scheme.Object {
+	out := *l
+	if n := l.RemainingItemCount; n != nil {
+		c := *n
+		out.RemainingItemCount = &c
+	}
+	out.Items = append([]storage.ObjectJSON(nil), l.Items...)
+	return &out
+}

@@ -33,6 +33,7 @@
 //	predicate.go   label and field selection
 //	codec.go       JSONCodec
 //	metadata.go    MetadataJSON: an object's metadata cut from its stored bytes, for metadata-only watches
+//	objectjson.go  ObjectJSON: a listed object's stored bytes, written with its resourceVersion spliced in
 //
 // The engines are storage/bolt (the default: one bbolt file, one process)
 // and storage/etcd3 (an etcd v3 cluster that several servers share); both
@@ -59,6 +60,10 @@
 //   - A watch may ask for metadata only (ListOptions.MetadataOnly): an
 //     engine may then send each object's metadata as stored
 //     (MetadataJSON) without decoding it; upstream decodes every object.
+//   - A list may ask for the stored bytes (ListOptions.Encoded): an engine
+//     may then answer a list without selectors with each object's JSON
+//     (ObjectJSON), decoding none; upstream's lists are decoded objects
+//     from the watch cache, encoded again by the serializer.
 //   - Not implemented: Stats, ReadinessCheck, RequestWatchProgress,
 //     EnableResourceSizeEstimation, and storage transformers (encryption).
 package storage

@@ -113,11 +113,19 @@ type ListOptions struct {
 	// metadata (a PartialObjectMetadata watch): an engine may then send
 	// a *MetadataJSON instead of the decoded object (see MetadataJSON).
 	MetadataOnly bool
+	// Encoded says a list's reader only writes each item as JSON and
+	// would change nothing in it: an engine whose codec is JSONCodec may
+	// then answer a list without label or field selectors with the
+	// stored bytes (ListResult.Encoded) and decode nothing.
+	Encoded bool
 }
 
 // ListResult is one page of a list.
 type ListResult struct {
 	Items []Object
+	// Encoded, when not nil, holds the page instead of Items: each
+	// object's stored JSON (ListOptions.Encoded).
+	Encoded []ObjectJSON
 	// ResourceVersion is the revision the list was read at.
 	ResourceVersion int64
 	// Continue is the token of the next page, or empty on the last page.

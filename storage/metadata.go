@@ -85,49 +85,114 @@ func (JSONCodec) AppendMetadata(dst, data []byte, rv int64) ([]byte, bool) {
 	if !ok || !s.end() || start < 0 || data[start] != '{' {
 		return dst, false
 	}
-	meta := data[start:end]
+	return appendMetaWithRV(dst, data[start:end], rv)
+}
+
+// appendMetaWithRV appends the metadata object meta with its
+// resourceVersion set to rv, where encoding/json's sorted keys put it.
+func appendMetaWithRV(dst, meta []byte, rv int64) ([]byte, bool) {
+	if sp := metaSplice(meta); sp != 0 {
+		return sp.insert(dst, meta, rv), true
+	}
+	// A resourceVersion already there (Resource.Encode writes none), or
+	// metadata the walk declines.
 	m := jsonScan{b: meta}
-	at, valStart, valEnd, keys := -1, -1, -1, 0
-	ok = m.object(func(key []byte) bool {
-		keys++
-		switch k := string(key); {
-		case k == "resourceVersion":
+	valStart, valEnd := -1, -1
+	ok := m.object(func(key []byte) bool {
+		if string(key) == "resourceVersion" {
 			m.space()
 			valStart = m.i
 			ok := m.skip()
 			valEnd = m.i
 			return ok
-		case at < 0 && k > "resourceVersion":
-			at = m.keyAt
 		}
 		return m.skip()
 	})
-	if !ok || m.escaped {
+	if !ok || m.escaped || valStart < 0 {
 		return dst, false
 	}
-	quoted := func(dst []byte) []byte {
-		dst = append(dst, '"')
-		dst = strconv.AppendInt(dst, rv, 10)
-		return append(dst, '"')
+	dst = append(dst, meta[:valStart]...)
+	dst = appendQuotedRV(dst, rv)
+	return append(dst, meta[valEnd:]...), true
+}
+
+func appendQuotedRV(dst []byte, rv int64) []byte {
+	dst = append(dst, '"')
+	dst = strconv.AppendInt(dst, rv, 10)
+	return append(dst, '"')
+}
+
+// Splice is where the resourceVersion goes in an object's stored JSON
+// (which holds none: Resource.Encode drops it): an offset, and how the
+// key goes in there. An engine may find it once per stored value
+// (FindSplice) and hand it with the bytes (ObjectJSON.Splice), which
+// spares each later read the walk of the metadata. 0 is unknown.
+type Splice int32
+
+// The ways the key goes in, in a Splice's low two bits.
+const (
+	spliceBefore    = 1 // "resourceVersion":"N", before the key at the offset
+	spliceAfterLast = 2 // ,"resourceVersion":"N" before the closing brace at the offset
+	spliceAlone     = 3 // "resourceVersion":"N" into an empty metadata object
+)
+
+func newSplice(at, how int) Splice {
+	if at < 0 || at >= 1<<29 {
+		return 0
 	}
-	switch {
-	case valStart >= 0: // not written by Resource.Encode, but replace it
-		dst = append(dst, meta[:valStart]...)
-		dst = quoted(dst)
-		return append(dst, meta[valEnd:]...), true
-	case at >= 0:
-		dst = append(dst, meta[:at]...)
-		dst = quoted(append(dst, `"resourceVersion":`...))
+	return Splice(at<<2 | how)
+}
+
+func (sp Splice) at() int  { return int(sp >> 2) }
+func (sp Splice) how() int { return int(sp & 3) }
+
+// insert appends data with the resourceVersion rv spliced in at sp.
+func (sp Splice) insert(dst, data []byte, rv int64) []byte {
+	at := sp.at()
+	dst = append(dst, data[:at]...)
+	switch sp.how() {
+	case spliceBefore:
+		dst = appendQuotedRV(append(dst, `"resourceVersion":`...), rv)
 		dst = append(dst, ',')
-		return append(dst, meta[at:]...), true
-	default: // after the last key
-		last := bytes.LastIndexByte(meta, '}')
-		dst = append(dst, meta[:last]...)
-		if keys > 0 {
-			dst = append(dst, ',')
+	case spliceAfterLast:
+		dst = appendQuotedRV(append(dst, `,"resourceVersion":`...), rv)
+	default:
+		dst = appendQuotedRV(append(dst, `"resourceVersion":`...), rv)
+	}
+	return append(dst, data[at:]...)
+}
+
+// metaSplice finds where the resourceVersion goes in the metadata object
+// meta, which has none: before the first key that sorts after it, where
+// encoding/json's sorted keys (and unstructured.AppendJSON's) put it.
+// 0 if meta has a resourceVersion, is not an object, or has an escaped
+// key (whose order the raw bytes do not tell).
+func metaSplice(meta []byte) Splice {
+	m := jsonScan{b: meta}
+	at, keys, has := -1, 0, false
+	ok := m.object(func(key []byte) bool {
+		keys++
+		switch k := string(key); {
+		case k == "resourceVersion":
+			has = true
+			return false
+		case k > "resourceVersion":
+			at = m.keyAt
+			return false // the keys are sorted: it goes here
 		}
-		dst = quoted(append(dst, `"resourceVersion":`...))
-		return append(dst, meta[last:]...), true
+		return m.skip()
+	})
+	switch {
+	case has || m.escaped:
+		return 0
+	case at >= 0:
+		return newSplice(at, spliceBefore)
+	case !ok:
+		return 0
+	case keys == 0:
+		return newSplice(bytes.LastIndexByte(meta, '}'), spliceAlone)
+	default:
+		return newSplice(bytes.LastIndexByte(meta, '}'), spliceAfterLast)
 	}
 }
 

@@ -400,6 +400,11 @@ func listResource(w http.ResponseWriter, r *http.Request, s *RequestScope) {
 	if shared {
 		ctx = registry.WithReadOnlyItems(ctx)
 	}
+	// A list streamed as plain JSON of objects that read as they are
+	// stored takes storage's bytes, and nothing is decoded.
+	if streams(opts) && s.EncodeStored != nil && s.ReadsAsStored != nil && s.ReadsAsStored() {
+		ctx = registry.WithEncodedItems(ctx)
+	}
 	list, err := lister.List(ctx, listOpts)
 	if err != nil {
 		responsewriters.WriteError(w, err)
@@ -413,7 +418,7 @@ func listResource(w http.ResponseWriter, r *http.Request, s *RequestScope) {
 // streams (streamList); Tables, metadata-only lists, YAML and pretty JSON
 // are built whole, as upstream builds them.
 func writeList(w http.ResponseWriter, r *http.Request, s *RequestScope, opts negotiation.Options, code int, list scheme.Object, shared bool) {
-	if opts.Convert == nil && !opts.Pretty && opts.MediaType != negotiation.MediaTypeYAML {
+	if streams(opts) {
 		streamList(r.Context(), w, s, opts, code, list, shared)
 		return
 	}
@@ -428,6 +433,11 @@ func writeList(w http.ResponseWriter, r *http.Request, s *RequestScope, opts neg
 		return
 	}
 	responsewriters.WriteObject(w, opts, code, body)
+}
+
+// streams says a list answer is streamed (streamList): plain JSON.
+func streams(opts negotiation.Options) bool {
+	return opts.Convert == nil && !opts.Pretty && opts.MediaType != negotiation.MediaTypeYAML
 }
 
 // createResource serves POST on a collection.

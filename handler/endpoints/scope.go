@@ -21,6 +21,7 @@ import (
 	"github.com/crdlab/crdlab/machinery/strategicpatch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -72,6 +73,14 @@ type RequestScope struct {
 	// ask the registry for storage's shared objects instead of copies
 	// (registry.WithReadOnlyItems).
 	EncodeShared func(obj scheme.Object) (out scheme.Object, reused bool, err error)
+	// ReadsAsStored and EncodeStored, if set, let a list in plain JSON
+	// write storage's bytes (registry.WithEncodedItems, an
+	// *registry.EncodedList): ReadsAsStored says reading changes nothing
+	// in an object stored in this version but its resourceVersion (no
+	// read-time defaults), and EncodeStored appends one listed object's
+	// JSON — as Encode and AppendJSON would write it, byte for byte.
+	ReadsAsStored func() bool
+	EncodeStored  func(dst []byte, o storage.ObjectJSON) ([]byte, error)
 	// EncodeJSON, if set, writes an object from storage as the JSON
 	// Encode and the wire object's AppendJSON would write, byte for byte,
 	// when it can do so faster (ok true); else the caller encodes it the
@@ -383,20 +392,37 @@ const listChunk = 64 << 10
 // the crdHandler's JSON serializer turns on (StreamingCollectionsEncoding
 // in customresource_handler.go).
 func streamList(ctx context.Context, w http.ResponseWriter, s *RequestScope, opts negotiation.Options, code int, list scheme.Object, shared bool) {
-	items, err := listItems(list)
-	if err != nil {
-		responsewriters.WriteError(w, err)
-		return
-	}
-	encode := s.encodeResult
-	if shared {
-		encode = func(obj scheme.Object) (scheme.Object, error) {
-			out, _, err := s.EncodeShared(obj)
-			return out, err
+	var (
+		n          int
+		appendItem func(dst []byte, i int) ([]byte, error)
+	)
+	if el, ok := list.(*registry.EncodedList); ok {
+		n = len(el.Items)
+		appendItem = func(dst []byte, i int) ([]byte, error) { return s.EncodeStored(dst, el.Items[i]) }
+	} else {
+		items, err := listItems(list)
+		if err != nil {
+			responsewriters.WriteError(w, err)
+			return
+		}
+		encode := s.encodeResult
+		if shared {
+			encode = func(obj scheme.Object) (scheme.Object, error) {
+				out, _, err := s.EncodeShared(obj)
+				return out, err
+			}
+		}
+		n = len(items)
+		appendItem = func(dst []byte, i int) ([]byte, error) {
+			e, err := encode(items[i])
+			if err != nil {
+				return dst, err
+			}
+			return appendItemJSON(dst, e)
 		}
 	}
 	buf := make([]byte, 0, listChunk+listChunk/4)
-	buf, err = appendListHead(buf, metav1.TypeMeta{APIVersion: s.Kind.GroupVersion().String(), Kind: s.ListKind}, listMetaOf(list), len(items))
+	buf, err := appendListHead(buf, metav1.TypeMeta{APIVersion: s.Kind.GroupVersion().String(), Kind: s.ListKind}, listMetaOf(list), n)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -414,15 +440,12 @@ func streamList(ctx context.Context, w http.ResponseWriter, s *RequestScope, opt
 		buf = buf[:0]
 		return err
 	}
-	for i, it := range items {
+	for i := range n {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		e, err := encode(it)
-		if err == nil {
-			buf, err = appendItemJSON(buf, e)
-		}
-		if err != nil {
+		var err error
+		if buf, err = appendItem(buf, i); err != nil {
 			if started {
 				panic(http.ErrAbortHandler)
 			}

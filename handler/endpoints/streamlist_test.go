@@ -8,14 +8,18 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	apierrors "github.com/crdlab/crdlab/apis/errors"
+	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/handler/negotiation"
 	"github.com/crdlab/crdlab/handler/responsewriters"
+	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage"
 )
 
 // widgetList is a list of n widgets, as storage returns it.
@@ -57,6 +61,73 @@ func TestStreamList(t *testing.T) {
 			}
 		})
 	}
+}
+
+// encodedWidgetList is widgetList(n) as storage answers a list that asks
+// for the stored bytes: each item's JSON without its resourceVersion.
+func encodedWidgetList(t *testing.T, n int) *registry.EncodedList {
+	t.Helper()
+	l := widgetList(n)
+	el := &registry.EncodedList{ListMeta: metav1.ListMeta{ResourceVersion: "12345", Continue: "abc"}}
+	for i := range l.Items {
+		u := l.Items[i].DeepCopy()
+		rev, err := strconv.ParseInt(u.GetResourceVersion(), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.SetResourceVersion("")
+		data, err := storage.JSONCodec{}.Encode(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		el.Items = append(el.Items, storage.ObjectJSON{Data: data, Rev: rev})
+	}
+	return el
+}
+
+// TestStreamList_Encoded: a list of stored bytes (registry.EncodedList)
+// streams through the scope's EncodeStored, byte for byte the list of the
+// same objects decoded; an error of EncodeStored before the first write
+// is the client's Status.
+func TestStreamList_Encoded(t *testing.T) {
+	jsonOpts := negotiation.Options{MediaType: negotiation.MediaTypeJSON}
+	for _, n := range []int{0, 1, 3000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			s := widgetScope()
+			s.ListKind = "WidgetList"
+			want := httptest.NewRecorder()
+			streamList(context.Background(), want, s, jsonOpts, http.StatusOK, widgetList(n), false)
+			calls := 0
+			s.EncodeStored = func(dst []byte, o storage.ObjectJSON) ([]byte, error) {
+				calls++
+				out, _, _, ok := o.AppendJSON(dst)
+				if !ok {
+					return dst, errors.New("declined")
+				}
+				return out, nil
+			}
+			w := httptest.NewRecorder()
+			streamList(context.Background(), w, s, jsonOpts, http.StatusOK, encodedWidgetList(t, n), false)
+			if w.Code != 200 || !bytes.Equal(w.Body.Bytes(), want.Body.Bytes()) {
+				t.Errorf("%d, streamed:\n%.300s\nwant:\n%.300s", w.Code, w.Body.Bytes(), want.Body.Bytes())
+			}
+			if calls != n {
+				t.Errorf("EncodeStored called %d times for %d items", calls, n)
+			}
+		})
+	}
+	t.Run("ErrBeforeTheFirstWrite", func(t *testing.T) {
+		s := widgetScope()
+		s.ListKind = "WidgetList"
+		s.EncodeStored = func(dst []byte, o storage.ObjectJSON) ([]byte, error) {
+			return dst, apierrors.NewInternalError(errors.New("cannot encode"))
+		}
+		w := httptest.NewRecorder()
+		streamList(context.Background(), w, s, jsonOpts, http.StatusOK, encodedWidgetList(t, 2), false)
+		if w.Code != 500 || !strings.Contains(w.Body.String(), "cannot encode") {
+			t.Errorf("%d %s", w.Code, w.Body.String())
+		}
+	})
 }
 
 // countingWriter counts what is written and keeps none of it.

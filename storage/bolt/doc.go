@@ -30,7 +30,7 @@
 //	resident.go  the mapped file's pages released from the resident set
 //	commit.go    the committer: conditions, revisions, group commit
 //	store.go     Create, Get, GuaranteedUpdate, Delete, Count
-//	list.go      GetList: reads at a revision, a page at a time
+//	list.go      GetList: reads at a revision, a page at a time (decoded, or the stored bytes)
 //	watch.go     Watch: catching up from history, then live
 //	fanout.go    the fan-out to live watchers, bookmarks, slow watchers
 //	bookmarks.go when each watcher's next BOOKMARK is due

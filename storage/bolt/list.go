@@ -32,10 +32,21 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 		limit = 0
 	}
 
-	res := &storage.ListResult{ResourceVersion: rev, Items: []storage.Object{}}
+	// A reader that only writes JSON takes the stored bytes, with no
+	// selector to decode them for (storage.ListOptions.Encoded).
+	_, isJSON := s.Codec.(storage.JSONCodec)
+	encoded := opts.Encoded && isJSON && pred.Empty()
+
+	res := &storage.ListResult{ResourceVersion: rev}
+	if encoded {
+		res.Encoded = []storage.ObjectJSON{}
+	} else {
+		res.Items = []storage.Object{}
+	}
+	n := 0 // items in the page
 	var lastKey string
-	err = s.db.scanAt(ctx, rng, from, rev, func(r *record) (bool, error) {
-		if limit > 0 && len(res.Items) == limit {
+	err = s.db.scanAt(ctx, rng, from, rev, encoded, func(r *record, value []byte) (bool, error) {
+		if limit > 0 && n == limit {
 			// Another object follows: this page ends here.
 			c, err := storage.EncodeContinue(lastKey+"\x00", s.Prefix, rev)
 			if err != nil {
@@ -50,14 +61,21 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 			}
 			return false, nil
 		}
-		obj, err := s.decode(r)
-		if errors.Is(err, errGone) {
-			// A compaction passed rev since the chunk was read.
-			_, compacted := s.db.state()
-			return false, storage.NewExpiredError(rev, compacted)
+		if encoded {
+			if value == nil {
+				var err error
+				if value, err = s.db.value(r); err != nil {
+					return false, s.gone(rev, err)
+				}
+			}
+			res.Encoded = append(res.Encoded, storage.ObjectJSON{Data: value, Rev: r.rev, Splice: r.spliceOf(value)})
+			n++
+			lastKey = r.key
+			return true, nil
 		}
+		obj, err := s.decode(r)
 		if err != nil {
-			return false, err
+			return false, s.gone(rev, err)
 		}
 		ok, err := s.Matches(pred, r.key, obj)
 		if err != nil {
@@ -65,6 +83,7 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 		}
 		if ok {
 			res.Items = append(res.Items, obj)
+			n++
 			lastKey = r.key
 		}
 		return true, nil
@@ -73,6 +92,16 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 		return nil, err
 	}
 	return res, nil
+}
+
+// gone turns a record compacted away during a list at rev into Expired.
+func (s *store) gone(rev int64, err error) error {
+	if errors.Is(err, errGone) {
+		// A compaction passed rev since the chunk was read.
+		_, compacted := s.db.state()
+		return storage.NewExpiredError(rev, compacted)
+	}
+	return err
 }
 
 // listRevision returns the revision a list reads at and the key it starts
@@ -105,7 +134,10 @@ const scanChunk = 1000
 
 // scanAt calls fn, in key order, with the record that holds the state at
 // rev of every key in rng from the key from on that exists at rev, until
-// fn returns false or an error.
+// fn returns false or an error. With values, fn gets each record's value
+// too: a record whose value stays on disk has it read in the chunk's
+// transaction (one transaction per chunk, rather than one per record in
+// DB.value); value is nil if it could not be read there, or without values.
 //
 // A key's latest record is in memory; older states are read from the
 // history bucket. Each chunk opens its bbolt read transaction before it
@@ -113,12 +145,19 @@ const scanChunk = 1000
 // (under mu) before it deletes them on disk, so every revision found is in
 // the transaction's snapshot, or the compaction is seen and the scan
 // answers Expired. fn runs with no lock and no transaction held.
-func (db *DB) scanAt(ctx context.Context, rng storage.KeyRange, from string, rev int64, fn func(*record) (bool, error)) error {
+func (db *DB) scanAt(ctx context.Context, rng storage.KeyRange, from string, rev int64, values bool, fn func(r *record, value []byte) (bool, error)) error {
 	type hit struct {
 		rec *record // the record, or nil if it must be read from history
 		rev int64
 	}
 	hits := make([]hit, 0, scanChunk)
+	var (
+		recs []*record // with values: the chunk's records
+		vals [][]byte  // and their values
+	)
+	if values {
+		recs, vals = make([]*record, 0, scanChunk), make([][]byte, scanChunk)
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return &storage.Error{Kind: storage.ErrTimeout, Key: rng.Key, Msg: "the request ended during the list: " + err.Error()}
@@ -175,10 +214,22 @@ func (db *DB) scanAt(ctx context.Context, rng storage.KeyRange, from string, rev
 			}
 			hits[i].rec = r
 		}
+		if values {
+			recs = recs[:0]
+			for _, h := range hits {
+				recs = append(recs, h.rec)
+			}
+			vals = vals[:len(recs)]
+			readValues(tx, recs, vals)
+		}
 		db.endRead(tx)
 
-		for _, h := range hits {
-			more, err := fn(h.rec)
+		for i, h := range hits {
+			var value []byte
+			if values {
+				value = vals[i]
+			}
+			more, err := fn(h.rec, value)
 			if err != nil || !more {
 				return err
 			}

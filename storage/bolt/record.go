@@ -8,6 +8,8 @@ import (
 	"hash/crc32"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/crdlab/crdlab/storage"
 )
 
 // record is what one write did to one key: the unit of history. It is
@@ -20,9 +22,10 @@ import (
 // read. A record the committer writes keeps its value in memory.
 //
 // A record is immutable once committed, except for memo, a cache of its
-// decoded object that readers fill in (for values up to memoMaxValue), and
-// loaded, which the committer fills in for an onDisk record it is about to
-// supersede (its watchers may need the old state).
+// decoded object that readers fill in (for values up to memoMaxValue),
+// splice, which lists fill in, and loaded, which the committer fills in for
+// an onDisk record it is about to supersede (its watchers may need the old
+// state).
 //
 // Mirrors etcd's mvccpb.KeyValue as kept in bbolt's "key" bucket
 // (server/storage/mvcc/kvstore.go, revision.go).
@@ -40,6 +43,20 @@ type record struct {
 
 	memo   decodeMemo
 	loaded atomic.Pointer[[]byte] // an onDisk record's value, once the committer read it
+	// splice is where the resourceVersion goes in the value
+	// (storage.FindSplice), once a list of stored bytes looked: spliceOf.
+	splice atomic.Int32
+}
+
+// spliceOf returns where the resourceVersion goes in value, r's value:
+// found on the first list that hands the bytes out, kept for the next.
+func (r *record) spliceOf(value []byte) storage.Splice {
+	if sp := storage.Splice(r.splice.Load()); sp != 0 {
+		return sp
+	}
+	sp := storage.FindSplice(value)
+	r.splice.Store(int32(sp))
+	return sp
 }
 
 // The on-disk layout of a record's value (the bucket key is revKey(rev)):

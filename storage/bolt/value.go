@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -46,20 +47,71 @@ func (db *DB) value(r *record) ([]byte, error) {
 // readValue reads the value of r from the history bucket of tx: a copy,
 // which outlives the transaction.
 func readValue(tx *bbolt.Tx, r *record) ([]byte, error) {
-	k := revKey(r.rev)
-	v := tx.Bucket(bucketHistory).Get(k)
-	if v == nil {
+	v, err := valueAt(tx.Bucket(bucketHistory).Cursor(), r, make([]byte, 8))
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(v), nil
+}
+
+// valueAt finds the value of r in the history bucket with c, and checks
+// it against its checksum and r: part of the mapped file, valid while c's
+// transaction is. k is 8 bytes of scratch for the bucket key.
+func valueAt(c *bbolt.Cursor, r *record, k []byte) ([]byte, error) {
+	binary.BigEndian.PutUint64(k, uint64(r.rev))
+	found, v := c.Seek(k)
+	if !bytes.Equal(found, k) || v == nil {
 		return nil, &storage.Error{Kind: storage.ErrExpired, Key: r.key, ResourceVersion: r.rev, Err: errGone,
 			Msg: fmt.Sprintf("the state at revision %d was compacted", r.rev)}
 	}
-	d, err := parseRecord(k, v)
-	if err == nil && (d.key != r.key || d.deleted != r.deleted || d.createRev != r.createRev || d.prevRev != r.prevRev) {
+	var d record
+	key, err := d.parse(k, v)
+	if err == nil && (string(key) != r.key || d.deleted != r.deleted || d.createRev != r.createRev || d.prevRev != r.prevRev) {
 		err = fmt.Errorf("%w at revision %d: it differs from the record read at open", errBadRecord, r.rev)
 	}
 	if err != nil {
 		return nil, &storage.Error{Kind: storage.ErrInternal, Key: r.key, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
 	}
-	return bytes.Clone(d.value), nil
+	return d.value, nil
+}
+
+// readValues reads, in tx, the values of the records recs that stay on
+// disk into values (the others' are theirs): copies, which outlive the
+// transaction, all in one allocation — a list of 100,000 objects read
+// them as 100,000 copies, and their allocation and collection were a
+// third of its time. A value that cannot be read in tx is left nil (a
+// record committed after tx began: DB.value reads it later, in a
+// transaction of its own, and reports what is wrong).
+func readValues(tx *bbolt.Tx, recs []*record, values [][]byte) {
+	c := tx.Bucket(bucketHistory).Cursor()
+	k := make([]byte, 8)
+	total := 0
+	for i, r := range recs {
+		switch {
+		case !r.onDisk:
+			values[i] = r.value
+		case r.loaded.Load() != nil:
+			values[i] = *r.loaded.Load()
+		default:
+			v, err := valueAt(c, r, k)
+			if err != nil {
+				v = nil
+			}
+			values[i] = v // the mapped file's, until copied below
+			total += len(v)
+		}
+	}
+	if total == 0 {
+		return
+	}
+	arena := make([]byte, 0, total)
+	for i, r := range recs {
+		if r.onDisk && r.loaded.Load() == nil && values[i] != nil {
+			start := len(arena)
+			arena = append(arena, values[i]...)
+			values[i] = arena[start:len(arena):len(arena)]
+		}
+	}
 }
 
 // indexed returns the record the index keeps for a committed write: r

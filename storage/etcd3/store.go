@@ -290,7 +290,17 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 	}
 	start, end := s.etcdRange(rng, plan.From)
 	rev := plan.Rev
-	res := &storage.ListResult{Items: []storage.Object{}}
+	// A reader that only writes JSON takes the stored bytes, with no
+	// selector to decode them for (storage.ListOptions.Encoded).
+	_, isJSON := s.Codec.(storage.JSONCodec)
+	encoded := opts.Encoded && isJSON && pred.Empty()
+	res := &storage.ListResult{}
+	if encoded {
+		res.Encoded = []storage.ObjectJSON{}
+	} else {
+		res.Items = []storage.Object{}
+	}
+	var n int64 // items in the page
 	fetch := limit + 1
 	if !pred.Empty() {
 		fetch = max(fetch, s.b.cfg.PagingChunk)
@@ -315,7 +325,7 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 			}
 		}
 		for i, kv := range resp.Kvs {
-			if limit > 0 && int64(len(res.Items)) == limit {
+			if limit > 0 && n == limit {
 				// Another object follows: this page ends here.
 				c, err := storage.EncodeContinue(last+"\x00", s.Prefix, rev)
 				if err != nil {
@@ -331,6 +341,11 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 			}
 			k := s.fromEtcd(kv.Key)
 			last = k
+			if encoded {
+				res.Encoded = append(res.Encoded, storage.ObjectJSON{Data: kv.Value, Rev: kv.ModRevision})
+				n++
+				continue
+			}
 			obj, err := s.DecodeNew(k, kv.Value, kv.ModRevision)
 			if err != nil {
 				return nil, err
@@ -341,6 +356,7 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 			}
 			if ok {
 				res.Items = append(res.Items, obj)
+				n++
 			}
 		}
 		if !resp.More || len(resp.Kvs) == 0 {

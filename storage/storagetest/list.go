@@ -29,6 +29,7 @@ func testGetList(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
 		require.Equal(t, e.current(t), res.ResourceVersion)
 		require.Empty(t, res.Continue)
 	})
+	t.Run("Encoded", func(t *testing.T) { testGetListEncoded(t, newBackend) })
 	t.Run("Empty", func(t *testing.T) {
 		e := newEnv(t, newBackend)
 		res, err := e.store.GetList(e.ctx, Prefix, all)
@@ -296,4 +297,89 @@ func testGetList(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
 		require.Len(t, res.Items, 1)
 		require.Equal(t, u.Object, res.Items[0].(*unstructured.Unstructured).Object)
 	})
+}
+
+// testGetListEncoded: a list that asks for the stored bytes
+// (ListOptions.Encoded) answers the same page as the decoded list — the
+// same revision, continue token and remaining count, and items whose
+// AppendJSON writes, byte for byte, what encoding the decoded items
+// writes — or declines and answers the decoded list. A selector needs the
+// objects decoded: such a list always answers Items.
+func testGetListEncoded(t *testing.T, newBackend func(t *testing.T) storage.Backend) {
+	e := newEnv(t, newBackend)
+	e.create(t, "a", "one", map[string]string{"app": "web"}, "1")
+	e.create(t, "a", "two", nil, "2")
+	e.create(t, "b", "three", nil, "3")
+	old := e.current(t)
+	e.setSpec(t, "a", "one", "1b")
+	e.delete(t, "a", "two")
+	e.create(t, "c", "four", nil, `quote " and <b>&</b> \u2028`)
+	e.create(t, "c", "five", nil, "5")
+
+	for _, tc := range []struct {
+		name string
+		key  string
+		opts storage.ListOptions
+	}{
+		{"All", Prefix, storage.ListOptions{Recursive: true}},
+		{"Namespace", Prefix + "/c", storage.ListOptions{Recursive: true}},
+		{"OneKey", Key("a", "one"), storage.ListOptions{}},
+		{"Page", Prefix, storage.ListOptions{Recursive: true, Predicate: storage.SelectionPredicate{Limit: 2}}},
+		{"OldRevision", Prefix, storage.ListOptions{Recursive: true, ResourceVersion: rvString(old), ResourceVersionMatch: metav1.ResourceVersionMatchExact}},
+		{"OldRevisionPage", Prefix, storage.ListOptions{Recursive: true, ResourceVersion: rvString(old), Predicate: storage.SelectionPredicate{Limit: 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dec, err := e.store.GetList(e.ctx, tc.key, tc.opts)
+			require.NoError(t, err)
+			opts := tc.opts
+			opts.Encoded = true
+			enc, err := e.store.GetList(e.ctx, tc.key, opts)
+			require.NoError(t, err)
+			require.Equal(t, dec.ResourceVersion, enc.ResourceVersion)
+			require.Equal(t, dec.Continue, enc.Continue)
+			require.Equal(t, dec.RemainingItemCount, enc.RemainingItemCount)
+			if enc.Encoded == nil { // declined
+				require.Equal(t, names(dec.Items), names(enc.Items))
+				return
+			}
+			require.Nil(t, enc.Items, "a page is in Items or in Encoded, not both")
+			require.Len(t, enc.Encoded, len(dec.Items))
+			for i, o := range enc.Encoded {
+				got, apiVersion, kind, ok := o.AppendJSON(nil)
+				require.True(t, ok, "%s", o.Data)
+				want, err := unstructured.AppendJSON(nil, dec.Items[i].(*unstructured.Unstructured).Object)
+				require.NoError(t, err)
+				require.Equal(t, string(want), string(got))
+				require.Equal(t, "stable.example.com/v1", string(apiVersion))
+				require.Equal(t, "CronTab", string(kind))
+			}
+		})
+	}
+	t.Run("ContinueFromAnEncodedPage", func(t *testing.T) {
+		opts := storage.ListOptions{Recursive: true, Encoded: true, Predicate: storage.SelectionPredicate{Limit: 3}}
+		first, err := e.store.GetList(e.ctx, Prefix, opts)
+		require.NoError(t, err)
+		require.NotEmpty(t, first.Continue)
+		opts.Predicate.Continue = first.Continue
+		rest, err := e.store.GetList(e.ctx, Prefix, opts)
+		require.NoError(t, err)
+		require.Empty(t, rest.Continue)
+		require.Equal(t, first.ResourceVersion, rest.ResourceVersion)
+		require.Equal(t, 4, encodedLen(first)+encodedLen(rest), "every object once")
+	})
+	t.Run("SelectorsAreDecoded", func(t *testing.T) {
+		res, err := e.store.GetList(e.ctx, Prefix, storage.ListOptions{Recursive: true, Encoded: true,
+			Predicate: storage.SelectionPredicate{Label: LabelSelector{"app": "web"}}})
+		require.NoError(t, err)
+		require.Nil(t, res.Encoded)
+		require.Equal(t, []string{"a/one"}, names(res.Items))
+	})
+}
+
+// encodedLen is how many objects a page holds, encoded or decoded.
+func encodedLen(res *storage.ListResult) int {
+	if res.Encoded != nil {
+		return len(res.Encoded)
+	}
+	return len(res.Items)
 }

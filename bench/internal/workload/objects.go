@@ -161,27 +161,61 @@ type counter struct {
 
 func newCounter(pat, key []byte) *counter { return &counter{pat: pat, key: key} }
 
+// Write counts in p, and in the few bytes where the last write and this one meet: it
+// copies only those (a list of 345 MB copied whole into the carry cost the client about
+// 0.4 s, as much as crdlab took to send it).
 func (c *counter) Write(p []byte) (int, error) {
 	n := len(p)
 	if c.state == 1 {
 		p = c.readValue(p)
 	}
-	buf := append(c.carry, p...)
-	c.count += bytes.Count(buf, c.pat)
+	// The carry is shorter than the pattern and the key, and so is the head of p joined
+	// to it: an occurrence in the joint crosses the boundary, one in p does not, and none
+	// is counted twice.
+	keep := max(len(c.pat), len(c.key)) - 1
+	tail := len(c.carry)
+	joint := append(c.carry, p[:min(len(p), keep)]...)
+	c.count += countPattern(joint, c.pat) + countPattern(p, c.pat)
 	if c.state == 0 {
-		if i := bytes.Index(buf, c.key); i >= 0 {
+		if i := bytes.Index(joint, c.key); i >= 0 {
 			c.state = 1
-			c.readValue(buf[i+len(c.key):])
+			c.readValue(p[i+len(c.key)-tail:])
+		} else if i := bytes.Index(p, c.key); i >= 0 {
+			c.state = 1
+			c.readValue(p[i+len(c.key):])
 		}
 	}
-	// Keep a tail shorter than the pattern and the key: an occurrence cut by the end of
-	// this write is found with the next, and none is counted twice.
-	keep := max(len(c.pat), len(c.key)) - 1
-	if len(buf) > keep {
-		buf = buf[len(buf)-keep:]
+	if len(p) >= keep {
+		c.carry = append(joint[:0], p[len(p)-keep:]...)
+	} else {
+		c.carry = append(joint[:0], joint[max(0, len(joint)-keep):]...)
 	}
-	c.carry = append(c.carry[:0], buf...)
 	return n, nil
+}
+
+// countPattern is bytes.Count(s, pat), faster for a pattern with an upper-case letter (a
+// kind): it looks for that byte with bytes.IndexByte, rare in a list's JSON, where
+// bytes.Count's search starts from pat's first byte, a quote, which is everywhere.
+func countPattern(s, pat []byte) int {
+	anchor := bytes.IndexFunc(pat, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+	if anchor < 0 {
+		return bytes.Count(s, pat)
+	}
+	n := 0
+	for from := anchor; from < len(s); {
+		i := bytes.IndexByte(s[from:], pat[anchor])
+		if i < 0 {
+			break
+		}
+		at := from + i - anchor // where pat would start
+		if at+len(pat) <= len(s) && bytes.Equal(s[at:at+len(pat)], pat) {
+			n++
+			from = at + len(pat) + anchor
+			continue
+		}
+		from += i + 1
+	}
+	return n
 }
 
 // readValue gathers the value's bytes up to its closing quote and returns what follows.

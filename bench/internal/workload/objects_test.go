@@ -74,3 +74,21 @@ func TestListRV(t *testing.T) {
 		}
 	}
 }
+
+// TestCountPattern: countPattern counts what bytes.Count counts, with the pattern at the
+// start, the end, overlapping its anchor, and absent.
+func TestCountPattern(t *testing.T) {
+	pat := []byte(`"kind":"Objwidget"`)
+	for _, s := range []string{
+		``, `"kind":"Objwidget"`, `x"kind":"Objwidget"`, `"kind":"Objwidget"x`,
+		`"kind":"Objwidget""kind":"Objwidget"`, `Objwidget"kind":"ObjwidgetList"`,
+		`"kind":"Obj"kind":"Objwidget"O`, `OOOO"kind":"OObjwidget"`, `"kind":"Objwidge`,
+	} {
+		if got, want := countPattern([]byte(s), pat), strings.Count(s, string(pat)); got != want {
+			t.Errorf("%q: %d, want %d", s, got, want)
+		}
+	}
+	if got := countPattern([]byte(`"a""a"`), []byte(`"a"`)); got != 2 {
+		t.Errorf("a pattern without an upper-case letter: %d, want 2", got)
+	}
+}
