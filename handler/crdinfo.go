@@ -21,7 +21,6 @@ import (
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/registry/customresource/tableconvertor"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
 )
 
 // errNoCustomResourceStorage says Config.CustomResourceStorage is unset.
@@ -240,7 +239,7 @@ func (c *crCodec) readsAsStored() bool {
 // (encodeShared's test: no defaults, stored in the URL's version), else —
 // the bytes the splice declines too — the object decoded and encoded as a
 // get's.
-func (c *crCodec) encodeStored(dst []byte, o storage.ObjectJSON) ([]byte, error) {
+func (c *crCodec) encodeStored(dst []byte, o registry.StoredJSON) ([]byte, error) {
 	_, _, noDefaults, err := c.compiled()
 	if err != nil {
 		return dst, err

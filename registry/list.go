@@ -65,6 +65,11 @@ func setListMeta(list scheme.Object, rv, cont string, remaining *int64) error {
 	return nil
 }
 
+// StoredJSON is one item of an EncodedList: an object's stored JSON and
+// its revision (storage.ObjectJSON; the handler reaches storage only
+// through the registry).
+type StoredJSON = storage.ObjectJSON
+
 // EncodedList is a page of a list read under WithEncodedItems: its items
 // are the objects' stored JSON (storage.ObjectJSON), read-only, each
 // written with AppendJSON. The handler writes them as they are, or
@@ -72,7 +77,7 @@ func setListMeta(list scheme.Object, rv, cont string, remaining *int64) error {
 type EncodedList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata"`
-	Items           []storage.ObjectJSON `json:"-"`
+	Items           []StoredJSON `json:"-"`
 }
 
 // DeepCopyObject returns a copy with its own items; their bytes are
@@ -83,6 +88,6 @@ func (l *EncodedList) DeepCopyObject() scheme.Object {
 		c := *n
 		out.RemainingItemCount = &c
 	}
-	out.Items = append([]storage.ObjectJSON(nil), l.Items...)
+	out.Items = append([]StoredJSON(nil), l.Items...)
 	return &out
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/crdlab/crdlab/machinery/strategicpatch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -80,7 +79,7 @@ type RequestScope struct {
 	// read-time defaults), and EncodeStored appends one listed object's
 	// JSON — as Encode and AppendJSON would write it, byte for byte.
 	ReadsAsStored func() bool
-	EncodeStored  func(dst []byte, o storage.ObjectJSON) ([]byte, error)
+	EncodeStored  func(dst []byte, o registry.StoredJSON) ([]byte, error)
 	// EncodeJSON, if set, writes an object from storage as the JSON
 	// Encode and the wire object's AppendJSON would write, byte for byte,
 	// when it can do so faster (ok true); else the caller encodes it the
