@@ -170,7 +170,11 @@ func BenchmarkCreate(b *testing.B) {
 }
 
 // fill creates n objects with 16 writers.
-func fill(b *testing.B, st storage.Interface, n int) {
+func fill(b *testing.B, st storage.Interface, n int) { fillPayload(b, st, n, "") }
+
+// fillPayload is fill with payload, if not empty, as each object's
+// spec.payload.
+func fillPayload(b *testing.B, st storage.Interface, n int, payload string) {
 	b.Helper()
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -180,8 +184,11 @@ func fill(b *testing.B, st storage.Interface, n int) {
 			out := &unstructured.Unstructured{}
 			for i := next.Add(1); i <= int64(n); i = next.Add(1) {
 				name := fmt.Sprintf("o%08d", i)
-				require.NoError(b, st.Create(ctx, storagetest.Key("default", name),
-					storagetest.CronTab("default", name, map[string]string{"app": "bench"}, "* * * * */5"), out))
+				obj := storagetest.CronTab("default", name, map[string]string{"app": "bench"}, "* * * * */5")
+				if payload != "" {
+					require.NoError(b, unstructured.SetNestedField(obj.Object, payload, "spec", "payload"))
+				}
+				require.NoError(b, st.Create(ctx, storagetest.Key("default", name), obj, out))
 			}
 		})
 	}
@@ -525,20 +532,7 @@ func BenchmarkListEncoded(b *testing.B) {
 			b.Cleanup(func() { require.NoError(b, db.Close()) })
 			st := db.ForResource(storagetest.ResourceConfig())
 			ctx := context.Background()
-			var wg sync.WaitGroup
-			var next atomic.Int64
-			for range 16 {
-				wg.Go(func() {
-					out := &unstructured.Unstructured{}
-					for i := next.Add(1); i <= n; i = next.Add(1) {
-						name := fmt.Sprintf("o%08d", i)
-						obj := storagetest.CronTab("default", name, map[string]string{"app": "bench"}, "* * * * */5")
-						require.NoError(b, unstructured.SetNestedField(obj.Object, payload, "spec", "payload"))
-						require.NoError(b, st.Create(ctx, storagetest.Key("default", name), obj, out))
-					}
-				})
-			}
-			wg.Wait()
+			fillPayload(b, st, n, payload)
 			buf := make([]byte, 0, 128<<10)
 			opts := storage.ListOptions{Recursive: true, Encoded: true}
 			b.ReportAllocs()

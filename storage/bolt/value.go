@@ -85,32 +85,38 @@ func valueAt(c *bbolt.Cursor, r *record, k []byte) ([]byte, error) {
 func readValues(tx *bbolt.Tx, recs []*record, values [][]byte) {
 	c := tx.Bucket(bucketHistory).Cursor()
 	k := make([]byte, 8)
+	var mapped []int // the values still in the mapped file: copied below
 	total := 0
 	for i, r := range recs {
-		switch {
-		case !r.onDisk:
+		if !r.onDisk {
 			values[i] = r.value
-		case r.loaded.Load() != nil:
-			values[i] = *r.loaded.Load()
-		default:
-			v, err := valueAt(c, r, k)
-			if err != nil {
-				v = nil
-			}
-			values[i] = v // the mapped file's, until copied below
+			continue
+		}
+		if p := r.loaded.Load(); p != nil {
+			values[i] = *p
+			continue
+		}
+		v, err := valueAt(c, r, k)
+		if err != nil {
+			v = nil
+		}
+		values[i] = v
+		if v != nil {
+			mapped = append(mapped, i)
 			total += len(v)
 		}
 	}
-	if total == 0 {
+	if len(mapped) == 0 {
 		return
 	}
+	// Which values to copy is decided above, not by looking at loaded
+	// again: the committer may fill it in meanwhile, and a value left in
+	// the mapped file would outlive tx.
 	arena := make([]byte, 0, total)
-	for i, r := range recs {
-		if r.onDisk && r.loaded.Load() == nil && values[i] != nil {
-			start := len(arena)
-			arena = append(arena, values[i]...)
-			values[i] = arena[start:len(arena):len(arena)]
-		}
+	for _, i := range mapped {
+		start := len(arena)
+		arena = append(arena, values[i]...)
+		values[i] = arena[start:len(arena):len(arena)]
 	}
 }
 
