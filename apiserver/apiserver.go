@@ -356,6 +356,11 @@ func (c CompletedConfig) New() (*Server, error) {
 	if err := s.AddPostStartHook("start-system-namespaces-controller", chain.kube.ensureSystemNamespaces); err != nil {
 		return fail(err)
 	}
+	if chain.namespaces != nil {
+		if err := chain.namespaces.install(s); err != nil {
+			return fail(err)
+		}
+	}
 	if err := s.controllers.install(s); err != nil {
 		return fail(err)
 	}
@@ -601,6 +606,9 @@ func (s *Server) Run(ctx context.Context) error {
 	wg.Wait()
 	s.controllers.wait()
 	s.kubeControllers.wait()
+	if s.chain.namespaces != nil {
+		s.chain.namespaces.wait()
+	}
 	if err := s.close(); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -109,7 +109,7 @@ func TestServer_Health(t *testing.T) {
 	})
 	t.Run("Verbose", func(t *testing.T) {
 		_, body := get(t, ts.url+"/readyz?verbose")
-		want := "[+]ping ok\n[+]storage ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/start-apiextensions-controllers ok\n[+]poststarthook/crd-informer-synced ok\n[+]poststarthook/start-kube-controllers ok\n[+]shutdown ok\nreadyz check passed\n"
+		want := "[+]ping ok\n[+]storage ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/start-kube-apiserver-admission-initializer ok\n[+]poststarthook/start-apiextensions-controllers ok\n[+]poststarthook/crd-informer-synced ok\n[+]poststarthook/start-kube-controllers ok\n[+]shutdown ok\nreadyz check passed\n"
 		if body != want {
 			t.Errorf("body %q, want %q", body, want)
 		}
@@ -223,8 +223,9 @@ func TestServer_Run_GracefulShutdown(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("watch: %d", resp.StatusCode)
 	}
-	// Ours, and the CRD informer's (controllers.go).
-	eventually(t, "watches counted", func() bool { return ts.metrics.watches.Load() == 2 })
+	// Ours, the CRD informer's (controllers.go) and NamespaceLifecycle's
+	// namespace informer's (admission.go).
+	eventually(t, "watches counted", func() bool { return ts.metrics.watches.Load() == 3 })
 
 	ended := make(chan error, 1)
 	go func() {

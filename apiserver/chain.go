@@ -27,6 +27,8 @@ import (
 type serverChain struct {
 	kube       *Instance
 	extensions *CustomResourceDefinitions
+	// namespaces is NamespaceLifecycle's cache; nil with the plugin off.
+	namespaces *namespaceCache
 }
 
 // createServerChain builds the chain from the back: the end (404), the
@@ -39,8 +41,10 @@ func (c *completedConfig) createServerChain(backend storage.Backend, acc *access
 	// kube-apiserver link makes: its lookup is wired below.
 	var lifecycle *admission.NamespaceLifecycle
 	var admit admission.Interface
+	var namespaces *namespaceCache
 	if !c.DisableNamespaceLifecycle {
-		lifecycle = &admission.NamespaceLifecycle{Immortal: admission.ImmortalNamespaces()}
+		namespaces = &namespaceCache{log: c.Logger.With("component", "admission"), tracer: c.Tracer}
+		lifecycle = &admission.NamespaceLifecycle{Immortal: admission.ImmortalNamespaces(), Cached: namespaces.get}
 		admit = lifecycle
 	}
 	genericConfig := c.genericConfig(backend, admit)
@@ -57,7 +61,7 @@ func (c *completedConfig) createServerChain(backend storage.Backend, acc *access
 		lifecycle.Live = kubeAPIServer.namespaceGetter
 	}
 	setGroupPriorities(genericConfig)
-	return &serverChain{kube: kubeAPIServer, extensions: apiExtensionsServer}, nil
+	return &serverChain{kube: kubeAPIServer, extensions: apiExtensionsServer, namespaces: namespaces}, nil
 }
 
 // genericConfig is the configuration every link shares.

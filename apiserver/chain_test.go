@@ -2,9 +2,13 @@ package apiserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/apis/core"
+	apierrors "github.com/crdlab/crdlab/apis/errors"
 )
 
 // doJSON sends method to the server and decodes the JSON answer (send,
@@ -198,6 +202,35 @@ func TestChain_NamespaceLifecycleOff(t *testing.T) {
 		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`); code != 201 {
 		t.Errorf("%d %v", code, body)
 	}
+}
+
+// NamespaceLifecycle reads namespaces from its informer once the server is
+// ready (admission.go): every create used to read its namespace from
+// storage.
+func TestChain_NamespaceLifecycleCache(t *testing.T) {
+	ts := readyServer(t, Config{Controllers: []string{"-" + NamespaceControllerName, "-" + GarbageCollectorControllerName}})
+	ctx := context.Background()
+	ns, err := ts.chain.namespaces.get(ctx, "default")
+	if err != nil || ns.Name != "default" || ns.Status.Phase != core.NamespaceActive {
+		t.Fatalf("cache at ready: %+v, %v", ns, err)
+	}
+	if _, err := ts.chain.namespaces.get(ctx, "team"); !apierrors.IsNotFound(err) {
+		t.Fatalf("missing namespace: %v, want NotFound", err)
+	}
+	if code, _ := doJSON(t, "POST", ts.url+"/api/v1/namespaces", "application/json", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team"}}`); code != 201 {
+		t.Fatal(code)
+	}
+	eventually(t, "the cache has the new namespace", func() bool {
+		ns, err := ts.chain.namespaces.get(ctx, "team")
+		return err == nil && ns.Status.Phase == core.NamespaceActive
+	})
+	if code, body := doJSON(t, "DELETE", ts.url+"/api/v1/namespaces/team", "", ""); code != 200 {
+		t.Fatalf("delete: %d %v", code, body)
+	}
+	eventually(t, "the cache has it Terminating", func() bool {
+		ns, err := ts.chain.namespaces.get(ctx, "team")
+		return err == nil && ns.Status.Phase == core.NamespaceTerminating
+	})
 }
 
 // One Event, two versions: written through core/v1, read through
