@@ -49,14 +49,24 @@ var errModified = errors.New("key modified since it was read")
 // written. Once handed over, the write is not abandoned if ctx ends: the
 // result would otherwise be unknown to the caller.
 func (db *DB) write(ctx context.Context, op *writeOp) (*record, error) {
-	if err := db.usable(); err != nil {
+	if err := db.submit(ctx, op); err != nil {
 		return nil, err
 	}
+	return db.await(op)
+}
+
+// submit is write's first half: it hands op to the committer. The caller
+// may work while the commit runs (decode what it wrote, say), then must
+// call await.
+func (db *DB) submit(ctx context.Context, op *writeOp) error {
+	if err := db.usable(); err != nil {
+		return err
+	}
 	if err := ctx.Err(); err != nil {
-		return nil, &storage.Error{Kind: storage.ErrTimeout, Key: op.key, Msg: "the request ended before the write: " + err.Error()}
+		return &storage.Error{Kind: storage.ErrTimeout, Key: op.key, Msg: "the request ended before the write: " + err.Error()}
 	}
 	if p := db.failed.Load(); p != nil {
-		return nil, &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: fmt.Errorf("%w: %w", ErrFailed, *p)}
+		return &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: fmt.Errorf("%w: %w", ErrFailed, *p)}
 	}
 	op.done = make(chan writeResult, 1)
 	if db.opts.Tracer.Enabled() {
@@ -64,11 +74,16 @@ func (db *DB) write(ctx context.Context, op *writeOp) (*record, error) {
 	}
 	select {
 	case db.queue <- op:
+		return nil
 	case <-db.closing:
-		return nil, &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: storage.ErrClosed}
+		return &storage.Error{Kind: storage.ErrInternal, Key: op.key, Err: storage.ErrClosed}
 	case <-ctx.Done():
-		return nil, &storage.Error{Kind: storage.ErrTimeout, Key: op.key, Msg: "the request ended before the write: " + ctx.Err().Error()}
+		return &storage.Error{Kind: storage.ErrTimeout, Key: op.key, Msg: "the request ended before the write: " + ctx.Err().Error()}
 	}
+}
+
+// await is write's second half: the outcome of a submitted op.
+func (db *DB) await(op *writeOp) (*record, error) {
 	select {
 	case r := <-op.done:
 		return r.rec, r.err
