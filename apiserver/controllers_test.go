@@ -25,6 +25,7 @@ import (
 	"github.com/crdlab/crdlab/client/dynamic"
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // These tests drive the whole CRD lifecycle through a real server on a
@@ -38,12 +39,18 @@ var crontabsGVR = scheme.GroupVersionResource{Group: group, Version: "v1", Resou
 // lifecycleServer starts a server and returns it, ready, with clients.
 func lifecycleServer(t *testing.T) (*testServer, client.CustomResourceDefinitionInterface, *dynamic.DynamicClient) {
 	t.Helper()
-	ts := startServer(t, Config{})
+	return lifecycleServerWith(t, Config{})
+}
+
+// lifecycleServerWith is lifecycleServer with cfg.
+func lifecycleServerWith(t *testing.T, cfg Config) (*testServer, client.CustomResourceDefinitionInterface, *dynamic.DynamicClient) {
+	t.Helper()
+	ts := startServer(t, cfg)
 	eventually(t, "ready", func() bool { code, _ := get(t, ts.url+"/readyz"); return code == 200 })
-	cfg := &client.Config{Host: ts.url, QPS: -1}
-	cs, err := client.NewForConfig(cfg)
+	ccfg := &client.Config{Host: ts.url, QPS: -1}
+	cs, err := client.NewForConfig(ccfg)
 	require.NoError(t, err)
-	dyn, err := dynamic.NewForConfig(cfg)
+	dyn, err := dynamic.NewForConfig(ccfg)
 	require.NoError(t, err)
 	return ts, cs.ApiextensionsV1().CustomResourceDefinitions(), dyn
 }
@@ -357,7 +364,12 @@ func TestCRDLifecycle_DeleteWithInstances(t *testing.T) {
 	// More instances per namespace than the finalizer deletes in one
 	// page (listPageSize, 500).
 	const instances = 1200
-	ts, crds, dyn := lifecycleServer(t)
+	// The test's watch of the instances must not be cut as too slow
+	// (DefaultWatchBufferSize events behind, storage/bolt/watch.go): the
+	// finalizer deletes them faster than a loaded machine may let the
+	// test read (CI runs packages side by side), and once the CRD is gone
+	// the watch cannot be resumed as a reflector would.
+	ts, crds, dyn := lifecycleServerWith(t, Config{Storage: bolt.Options{WatchBufferSize: 4 * instances}})
 	ctx := context.Background()
 	name := "crontabs." + group
 	_, err := crds.Create(ctx, crontabCRD(), metav1.CreateOptions{})
