@@ -37,8 +37,8 @@ type NamespaceLifecycle struct {
 	// Immortal namespaces may never be deleted.
 	Immortal map[string]bool
 	// Cached looks in a cache first; nil skips it. Live is asked when
-	// the cache does not have the namespace (it may not have seen it
-	// yet). Live is required.
+	// the cache does not have the namespace Active (it may not have seen
+	// it yet, or not seen it change; see lookup). Live is required.
 	Cached, Live NamespaceGetter
 	// Clock is the clock of the recent-deletes memory; nil: time.Now.
 	Clock func() time.Time
@@ -101,9 +101,13 @@ func (l *NamespaceLifecycle) Admit(ctx context.Context, a Attributes) error {
 }
 
 // lookup finds the namespace in the cache, else in storage. The cache is
-// trusted, except for an Active namespace deleted in the last 30 s through
-// this server (the cache may not have seen its Terminating phase yet):
-// then, and when the cache lacks the namespace, storage decides.
+// trusted for an Active namespace, except one deleted in the last 30 s
+// through this server (the cache may not have seen its Terminating phase
+// yet): then, when the cache lacks the namespace, and when the cache has
+// it Terminating, storage decides. (Upstream trusts a Terminating
+// namespace in its cache; but the cache may not have seen the namespace
+// go and a new one of the name come, and a create refused by mistake is
+// worse than the rare read of a Terminating namespace.)
 //
 // Mirrors the lister, forceLiveLookupCache and client lookup of
 // (*Lifecycle).Admit.
@@ -111,7 +115,7 @@ func (l *NamespaceLifecycle) lookup(ctx context.Context, name string) (*core.Nam
 	if l.Cached != nil {
 		ns, err := l.Cached(ctx, name)
 		switch {
-		case err == nil && (ns.Status.Phase != core.NamespaceActive || !l.recentlyDeleted(name)):
+		case err == nil && ns.Status.Phase == core.NamespaceActive && !l.recentlyDeleted(name):
 			return ns, nil
 		case err != nil && !apierrors.IsNotFound(err):
 			return nil, apierrors.NewInternalError(err)

@@ -131,3 +131,18 @@ func TestNamespaceLifecycle_CacheAndRecentDeletes(t *testing.T) {
 		t.Errorf("after 30 s the cache is trusted again: err = %v", err)
 	}
 }
+
+// A Terminating namespace in the cache is read again from storage: the
+// cache may lag behind its deletion and a new namespace of the same name.
+func TestNamespaceLifecycle_CachedTerminatingAsksStorage(t *testing.T) {
+	cache := &namespaces{phase: map[string]core.NamespacePhase{"team": core.NamespaceTerminating, "going": core.NamespaceTerminating}}
+	live := &namespaces{phase: map[string]core.NamespacePhase{"team": core.NamespaceActive, "going": core.NamespaceTerminating}}
+	l := &NamespaceLifecycle{Immortal: ImmortalNamespaces(), Cached: cache.get, Live: live.get}
+	ctx := context.Background()
+	if err := l.Admit(ctx, Attributes{Operation: Create, Resource: configmaps, Namespace: "team", Name: "a"}); err != nil || live.reads != 1 {
+		t.Errorf("recreated namespace, cache still Terminating: err=%v, live reads=%d", err, live.reads)
+	}
+	if err := l.Admit(ctx, Attributes{Operation: Create, Resource: configmaps, Namespace: "going", Name: "a"}); !apierrors.IsForbidden(err) || live.reads != 2 {
+		t.Errorf("Terminating in both: err=%v, live reads=%d", err, live.reads)
+	}
+}
