@@ -129,8 +129,10 @@ func (s *store) Create(ctx context.Context, key string, obj, out storage.Object)
 	// out is read back from the bytes written, as etcd3's Create decodes
 	// the stored value, while the committer writes and fsyncs them: only
 	// the resourceVersion waits for the commit (a lone client's create
-	// spends most of its time in the fsyncs, on the other core).
-	decodeErr := s.Codec.Decode(data, out)
+	// spends most of its time in the fsyncs, on the other core). The
+	// decode goes into an object of its own, so that out is untouched
+	// by a write refused.
+	written, decodeErr := s.decodeFresh(data)
 	r, err := s.db.await(op)
 	if errors.Is(err, errModified) {
 		return &storage.Error{Kind: storage.ErrAlreadyExists, Key: key}
@@ -138,17 +140,41 @@ func (s *store) Create(ctx context.Context, key string, obj, out storage.Object)
 	if err != nil {
 		return err
 	}
-	return s.decoded(r, out, decodeErr)
+	return s.finish(r, data, written, out, decodeErr)
 }
 
-// decoded finishes a decode made while r was being committed: it gives
-// out r's resourceVersion, or reports the decode's error as Decode would.
-func (s *store) decoded(r *record, out storage.Object, decodeErr error) error {
+// decodeFresh decodes data, a value being committed, into a new object
+// of the resource's type.
+func (s *store) decodeFresh(data []byte) (storage.Object, error) {
+	obj := s.NewFunc()
+	return obj, s.Codec.Decode(data, obj)
+}
+
+// finish ends a write whose value was decoded into obj while r was being
+// committed: obj moves into out, with r's resourceVersion (an out of
+// another type than NewFunc's is decoded from data now), or the decode's
+// error is reported as Decode reports it.
+func (s *store) finish(r *record, data []byte, obj, out storage.Object, decodeErr error) error {
+	if decodeErr == nil && !moveInto(out, obj) {
+		decodeErr = s.Codec.Decode(data, out)
+	}
 	if decodeErr != nil {
 		return &storage.Error{Kind: storage.ErrInternal, Key: r.key, Err: fmt.Errorf("decoding the object at revision %d: %w", r.rev, decodeErr)}
 	}
 	out.SetResourceVersion(strconv.FormatInt(r.rev, 10))
 	return nil
+}
+
+// moveInto sets *dst to *src when both are pointers to the same type, and
+// reports whether it could. src must not be used afterwards: the two
+// share everything below the top.
+func moveInto(dst, src storage.Object) bool {
+	dv, sv := reflect.ValueOf(dst), reflect.ValueOf(src)
+	if dv.Type() != sv.Type() || dv.Kind() != reflect.Pointer || dv.IsNil() {
+		return false
+	}
+	dv.Elem().Set(sv.Elem())
+	return true
 }
 
 // Get reads the object under key.
@@ -269,7 +295,7 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, out storage.Ob
 		// get or a list would have left it; a copy allocates less than a
 		// decode (storage.md, session 13). Both are made while the
 		// committer writes and fsyncs, as in Create.
-		memo, decodeErr := s.decodeWritten(data, out)
+		memo, written, decodeErr := s.decodeWritten(data)
 		r, err := s.db.await(op)
 		if errors.Is(err, errModified) {
 			continue
@@ -281,26 +307,20 @@ func (s *store) GuaranteedUpdate(ctx context.Context, key string, out storage.Ob
 			memo.SetResourceVersion(strconv.FormatInt(r.rev, 10))
 			s.remember(r, memo)
 		}
-		return s.decoded(r, out, decodeErr)
+		return s.finish(r, data, written, out, decodeErr)
 	}
 }
 
-// decodeWritten decodes data, a value being committed, into out, and
-// returns the object its record should remember (nil for a value too
-// large to remember, or out of another type than NewFunc's): decodeInto's
-// work, before the record exists.
-func (s *store) decodeWritten(data []byte, out storage.Object) (storage.Object, error) {
-	if len(data) > memoMaxValue {
-		return nil, s.Codec.Decode(data, out)
+// decodeWritten decodes data, a value being committed, and returns the
+// object its record should remember (nil for a value too large to
+// remember) and a copy of it for the caller: decodeInto's work, before
+// the record exists. out is not touched: the write may be retried.
+func (s *store) decodeWritten(data []byte) (memo, written storage.Object, err error) {
+	obj, err := s.decodeFresh(data)
+	if err != nil || len(data) > memoMaxValue {
+		return nil, obj, err
 	}
-	obj := s.NewFunc()
-	if err := s.Codec.Decode(data, obj); err != nil {
-		return nil, err
-	}
-	if !copyInto(out, obj) {
-		return nil, s.Codec.Decode(data, out)
-	}
-	return obj, nil
+	return obj, obj.DeepCopyObject().(storage.Object), nil
 }
 
 // Delete removes the object under key. The tombstone keeps the deleted
