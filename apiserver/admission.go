@@ -25,8 +25,11 @@ import (
 //
 // Mirrors the namespace lister the Lifecycle plugin gets from
 // kube-apiserver's shared informer factory (SetExternalKubeInformerFactory
-// in k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle), started
-// by the same post-start hook.
+// in k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle). Upstream
+// starts that factory in the hook generic-apiserver-start-informers and
+// runs the admission plugins' own start-up in
+// start-kube-apiserver-admission-initializer; crdlab has one informer for
+// admission and starts it in the latter.
 type namespaceCache struct {
 	log    *slog.Logger
 	tracer *trace.Tracer
