@@ -22,9 +22,10 @@ var _ Codec = JSONCodec{}
 // writes).
 func (JSONCodec) Encode(obj Object) ([]byte, error) {
 	if u, ok := obj.(*unstructured.Unstructured); ok {
-		// The map itself: json.Marshal(u) would call u.MarshalJSON and
-		// then re-scan its output.
-		return json.Marshal(u.Object)
+		// The map itself, by the package's encoder (byte for byte
+		// json.Marshal's output, without its reflection): json.Marshal(u)
+		// would call u.MarshalJSON and then re-scan its output.
+		return unstructured.AppendJSON(nil, u.Object)
 	}
 	return json.Marshal(obj)
 }

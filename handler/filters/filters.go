@@ -133,6 +133,7 @@ func WithTimeout(h http.Handler, timeout time.Duration) http.Handler {
 	if timeout <= 0 {
 		return h
 	}
+	workers := newHandlerWorkers(maxIdleHandlerWorkers)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if info, ok := request.RequestInfoFrom(r.Context()); ok && info.LongRunning() {
 			h.ServeHTTP(w, r)
@@ -143,7 +144,7 @@ func WithTimeout(h http.Handler, timeout time.Duration) http.Handler {
 		tw := &timeoutWriter{w: w, h: http.Header{}}
 		done := make(chan struct{})
 		panicCh := make(chan any, 1)
-		go func() {
+		workers.Go(func() {
 			defer func() {
 				if p := recover(); p != nil {
 					panicCh <- p
@@ -151,7 +152,7 @@ func WithTimeout(h http.Handler, timeout time.Duration) http.Handler {
 				close(done)
 			}()
 			h.ServeHTTP(tw, r.WithContext(ctx))
-		}()
+		})
 		handlerDone := func() {
 			select {
 			case p := <-panicCh:
@@ -181,6 +182,12 @@ func WithTimeout(h http.Handler, timeout time.Duration) http.Handler {
 		}
 	})
 }
+
+// maxIdleHandlerWorkers bounds the goroutines WithTimeout keeps waiting
+// for the next request's handler (see handlerWorkers): enough for the
+// requests two cores serve at once many times over, and at most a few
+// MiB of stacks.
+const maxIdleHandlerWorkers = 64
 
 // AnswerGrace is how long WithTimeout lets a handler that has begun its
 // answer finish it after the deadline, before it cuts the answer.

@@ -1,0 +1,83 @@
+package filters
+
+import (
+	"bytes"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// goroutineID is the number runtime.Stack prints for the calling goroutine.
+func goroutineID() int {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	f := bytes.Fields(buf) // "goroutine 42 [running]:"
+	id, _ := strconv.Atoi(string(f[1]))
+	return id
+}
+
+// waitIdle polls until n workers wait for work.
+func waitIdle(t *testing.T, p *handlerWorkers, n int32) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); p.idle.Load() != n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d idle workers, want %d", p.idle.Load(), n)
+		}
+	}
+}
+
+// TestHandlerWorkers_Reuse: a handler runs on the goroutine that ran the
+// one before it once that one is idle, so that it starts on the stack
+// the earlier handler grew.
+func TestHandlerWorkers_Reuse(t *testing.T) {
+	p := newHandlerWorkers(4)
+	ids := make(chan int, 1)
+	p.Go(func() { ids <- goroutineID() })
+	first := <-ids
+	waitIdle(t, p, 1)
+	p.Go(func() { ids <- goroutineID() })
+	if second := <-ids; second != first {
+		t.Errorf("the second handler ran on goroutine %d, the first on %d: the idle worker was not reused", second, first)
+	}
+}
+
+// TestHandlerWorkers_Concurrent: handlers never wait for each other (a
+// new goroutine when no worker is idle), and at most maxIdle workers stay
+// once they are done.
+func TestHandlerWorkers_Concurrent(t *testing.T) {
+	const maxIdle, n = 3, 10
+	p := newHandlerWorkers(maxIdle)
+	var started, finished sync.WaitGroup
+	release := make(chan struct{})
+	ids := make(chan int, n)
+	for range n {
+		started.Add(1)
+		finished.Add(1)
+		p.Go(func() {
+			defer finished.Done()
+			ids <- goroutineID()
+			started.Done()
+			<-release // all n run at once, or this never returns
+		})
+	}
+	started.Wait()
+	close(release)
+	finished.Wait()
+	close(ids)
+	seen := map[int]bool{}
+	for id := range ids {
+		seen[id] = true
+	}
+	if len(seen) != n {
+		t.Errorf("%d handlers ran on %d goroutines", n, len(seen))
+	}
+	waitIdle(t, p, maxIdle)
+	// The others ended: another handler still finds an idle worker.
+	done := make(chan int)
+	p.Go(func() { done <- goroutineID() })
+	if id := <-done; !seen[id] {
+		t.Errorf("a handler after the burst ran on a new goroutine %d, not an idle worker", id)
+	}
+}
