@@ -141,6 +141,9 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 			}
 		}
 		row(wt.name, "events delivered /s", wv(func(w *Watch) float64 { return w.EventsPerSec }), "%.0f /s")
+		if rw, cw := ref.watchOf(f), cl.watchOf(f); strings.Contains(rw+cw, ",") {
+			p("| | each round's events /s (%s) | %s | %s | |\n", roundsNote, rw, cw)
+		}
 		row("", "delivery p50", wv(func(w *Watch) float64 { return w.Lat.P50 }), "%.2f ms")
 		row("", "delivery p99", wv(func(w *Watch) float64 { return w.Lat.P99 }), "%.2f ms")
 		row("", "events missed", wv(func(w *Watch) float64 { return float64(w.Missed) }), "%.0f")
@@ -255,4 +258,24 @@ func memString() string {
 	var kb int64
 	fmt.Sscanf(strings.TrimPrefix(strings.SplitN(string(b), "\n", 2)[0], "MemTotal:"), "%d", &kb)
 	return fmt.Sprintf("%.0f GiB", float64(kb)/(1<<20))
+}
+
+// roundsNote says how a watch's rounds make its figures.
+const roundsNote = "the rounds interleave with the other server's; the figures above pool them"
+
+// watchOf is the events/s of each round of s's watch f, as text ("" for
+// none or a failed run).
+func (s *Server) watchOf(f func(*Server) *Watch) string {
+	if s == nil {
+		return ""
+	}
+	w := f(s)
+	if w == nil || w.Failed != "" {
+		return ""
+	}
+	parts := make([]string, len(w.RoundEventsPerSec))
+	for i, v := range w.RoundEventsPerSec {
+		parts[i] = fmt.Sprintf("%.0f", v)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -158,16 +158,20 @@ type List struct {
 
 // Watch is one watch fan-out run.
 type Watch struct {
-	Watchers     int             `json:"watchers"`
-	Updates      int             `json:"updates"`
-	EventsPerSec float64         `json:"events_per_sec"`
-	Lat          stats.Latencies `json:"delivery_latency"`
-	WriteLat     stats.Latencies `json:"writer_latency"`
-	Delivered    int             `json:"delivered"`
-	Missed       int             `json:"missed"`
-	OutOfOrder   int             `json:"out_of_order"`
-	WatchErrors  int             `json:"watch_errors"`
-	FirstError   string          `json:"first_error,omitempty"`
+	Watchers int `json:"watchers"`
+	Updates  int `json:"updates"`
+	// Rounds is how many runs of the whole fan-out were pooled; RoundEventsPerSec
+	// is each one's events/s. EventsPerSec is the pool's.
+	Rounds            int             `json:"rounds,omitempty"`
+	RoundEventsPerSec []float64       `json:"round_events_per_sec,omitempty"`
+	EventsPerSec      float64         `json:"events_per_sec"`
+	Lat               stats.Latencies `json:"delivery_latency"`
+	WriteLat          stats.Latencies `json:"writer_latency"`
+	Delivered         int             `json:"delivered"`
+	Missed            int             `json:"missed"`
+	OutOfOrder        int             `json:"out_of_order"`
+	WatchErrors       int             `json:"watch_errors"`
+	FirstError        string          `json:"first_error,omitempty"`
 	// Failed says why the run could not be completed, if it could not.
 	Failed string `json:"failed,omitempty"`
 }

@@ -351,14 +351,13 @@ func (w *watcher) getErr() error {
 	return w.err
 }
 
-// WatchFanout creates one custom resource, opens watchers watches on its namespace from
-// its resourceVersion, then updates it updates times in a row (PUT, each conditional on the
+// WatchFanout creates one custom resource, name (new in ns), opens watchers watches on
+// its namespace from its resourceVersion, then updates it updates times in a row (PUT, each conditional on the
 // last resourceVersion) and records when each watcher reads each event. Every watcher
 // must see every update, in order. settle bounds the wait for stragglers after the last
 // update.
-func (t *Target) WatchFanout(ctx context.Context, crd CRD, ns string, watchers, updates int, settle time.Duration) (WatchResult, error) {
+func (t *Target) WatchFanout(ctx context.Context, crd CRD, ns, name string, watchers, updates int, settle time.Duration) (WatchResult, error) {
 	res := WatchResult{Watchers: watchers, Updates: updates}
-	name := "fan"
 	r, err := t.expect(ctx, http.StatusCreated, http.MethodPost, crd.Path(ns), crd.Object(ns, name, 0, ""), "")
 	if err != nil {
 		return res, err
