@@ -105,6 +105,31 @@ func TestWrite(t *testing.T) {
 	}
 }
 
+// TestWrite_WatchRounds: a watch run in rounds shows each round's events/s
+// next to the pooled figure; one run alone shows no such row.
+func TestWrite_WatchRounds(t *testing.T) {
+	md := func(r *Results) string {
+		t.Helper()
+		r.CheckTargets()
+		dir := t.TempDir()
+		if err := r.WriteMarkdown(filepath.Join(dir, "perf.md"), filepath.Join(dir, "perf"), nil, ""); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "perf.md"))
+		return string(b)
+	}
+	if out := md(sample()); strings.Contains(out, "each round's events /s") {
+		t.Error("a watch without rounds shows a row of rounds")
+	}
+	r := sample()
+	r.Servers[Reference].WatchSmall.RoundEventsPerSec = []float64{19000, 21000}
+	r.Servers[Crdlab].WatchSmall.RoundEventsPerSec = []float64{199000, 201000}
+	out := md(r)
+	if !strings.Contains(out, "| 19000, 21000 | 199000, 201000 |") {
+		t.Errorf("perf.md does not list each round's events/s:\n%s", out)
+	}
+}
+
 // TestObjectsMerge: a run of the family alone replaces its sizes and keeps the others,
 // in order of size.
 func TestObjectsMerge(t *testing.T) {
