@@ -39,7 +39,10 @@ func newHandlerWorkers(maxIdle int32) *handlerWorkers {
 }
 
 // Go runs f on an idle worker, or on a new goroutine when none is idle.
-// f must not panic (WithTimeout's handler recovers its own).
+// f must not panic (WithTimeout's handler recovers its own), and must
+// leave no state on its goroutine for the next f: a runtime.LockOSThread
+// without its unlock, pprof labels set without pprof.Do (crdlab's
+// handlers do neither). A runtime.Goexit only ends that worker.
 func (p *handlerWorkers) Go(f func()) {
 	select {
 	case p.work <- f:

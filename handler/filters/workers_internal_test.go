@@ -81,3 +81,19 @@ func TestHandlerWorkers_Concurrent(t *testing.T) {
 		t.Errorf("a handler after the burst ran on a new goroutine %d, not an idle worker", id)
 	}
 }
+
+// TestHandlerWorkers_Goexit: a handler that ends its goroutine
+// (runtime.Goexit, as t.FailNow does) takes only its worker with it.
+func TestHandlerWorkers_Goexit(t *testing.T) {
+	p := newHandlerWorkers(4)
+	exited := make(chan struct{})
+	p.Go(func() {
+		defer close(exited)
+		runtime.Goexit()
+	})
+	<-exited
+	ran := make(chan struct{})
+	p.Go(func() { close(ran) })
+	<-ran
+	waitIdle(t, p, 1) // the second handler's worker; the first's is gone
+}

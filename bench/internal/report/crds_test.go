@@ -26,7 +26,10 @@ func TestCRDs(t *testing.T) {
 	}
 	r.CheckTargets()
 	want := map[string]bool{"501 real-size CRDs Established and served": true, "RSS per CRD": true, // 1 vs 20 MiB at 101
-		"discovery / aggregated / OpenAPI p99 at 501 CRDs": true, "CR create p50 with 501 CRDs vs 1": true}
+		"discovery / aggregated / OpenAPI p99 at 501 CRDs": true, "CR create p50 with 501 CRDs vs 1": true,
+		// 20 s against the reference's 50 at 101, its largest size completed.
+		"real-size CRDs Established and served at 101 (the reference's largest size completed)": false,
+		"discovery / aggregated / OpenAPI p99, 501 vs 101 CRDs (the largest of the three ratios)": true}
 	found := 0
 	for _, tg := range r.Targets {
 		if met, ok := want[tg.Name]; ok {
@@ -38,6 +41,14 @@ func TestCRDs(t *testing.T) {
 	}
 	if found != len(want) {
 		t.Errorf("found %d of the %d many-CRDs targets", found, len(want))
+	}
+	// Discovery three times slower at 501 than at 101 is not flat.
+	r.CRDs.Sizes[1].Servers[Crdlab].Discovery.P99 = 15
+	r.CheckTargets()
+	for _, tg := range r.Targets {
+		if strings.HasPrefix(tg.Name, "discovery / aggregated / OpenAPI p99, 501 vs 101") && (tg.Met || tg.Display != "3.00×") {
+			t.Errorf("discovery 3× slower: %+v", tg)
+		}
 	}
 	var b strings.Builder
 	r.crdsMarkdown(&b)
