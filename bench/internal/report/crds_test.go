@@ -28,7 +28,7 @@ func TestCRDs(t *testing.T) {
 	want := map[string]bool{"501 real-size CRDs Established and served": true, "RSS per CRD": true, // 1 vs 20 MiB at 101
 		"discovery / aggregated / OpenAPI p99 at 501 CRDs": true, "CR create p50 with 501 CRDs vs 1": true,
 		// 20 s against the reference's 50 at 101, its largest size completed.
-		"real-size CRDs Established and served at 101 (the reference's largest size completed)": false,
+		"real-size CRDs Established and served at 101 (the reference's largest size completed)":   false,
 		"discovery / aggregated / OpenAPI p99, 501 vs 101 CRDs (the largest of the three ratios)": true}
 	found := 0
 	for _, tg := range r.Targets {
