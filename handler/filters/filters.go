@@ -133,7 +133,7 @@ func WithTimeout(h http.Handler, timeout time.Duration) http.Handler {
 	if timeout <= 0 {
 		return h
 	}
-	workers := newHandlerWorkers(maxIdleHandlerWorkers)
+	workers := newHandlerWorkers(maxIdleHandlerWorkers, handlerWorkerIdle)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if info, ok := request.RequestInfoFrom(r.Context()); ok && info.LongRunning() {
 			h.ServeHTTP(w, r)
@@ -188,6 +188,11 @@ func WithTimeout(h http.Handler, timeout time.Duration) http.Handler {
 // requests two cores serve at once many times over, and at most a few
 // MiB of stacks.
 const maxIdleHandlerWorkers = 64
+
+// handlerWorkerIdle is how long an idle handler worker waits for the next
+// request before it ends: requests further apart than that start on a
+// new goroutine, as every request did before.
+const handlerWorkerIdle = 5 * time.Second
 
 // AnswerGrace is how long WithTimeout lets a handler that has begun its
 // answer finish it after the deadline, before it cuts the answer.

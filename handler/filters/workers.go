@@ -1,6 +1,9 @@
 package filters
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // handlerWorkers runs WithTimeout's handlers on goroutines that outlive
 // one request, so that a request's handler starts on a stack already
@@ -24,9 +27,14 @@ type handlerWorkers struct {
 	// one is waiting.
 	work chan func()
 	// idle counts the workers waiting on work; at most maxIdle wait, the
-	// others end after their handler.
+	// others end after their handler, and a worker that waits idleFor
+	// ends too: a server gone quiet keeps none (the soak test counts its
+	// goroutines after the load).
 	idle    atomic.Int32
 	maxIdle int32
+	idleFor time.Duration
+	// idleEnded counts the workers that ended for want of work.
+	idleEnded atomic.Int64
 }
 
 // runsPerWorker bounds the handlers one worker runs before it ends: a
@@ -34,8 +42,8 @@ type handlerWorkers struct {
 // the pool for good; the garbage collector shrinks only idle stacks.
 const runsPerWorker = 1 << 14
 
-func newHandlerWorkers(maxIdle int32) *handlerWorkers {
-	return &handlerWorkers{work: make(chan func()), maxIdle: maxIdle}
+func newHandlerWorkers(maxIdle int32, idleFor time.Duration) *handlerWorkers {
+	return &handlerWorkers{work: make(chan func()), maxIdle: maxIdle, idleFor: idleFor}
 }
 
 // Go runs f on an idle worker, or on a new goroutine when none is idle.
@@ -52,13 +60,25 @@ func (p *handlerWorkers) Go(f func()) {
 }
 
 func (p *handlerWorkers) loop(f func()) {
+	var idle *time.Timer
 	for range runsPerWorker {
 		f()
 		if p.idle.Add(1) > p.maxIdle {
 			p.idle.Add(-1)
 			return
 		}
-		f = <-p.work
-		p.idle.Add(-1)
+		if idle == nil {
+			idle = time.NewTimer(p.idleFor)
+		} else {
+			idle.Reset(p.idleFor) // Go 1.23 timers: no stale tick to drain
+		}
+		select {
+		case f = <-p.work:
+			p.idle.Add(-1)
+		case <-idle.C:
+			p.idle.Add(-1)
+			p.idleEnded.Add(1)
+			return
+		}
 	}
 }

@@ -32,7 +32,7 @@ func waitIdle(t *testing.T, p *handlerWorkers, n int32) {
 // one before it once that one is idle, so that it starts on the stack
 // the earlier handler grew.
 func TestHandlerWorkers_Reuse(t *testing.T) {
-	p := newHandlerWorkers(4)
+	p := newHandlerWorkers(4, time.Minute)
 	ids := make(chan int, 1)
 	p.Go(func() { ids <- goroutineID() })
 	first := <-ids
@@ -48,7 +48,7 @@ func TestHandlerWorkers_Reuse(t *testing.T) {
 // once they are done.
 func TestHandlerWorkers_Concurrent(t *testing.T) {
 	const maxIdle, n = 3, 10
-	p := newHandlerWorkers(maxIdle)
+	p := newHandlerWorkers(maxIdle, time.Minute)
 	var started, finished sync.WaitGroup
 	release := make(chan struct{})
 	ids := make(chan int, n)
@@ -85,7 +85,7 @@ func TestHandlerWorkers_Concurrent(t *testing.T) {
 // TestHandlerWorkers_Goexit: a handler that ends its goroutine
 // (runtime.Goexit, as t.FailNow does) takes only its worker with it.
 func TestHandlerWorkers_Goexit(t *testing.T) {
-	p := newHandlerWorkers(4)
+	p := newHandlerWorkers(4, time.Minute)
 	exited := make(chan struct{})
 	p.Go(func() {
 		defer close(exited)
@@ -96,4 +96,26 @@ func TestHandlerWorkers_Goexit(t *testing.T) {
 	p.Go(func() { close(ran) })
 	<-ran
 	waitIdle(t, p, 1) // the second handler's worker; the first's is gone
+}
+
+// TestHandlerWorkers_IdleEnds: a worker with no work for idleFor ends, so
+// that a server gone quiet keeps no workers; the next handler starts a
+// new goroutine.
+func TestHandlerWorkers_IdleEnds(t *testing.T) {
+	p := newHandlerWorkers(4, 20*time.Millisecond)
+	ids := make(chan int, 1)
+	p.Go(func() { ids <- goroutineID() })
+	first := <-ids
+	for deadline := time.Now().Add(10 * time.Second); p.idleEnded.Load() != 1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle worker did not end")
+		}
+	}
+	if n := p.idle.Load(); n != 0 {
+		t.Errorf("%d idle workers after the only one ended", n)
+	}
+	p.Go(func() { ids <- goroutineID() })
+	if second := <-ids; second == first {
+		t.Errorf("a handler after the idle time ran on the ended worker %d", first)
+	}
 }
