@@ -32,7 +32,7 @@
 // request (workers.go: a few idle ones wait for the next), not on a new
 // one per request as upstream does: an update's handler needs about
 // 32 KiB of stack, and a new goroutine grew its stack to that by copying
-// it two or three times, a tenth of an update's handler CPU.
+// it up to four times, a tenth of an update's handler CPU.
 //
 // Differences from upstream: no authentication, authorization, audit,
 // impersonation, priority-and-fairness or max-in-flight filters; the body

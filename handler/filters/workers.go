@@ -9,15 +9,16 @@ import (
 // one request, so that a request's handler starts on a stack already
 // grown by the requests before it.
 //
-// A new goroutine starts with a small stack (8 KiB, or the average of the
+// A new goroutine starts with a small stack (2 KiB, or the average of the
 // stacks the last garbage collection saw, which on a server with many
 // idle watches stays small), and an update's handler needs about 32 KiB:
 // structured-merge-diff's walkers recurse, the JSON encoder recurses. The
 // runtime grows a stack by copying it to one twice its size, so a fresh
-// goroutine per request paid two or three copies, about 40 µs of CPU per
+// goroutine per request paid up to four copies, about 40 µs of CPU per
 // update with 100 watches open (BenchmarkWatchFanout_Update, session 18):
 // a tenth of the update's handler. gRPC's server reuses its stream
-// goroutines for the same reason (grpc-go's NumStreamWorkers).
+// goroutines for the same reason (grpc-go's NumStreamWorkers and
+// serverWorker: "the runtime.morestack problem", golang/go#18138).
 //
 // Upstream's WithTimeoutForNonLongRunningRequests starts a goroutine per
 // request; crdlab's answers are the same, only where the handler runs

@@ -379,7 +379,6 @@ func (b *bench) watch(ctx context.Context, ns string, watchers, updates int, set
 				continue // this server's fan-out already failed
 			}
 			w, err := s.target.WatchFanout(ctx, fanoutCRD, ns, fmt.Sprintf("fan-%d", r), watchers, updates, settle)
-			a.w.Watchers, a.w.Updates = watchers, updates
 			a.w.Latencies = append(a.w.Latencies, w.Latencies...)
 			a.w.WriteLatencies = append(a.w.WriteLatencies, w.WriteLatencies...)
 			a.w.Delivered += w.Delivered
@@ -404,7 +403,7 @@ func (b *bench) watch(ctx context.Context, ns string, watchers, updates int, set
 		}
 		w, err := a.w, a.err
 		out := &report.Watch{
-			Watchers: watchers, Updates: updates, Rounds: len(a.perSec), RoundEventsPerSec: a.perSec,
+			Watchers: watchers, Updates: updates, RoundEventsPerSec: a.perSec,
 			Delivered: w.Delivered, Missed: w.Missed, OutOfOrder: w.OutOfOrder,
 			WatchErrors: w.WatchErrors, FirstError: w.FirstError,
 			Lat:      stats.SummarizeCurve(w.Latencies),

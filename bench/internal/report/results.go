@@ -160,9 +160,8 @@ type List struct {
 type Watch struct {
 	Watchers int `json:"watchers"`
 	Updates  int `json:"updates"`
-	// Rounds is how many runs of the whole fan-out were pooled; RoundEventsPerSec
-	// is each one's events/s. EventsPerSec is the pool's.
-	Rounds            int             `json:"rounds,omitempty"`
+	// RoundEventsPerSec is the events/s of each run of the whole fan-out that
+	// was pooled; EventsPerSec is the pool's.
 	RoundEventsPerSec []float64       `json:"round_events_per_sec,omitempty"`
 	EventsPerSec      float64         `json:"events_per_sec"`
 	Lat               stats.Latencies `json:"delivery_latency"`
