@@ -253,7 +253,7 @@ func (h *GenericAPIServer) newTypedScope(info *APIGroupInfo, gv scheme.GroupVers
 		},
 	}
 	if enc, ok := st.(wireEncoder); ok {
-		scope.EncodeJSON = func(obj scheme.Object) ([]byte, bool) { return enc.EncodeWire(obj, gv) }
+		scope.AppendJSON = func(dst []byte, obj scheme.Object) ([]byte, bool) { return enc.AppendWire(dst, obj, gv) }
 	}
 	if tc, ok := st.(internalTableConvertor); ok && subresource == "" {
 		scope.Table = hubTable{tc: tc, scheme: s, hub: hub}
@@ -331,13 +331,13 @@ type bodyDecoder interface {
 	DecodeBody(body []byte, strict bool) (obj scheme.Object, strictErr *scheme.StrictDecodingError, ok bool)
 }
 
-// wireEncoder is a REST storage that writes some of its objects as the
-// JSON of version gv faster than converting and writing them, byte for
-// byte the same; ok false: encode the object the usual way. The CRD
+// wireEncoder is a REST storage that appends some of its objects to dst
+// as the JSON of version gv faster than converting and writing them, byte
+// for byte the same; ok false: encode the object the usual way. The CRD
 // storage writes a CRD whose spec it read before by copying the spec's
-// JSON (registry/customresourcedefinition/etcd.go:Codec.EncodeWire).
+// JSON (registry/customresourcedefinition/etcd.go:Codec.AppendWire).
 type wireEncoder interface {
-	EncodeWire(obj scheme.Object, gv scheme.GroupVersion) (json []byte, ok bool)
+	AppendWire(dst []byte, obj scheme.Object, gv scheme.GroupVersion) (json []byte, ok bool)
 }
 
 // hubTable prints wire objects with a printer of hub objects: each is

@@ -1,7 +1,8 @@
 package discovery
 
-// AggregatedBuilds returns how many aggregated documents m has encoded.
-func AggregatedBuilds(m *Manager) int {
+// DocumentBuilds returns how many /apis documents (aggregated and
+// legacy) m has encoded.
+func DocumentBuilds(m *Manager) int {
 	m.aggMu.Lock()
 	defer m.aggMu.Unlock()
 	return m.aggBuilds

@@ -46,8 +46,9 @@ type Manager struct {
 	listBuilds int
 
 	aggMu sync.Mutex // guards aggGen, agg and aggBuilds
-	// agg holds the encoded aggregated documents of generation aggGen, by
-	// apiVersion (v2, v2beta1); aggBuilds counts the encodings.
+	// agg holds the encoded /apis documents of generation aggGen: the
+	// aggregated ones by apiVersion (v2, v2beta1), the legacy one as
+	// legacyDoc; aggBuilds counts the encodings.
 	aggGen    int64
 	agg       map[string]encodedDoc
 	aggBuilds int
@@ -355,10 +356,15 @@ func (m *Manager) ServeAPIs(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Add("Vary", "Accept")
 	if opts.Convert == nil {
-		responsewriters.WriteObject(w, opts, http.StatusOK, m.APIGroupList())
+		body, _, err := m.encoded(legacyDoc)
+		if err != nil {
+			responsewriters.WriteError(w, err)
+			return
+		}
+		responsewriters.WriteEncoded(w, opts, http.StatusOK, body)
 		return
 	}
-	body, etag, err := m.aggregatedBody(GroupName + "/" + opts.Convert.Version)
+	body, etag, err := m.encoded(GroupName + "/" + opts.Convert.Version)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
@@ -372,16 +378,23 @@ func (m *Manager) ServeAPIs(w http.ResponseWriter, r *http.Request) {
 	responsewriters.WriteEncoded(w, opts, http.StatusOK, body)
 }
 
-// aggregatedBody returns the aggregated /apis document in apiVersion,
-// encoded, and its ETag: encoded once per generation of the discovery
-// state, not per request (a provider's hundreds of CRDs made each request
-// build and encode the whole document). The document is at least as new
-// as the state when the call began.
+// legacyDoc is encoded's name of the APIGroupList.
+const legacyDoc = "v1/APIGroupList"
+
+// encoded returns a /apis document, encoded, and its ETag: the legacy
+// APIGroupList (doc legacyDoc) or the aggregated document in apiVersion
+// doc. Each is encoded once per generation of the discovery state, not
+// per request: a provider's hundreds of CRDs made each request build and
+// encode the whole document (2,000 real-size CRDs: 2.1 MB aggregated, 73
+// KB legacy, and the legacy one's p99 went from 5 ms at 100 CRDs to 13 ms
+// while the heap was large). The document is at least as new as the
+// state when the call began.
 //
-// Upstream likewise keeps the document and its ETag between changes
-// (aggregated/handler.go: cachedResponse, cachedResponseETag), and
-// encodes it per request.
-func (m *Manager) aggregatedBody(apiVersion string) ([]byte, string, error) {
+// Upstream keeps the aggregated document and its ETag between changes
+// (aggregated/handler.go: cachedResponse, cachedResponseETag), encoding
+// it per request, and builds the legacy list per request
+// (endpoints/discovery/root.go).
+func (m *Manager) encoded(doc string) ([]byte, string, error) {
 	m.mu.RLock()
 	gen := m.gen
 	m.mu.RUnlock()
@@ -390,18 +403,24 @@ func (m *Manager) aggregatedBody(apiVersion string) ([]byte, string, error) {
 	if m.aggGen != gen || m.agg == nil {
 		m.aggGen, m.agg = gen, map[string]encodedDoc{}
 	}
-	if d, ok := m.agg[apiVersion]; ok {
+	if d, ok := m.agg[doc]; ok {
 		return d.body, d.etag, nil
 	}
-	doc := m.APIGroupDiscoveryList()
-	doc.APIVersion = apiVersion
-	body, err := json.Marshal(doc)
+	var v any
+	if doc == legacyDoc {
+		v = m.APIGroupList()
+	} else {
+		agg := m.APIGroupDiscoveryList()
+		agg.APIVersion = doc
+		v = agg
+	}
+	body, err := json.Marshal(v)
 	if err != nil {
 		return nil, "", err
 	}
 	m.aggBuilds++
 	d := encodedDoc{body: body, etag: fmt.Sprintf("%q", fmt.Sprintf("%X", sha256.Sum256(body)))}
-	m.agg[apiVersion] = d
+	m.agg[doc] = d
 	return d.body, d.etag, nil
 }
 

@@ -184,21 +184,21 @@ func TestManager_AggregatedEncodedOncePerChange(t *testing.T) {
 	m := newManager()
 	const v2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
 	const v2beta1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList"
-	builds := discovery.AggregatedBuilds(m)
+	builds := discovery.DocumentBuilds(m)
 	first := get(t, m.ServeAPIs, v2)
 	for range 3 {
 		w := get(t, m.ServeAPIs, v2)
 		check.Equal(t, first.Body.String(), w.Body.String())
 		check.Equal(t, first.Header().Get("ETag"), w.Header().Get("ETag"))
 	}
-	check.Equal(t, builds+1, discovery.AggregatedBuilds(m))
+	check.Equal(t, builds+1, discovery.DocumentBuilds(m))
 	beta := get(t, m.ServeAPIs, v2beta1)
 	check.Contains(t, beta.Body.String(), `"apiVersion":"apidiscovery.k8s.io/v2beta1"`)
-	check.Equal(t, builds+2, discovery.AggregatedBuilds(m))
+	check.Equal(t, builds+2, discovery.DocumentBuilds(m))
 
 	m.SetGroupVersion(scheme.GroupVersion{Group: "stable.example.com", Version: "v1"}, []apiresource.Resource{crontabs()})
 	check.Equal(t, first.Body.String(), get(t, m.ServeAPIs, v2).Body.String())
-	check.Equal(t, builds+2, discovery.AggregatedBuilds(m))
+	check.Equal(t, builds+2, discovery.DocumentBuilds(m))
 
 	m.SetGroupVersion(scheme.GroupVersion{Group: "b.example.com", Version: "v1"}, []apiresource.Resource{crontabs()})
 	w := get(t, m.ServeAPIs, v2)
@@ -208,6 +208,38 @@ func TestManager_AggregatedEncodedOncePerChange(t *testing.T) {
 	check.Equal(t, first.Body.String(), get(t, m.ServeAPIs, v2).Body.String())
 	m.SetGroupPriority("stable.example.com", 100)
 	check.True(t, get(t, m.ServeAPIs, v2).Body.String() != first.Body.String(), "a new priority did not reorder the groups")
+}
+
+// The legacy /apis document is encoded once per change too, and is what
+// writing the APIGroupList of the moment gives.
+func TestManager_LegacyEncodedOncePerChange(t *testing.T) {
+	m := newManager()
+	want := func() string {
+		b, err := json.Marshal(m.APIGroupList())
+		check.NoError(t, err)
+		return string(b) + "\n"
+	}
+	builds := discovery.DocumentBuilds(m)
+	first := get(t, m.ServeAPIs, "application/json")
+	check.Equal(t, http.StatusOK, first.Code)
+	check.Equal(t, "application/json", first.Header().Get("Content-Type"))
+	check.Equal(t, want(), first.Body.String())
+	for range 3 {
+		check.Equal(t, first.Body.String(), get(t, m.ServeAPIs, "").Body.String())
+	}
+	check.Equal(t, builds+1, discovery.DocumentBuilds(m))
+
+	m.SetGroupVersion(scheme.GroupVersion{Group: "b.example.com", Version: "v1"}, []apiresource.Resource{crontabs()})
+	w := get(t, m.ServeAPIs, "application/json")
+	check.Contains(t, w.Body.String(), `"name":"b.example.com"`)
+	check.Equal(t, want(), w.Body.String())
+	check.Equal(t, builds+2, discovery.DocumentBuilds(m))
+	m.RemoveGroupVersion(scheme.GroupVersion{Group: "b.example.com", Version: "v1"})
+	check.Equal(t, first.Body.String(), get(t, m.ServeAPIs, "application/json").Body.String())
+
+	// A YAML answer is written from the encoded document.
+	y := get(t, m.ServeAPIs, "application/yaml")
+	check.Contains(t, y.Body.String(), "kind: APIGroupList")
 }
 
 // The core group is served at /api and /api/v1 and left out of /apis.

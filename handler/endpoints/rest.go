@@ -185,8 +185,8 @@ func writeEncoded(w http.ResponseWriter, r *http.Request, s *RequestScope, opts 
 	if s.Tracer.Enabled() {
 		noteTraceObject(r, obj)
 	}
-	if opts.Convert == nil && !opts.Pretty && s.EncodeJSON != nil {
-		if b, ok := s.EncodeJSON(obj); ok {
+	if opts.Convert == nil && !opts.Pretty && s.AppendJSON != nil {
+		if b, ok := s.AppendJSON(nil, obj); ok {
 			responsewriters.WriteEncoded(w, opts, code, b)
 			return
 		}

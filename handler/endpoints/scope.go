@@ -80,11 +80,12 @@ type RequestScope struct {
 	// JSON — as Encode and AppendJSON would write it, byte for byte.
 	ReadsAsStored func() bool
 	EncodeStored  func(dst []byte, o registry.StoredJSON) ([]byte, error)
-	// EncodeJSON, if set, writes an object from storage as the JSON
-	// Encode and the wire object's AppendJSON would write, byte for byte,
-	// when it can do so faster (ok true); else the caller encodes it the
-	// usual way. Answers and watch events in plain JSON use it.
-	EncodeJSON func(obj scheme.Object) (json []byte, ok bool)
+	// AppendJSON, if set, appends to dst an object from storage as the
+	// JSON Encode and the wire object's AppendJSON would write, byte for
+	// byte, when it can do so faster (ok true; dst grown once, with room
+	// for a few bytes more); else dst is unchanged and the caller encodes
+	// it the usual way. Answers and watch events in plain JSON use it.
+	AppendJSON func(dst []byte, obj scheme.Object) (json []byte, ok bool)
 	// Table prints objects already encoded for the wire; nil uses the
 	// default Name / Created At table.
 	Table registry.TableConvertor

@@ -397,8 +397,8 @@ func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options
 			return nil, err
 		}
 		obj = partial
-	} else if b, ok := encodeJSON(s, opts, ev.Object); ok {
-		obj = b
+	} else if line, ok := appendJSONEvent(s, opts, ev); ok {
+		return line, nil
 	} else {
 		out, err := s.Encode(ev.Object)
 		if err != nil {
@@ -434,14 +434,24 @@ func encodeWatchEvent(r *http.Request, s *RequestScope, opts negotiation.Options
 	return append(line, '}'), nil
 }
 
-// encodeJSON writes a watch event's object with the scope's EncodeJSON
-// when the watcher wants the object as it is (no Table).
-func encodeJSON(s *RequestScope, opts negotiation.Options, obj scheme.Object) (responsewriters.EncodedJSON, bool) {
-	if s.EncodeJSON == nil || opts.Convert != nil {
+// appendJSONEvent writes a watch event in plain JSON with the scope's
+// AppendJSON: the object's JSON is appended to the event's own buffer
+// (one allocation of its size, not a buffer of the object's and an event
+// buffer grown by doubling to hold a copy of it); ok false if AppendJSON
+// does not write this object.
+func appendJSONEvent(s *RequestScope, opts negotiation.Options, ev watch.Event) ([]byte, bool) {
+	if s.AppendJSON == nil || opts.Convert != nil {
 		return nil, false
 	}
-	b, ok := s.EncodeJSON(obj)
-	return b, ok
+	head := make([]byte, 0, 64)
+	head = append(head, `{"type":`...)
+	head = unstructured.AppendString(head, string(ev.Type))
+	head = append(head, `,"object":`...)
+	line, ok := s.AppendJSON(head, ev.Object)
+	if !ok {
+		return nil, false
+	}
+	return append(line, '}'), true
 }
 
 // watchPartialObjectMetadata is the PartialObjectMetadata of a watch

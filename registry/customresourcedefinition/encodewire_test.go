@@ -73,6 +73,21 @@ func TestCodec_EncodeWire(t *testing.T) {
 			if _, ok := status.EncodeWire(obj, scheme.GroupVersion{Group: apiextensions.GroupName, Version: "v1beta1"}); ok {
 				t.Errorf("%s: EncodeWire wrote another version than v1", what)
 			}
+			// AppendWire: the same bytes after dst's, in one buffer with
+			// room for a watch line's last bytes.
+			head := []byte(`{"type":"ADDED","object":`)
+			line, ok := status.AppendWire(head, obj, apiextensionsv1.SchemeGroupVersion)
+			switch {
+			case !ok:
+				t.Errorf("%s: not written by AppendWire", what)
+			case !bytes.Equal(line[:len(head)], head) || !bytes.Equal(line[len(head):], got):
+				t.Errorf("%s: AppendWire appended other bytes than EncodeWire writes", what)
+			case cap(line)-len(line) < WireSlack:
+				t.Errorf("%s: AppendWire left %d bytes of room, want %d", what, cap(line)-len(line), WireSlack)
+			}
+			if out, ok := status.AppendWire(head, obj, scheme.GroupVersion{Group: apiextensions.GroupName, Version: "v1beta1"}); ok || !bytes.Equal(out, head) {
+				t.Errorf("%s: AppendWire wrote another version than v1 (ok %v) or changed dst", what, ok)
+			}
 		}
 
 		created, err := rest.Create(ctx, obj, nil, nil)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -76,6 +77,11 @@ func (r *REST) DecodeBody(body []byte, strict bool) (scheme.Object, *scheme.Stri
 // (Codec.EncodeWire).
 func (r *REST) EncodeWire(obj scheme.Object, gv scheme.GroupVersion) ([]byte, bool) {
 	return r.codec.EncodeWire(obj, gv)
+}
+
+// AppendWire is EncodeWire appending to dst (Codec.AppendWire).
+func (r *REST) AppendWire(dst []byte, obj scheme.Object, gv scheme.GroupVersion) ([]byte, bool) {
+	return r.codec.AppendWire(dst, obj, gv)
 }
 
 // NoteEncoded is Codec.NoteEncoded: the handler's field manager calls it
@@ -202,6 +208,11 @@ func (r *StatusREST) EncodeWire(obj scheme.Object, gv scheme.GroupVersion) ([]by
 	return r.codec.EncodeWire(obj, gv)
 }
 
+// AppendWire is REST.AppendWire.
+func (r *StatusREST) AppendWire(dst []byte, obj scheme.Object, gv scheme.GroupVersion) ([]byte, bool) {
+	return r.codec.AppendWire(dst, obj, gv)
+}
+
 // Get reads the CRD.
 func (r *StatusREST) Get(ctx context.Context, name string, opts *metav1.GetOptions) (scheme.Object, error) {
 	return r.store.Get(ctx, name, opts)
@@ -240,12 +251,12 @@ func NewCodec(s *scheme.Scheme) Codec {
 func (c Codec) Encode(obj storage.Object) ([]byte, error) {
 	if crd, ok := obj.(*apiextensions.CustomResourceDefinition); ok && c.memo != nil {
 		if e := c.memo.Find(&crd.Spec); e != nil {
-			if b, ok := c.spliceSpec(crd, e.JSON); ok {
+			if b, ok := c.appendSpliced(nil, crd, e.JSON); ok {
 				return b, nil
 			}
 		}
 		if specJSON := c.memo.FindWritten(&crd.Spec); specJSON != nil {
-			if b, ok := c.spliceSpec(crd, specJSON); ok {
+			if b, ok := c.appendSpliced(nil, crd, specJSON); ok {
 				return b, nil
 			}
 		}
@@ -290,45 +301,65 @@ func (c Codec) NoteEncoded(obj scheme.Object, gv scheme.GroupVersion, wire []byt
 // stored without a default its decode fills in. ok is false for any
 // other object, version or spec: the caller encodes it the usual way.
 func (c Codec) EncodeWire(obj scheme.Object, gv scheme.GroupVersion) ([]byte, bool) {
+	return c.AppendWire(nil, obj, gv)
+}
+
+// WireSlack is the room AppendWire leaves after what it appends, in the
+// one allocation it makes for it: a watch event's closing brace and
+// newline fit without copying a real-size CRD's JSON again.
+const WireSlack = 8
+
+// AppendWire is EncodeWire appending to dst (dst unchanged if ok is
+// false). A watch event is written into one buffer this way: with the
+// spec's JSON spliced into a buffer of its own and that copied into the
+// event's, growing it by doubling, each event of a real-size CRD
+// allocated about five times its size (docs/crd-memory.md, "Session 19:
+// the bytes a CRD's events allocate").
+func (c Codec) AppendWire(dst []byte, obj scheme.Object, gv scheme.GroupVersion) ([]byte, bool) {
 	crd, isCRD := obj.(*apiextensions.CustomResourceDefinition)
 	if !isCRD || c.memo == nil || gv != apiextensionsv1.SchemeGroupVersion {
-		return nil, false
+		return dst, false
 	}
 	e := c.memo.Find(&crd.Spec)
 	if e == nil {
-		return nil, false
+		return dst, false
 	}
 	switch e.State.Load() {
 	case wireSame:
-		return c.spliceSpec(crd, e.JSON)
+		return c.appendSpliced(dst, crd, e.JSON)
 	case wireDiffers:
-		return nil, false
+		return dst, false
 	}
 	b, err := c.codecs.Encode(crd, apiextensionsv1.SchemeGroupVersion)
 	if err != nil {
-		return nil, false
+		return dst, false
 	}
 	if start, end, found := apiextensionsv1.SpecSpan(b); found && bytes.Equal(b[start:end], e.JSON) {
 		e.State.Store(wireSame)
 	} else {
 		e.State.Store(wireDiffers)
 	}
-	return b, true
+	return append(slices.Grow(dst, len(b)+WireSlack), b...), true
 }
 
-// spliceSpec writes crd as v1 JSON with specJSON as its spec's value.
-func (c Codec) spliceSpec(crd *apiextensions.CustomResourceDefinition, specJSON []byte) ([]byte, bool) {
+// appendSpliced appends crd as v1 JSON with specJSON as its spec's value
+// to dst, growing it once (with WireSlack to spare); dst is unchanged if
+// ok is false.
+func (c Codec) appendSpliced(dst []byte, crd *apiextensions.CustomResourceDefinition, specJSON []byte) ([]byte, bool) {
 	stub := *crd
 	stub.Spec = apiextensions.CustomResourceDefinitionSpec{}
 	b, err := c.codecs.Encode(&stub, apiextensionsv1.SchemeGroupVersion)
 	if err != nil {
-		return nil, false
+		return dst, false
 	}
 	start, end, found := apiextensionsv1.SpecSpan(b)
 	if !found {
-		return nil, false
+		return dst, false
 	}
-	return specmemo.Splice(b, start, end, specJSON), true
+	out := slices.Grow(dst, len(b)-(end-start)+len(specJSON)+WireSlack)
+	out = append(out, b[:start]...)
+	out = append(out, specJSON...)
+	return append(out, b[end:]...), true
 }
 
 // Decode reads v1 JSON into an internal CRD. A spec read before is not
