@@ -1,7 +1,13 @@
 package workload
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -46,5 +52,42 @@ func TestCRD(t *testing.T) {
 	}
 	if err := json.Unmarshal(c.Object("ns", "w-1", 3, "17"), &obj); err != nil || obj.Metadata.ResourceVersion != "17" || obj.Spec.Counter != 3 {
 		t.Errorf("Object = %+v, %v", obj, err)
+	}
+}
+
+// TimedGets reads every body whole (into the buffer it keeps), checks the
+// status and reports the failing answer's start.
+func TestTimedGets(t *testing.T) {
+	doc := bytes.Repeat([]byte("x"), 2<<20)
+	var served atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/missing" {
+			http.Error(w, `{"kind":"Status","reason":"NotFound"}`, http.StatusNotFound)
+			return
+		}
+		if r.Header.Get("Accept") != "application/json" {
+			http.Error(w, "accept", http.StatusNotAcceptable)
+			return
+		}
+		n, _ := w.Write(doc)
+		served.Add(int64(n))
+	}))
+	defer srv.Close()
+	tg := NewTarget("test", srv.URL)
+	timed, err := tg.TimedGets(context.Background(), []string{"/a", "/b"}, 5, "application/json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(timed.Latencies) != 5 || served.Load() != 5*int64(len(doc)) {
+		t.Errorf("%d latencies, %d bytes served; want 5 and %d", len(timed.Latencies), served.Load(), 5*len(doc))
+	}
+	for i, l := range timed.Latencies {
+		if l <= 0 {
+			t.Errorf("latency %d is %v", i, l)
+		}
+	}
+	_, err = tg.TimedGets(context.Background(), []string{"/missing"}, 2, "application/json")
+	if err == nil || !strings.Contains(err.Error(), "404") || !strings.Contains(err.Error(), "NotFound") {
+		t.Errorf("a 404 gave %v", err)
 	}
 }

@@ -6,6 +6,7 @@ package workload
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -196,18 +197,43 @@ func (t *Target) Served(ctx context.Context, crds []GenCRD, clients int) error {
 
 // TimedGets sends GETs of paths[i % len(paths)], n in all, one client, with the Accept
 // header accept, and times each (200 expected).
+//
+// Each body is read into one buffer the client keeps, and dropped: reading
+// a 2 MB document (aggregated discovery at 2,000 CRDs) with io.ReadAll
+// grew a new buffer by doubling on every request, and the client's own
+// collections of that garbage stretched the p99 (2.9 → 1.8 ms p50 and
+// 15 → 5.5 ms p99 for the same server, session 19).
 func (t *Target) TimedGets(ctx context.Context, paths []string, n int, accept string) (Timed, error) {
+	var buf []byte
 	return t.parallel(ctx, n, 1, func(ctx context.Context, i int) error {
 		p := paths[i%len(paths)]
-		r, err := t.get(ctx, p, accept)
+		code, body, err := t.getInto(ctx, p, accept, buf[:0])
 		if err != nil {
 			return err
 		}
-		if r.Code != http.StatusOK {
-			return fmt.Errorf("%s GET %s: %d: %s", t.Name, p, r.Code, truncate(r.Body, 300))
+		if code != http.StatusOK {
+			return fmt.Errorf("%s GET %s: %d: %s", t.Name, p, code, truncate(body, 300))
 		}
+		buf = body
 		return nil
 	})
+}
+
+// getInto is get reading the body into buf (grown if it must be).
+func (t *Target) getInto(ctx context.Context, path, accept string, buf []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.Base+path, nil)
+	if err != nil {
+		return 0, buf, err
+	}
+	req.Header.Set("Accept", accept)
+	resp, err := t.http.Do(req)
+	if err != nil {
+		return 0, buf, err
+	}
+	defer resp.Body.Close()
+	b := bytes.NewBuffer(buf)
+	_, err = b.ReadFrom(resp.Body)
+	return resp.StatusCode, b.Bytes(), err
 }
 
 // CreateCRs creates n instances of c (its object with the names prefix-0 …), one client,
