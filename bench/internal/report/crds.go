@@ -184,7 +184,8 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 		"its anonymous part (RssAnon: heaps, stacks) leaves out the data files' pages (bbolt's, etcd's) " +
 		"that are mapped and were touched: the kernel may drop those and read them again.\n\n")
 	if gets, crs := c.samples(); gets > 0 && c.OpenAPIGVs > 0 {
-		p("Each p99 is over %d timed gets (OpenAPI: cycling through %d group versions, each fetched once before); "+
+		p("Each p99 is over %d timed gets by one client, uncompressed, each body read whole into one buffer the client keeps "+
+			"(OpenAPI: cycling through %d group versions, each fetched once before); "+
 			"each CR create p50 over %d creates by one client, with the first CRD served and again "+
 			"after the size has settled.\n\n", gets, c.OpenAPIGVs, crs)
 	}
