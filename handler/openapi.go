@@ -98,6 +98,8 @@ type openAPIGroup struct {
 	// 500 documents for it took longer than the request's timeout).
 	doc  []byte
 	hash string
+	// size is the length of doc uncompressed.
+	size int
 	// kept is doc's element in openAPIService.recent (nil when doc is).
 	kept *list.Element
 	// builtin marks the group versions of installed API groups.
@@ -234,11 +236,20 @@ var errNoDocument = errors.New("no OpenAPI document")
 // if needed. It builds under the lock: two requests never build one
 // document twice.
 func (o *openAPIService) document(gv scheme.GroupVersion) (gz []byte, hash string, err error) {
+	gz, _, hash, err = o.documentBuilt(gv)
+	return gz, hash, err
+}
+
+// documentBuilt is document, and the uncompressed document if this call
+// built it (nil otherwise): a client without gzip that asked for it is
+// answered with it, and the plain cache keeps it, without decompressing
+// what was compressed a moment before.
+func (o *openAPIService) documentBuilt(gv scheme.GroupVersion) (gz, built []byte, hash string, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	g, ok := o.groups[gv]
 	if !ok {
-		return nil, "", errNoDocument
+		return nil, nil, "", errNoDocument
 	}
 	if g.kept != nil {
 		o.recent.MoveToFront(g.kept)
@@ -246,28 +257,37 @@ func (o *openAPIService) document(gv scheme.GroupVersion) (gz []byte, hash strin
 	if g.doc == nil {
 		resources := g.resources
 		if g.schemas != nil {
+			// Every schema's JSON in one buffer, sliced once it has
+			// stopped growing.
 			resources = make([]openapi.Resource, len(g.resources))
+			var all []byte
+			ends := make([]int, len(g.resources))
 			for i, r := range g.resources {
 				if g.schemas[i] != nil {
-					if r.SchemaJSON, err = json.Marshal(g.schemas[i]); err != nil {
-						return nil, "", fmt.Errorf("OpenAPI document of %s: the schema of %s: %w", gv, r.Plural, err)
+					if all, err = g.schemas[i].AppendJSON(all); err != nil {
+						return nil, nil, "", fmt.Errorf("OpenAPI document of %s: the schema of %s: %w", gv, r.Plural, err)
 					}
 				}
+				ends[i] = len(all)
+			}
+			start := 0
+			for i, r := range g.resources {
+				if g.schemas[i] != nil {
+					r.SchemaJSON = all[start:ends[i]:ends[i]]
+				}
+				start = ends[i]
 				resources[i] = r
 			}
 		}
 		o.builds++
 		doc, err := openapi.BuildGroupVersion(gv.Group, gv.Version, resources)
 		if err != nil {
-			return nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
+			return nil, nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
 		}
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // the level is valid
-		_, _ = zw.Write(doc)                               // a bytes.Buffer does not fail
-		if err := zw.Close(); err != nil {
-			return nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
+		if g.doc, err = gzipBytes(doc); err != nil {
+			return nil, nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
 		}
-		g.doc = bytes.Clone(buf.Bytes())
+		g.size, built = len(doc), doc
 		if o.hashLocked(gv, g) == "" {
 			g.hash = openapi.Hash(doc)
 		}
@@ -281,7 +301,7 @@ func (o *openAPIService) document(gv scheme.GroupVersion) (gz []byte, hash strin
 			dropped.doc, dropped.kept = nil, nil
 		}
 	}
-	return g.doc, g.hash, nil
+	return g.doc, built, g.hash, nil
 }
 
 // hashLocked fills in g's hash if it can without building the document
@@ -340,9 +360,10 @@ func newPlainCache(maxBytes int) *plainCache {
 	return &plainCache{max: maxBytes, lru: list.New(), entries: map[string]*list.Element{}}
 }
 
-// get returns the document gz (gv's, with hash) uncompressed.
-func (c *plainCache) get(gv scheme.GroupVersion, hash string, gz []byte) ([]byte, error) {
-	key := gv.String() + "\x00" + hash
+// get returns the document gz (gv's, with hash; size bytes uncompressed)
+// uncompressed.
+func (c *plainCache) get(gv scheme.GroupVersion, hash string, gz []byte, size int) ([]byte, error) {
+	key := plainKey(gv, hash)
 	c.mu.Lock()
 	if e, ok := c.entries[key]; ok {
 		c.lru.MoveToFront(e)
@@ -351,9 +372,19 @@ func (c *plainCache) get(gv scheme.GroupVersion, hash string, gz []byte) ([]byte
 		return b, nil
 	}
 	c.mu.Unlock()
-	b, err := gunzip(gz)
-	if err != nil || len(b) > c.max {
-		return b, err
+	b, err := gunzipSized(gz, size)
+	if err != nil {
+		return nil, err
+	}
+	c.put(key, b)
+	return b, nil
+}
+
+// put keeps b, the document of key, unless it alone is larger than the
+// cache.
+func (c *plainCache) put(key string, b []byte) {
+	if len(b) > c.max {
+		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -368,8 +399,9 @@ func (c *plainCache) get(gv scheme.GroupVersion, hash string, gz []byte) ([]byte
 			c.size -= len(pe.b)
 		}
 	}
-	return b, nil
 }
+
+func plainKey(gv scheme.GroupVersion, hash string) string { return gv.String() + "\x00" + hash }
 
 // acceptsGzip reports whether r's Accept-Encoding allows gzip (Go's
 // client, and so kubectl and client-go, send "gzip").
@@ -424,7 +456,7 @@ func (o *openAPIService) serveRoot(w http.ResponseWriter, _ *http.Request) {
 //
 // Mirrors (*handler3.OpenAPIService).HandleGroupVersion.
 func (o *openAPIService) serveGroupVersion(w http.ResponseWriter, r *http.Request, gv scheme.GroupVersion) {
-	doc, hash, err := o.document(gv)
+	doc, built, hash, err := o.documentBuilt(gv)
 	if errors.Is(err, errNoDocument) {
 		NotFoundHandler(w, r)
 		return
@@ -450,7 +482,12 @@ func (o *openAPIService) serveGroupVersion(w http.ResponseWriter, r *http.Reques
 		_, _ = w.Write(doc)
 		return
 	}
-	plain, err := o.plain.get(gv, hash, doc)
+	if built != nil {
+		o.plain.put(plainKey(gv, hash), built)
+		_, _ = w.Write(built)
+		return
+	}
+	plain, err := o.plain.get(gv, hash, doc, o.sizeOf(gv))
 	if err != nil {
 		responsewriters.WriteError(w, apierrors.NewInternalError(err))
 		return
@@ -551,4 +588,39 @@ func openAPITypeName(t reflect.Type) string {
 		return "io.k8s.apiextensions-apiserver.pkg.apis." + strings.ReplaceAll(rel, "/", ".") + "." + t.Name()
 	}
 	return "io.k8s.api." + strings.ReplaceAll(rel, "/", ".") + "." + t.Name()
+}
+
+// sizeOf is the length of gv's document uncompressed, 0 if not known.
+func (o *openAPIService) sizeOf(gv scheme.GroupVersion) int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if g, ok := o.groups[gv]; ok {
+		return g.size
+	}
+	return 0
+}
+
+// gzipWriters are reused across builds: a gzip.Writer carries about
+// 600 KB of compressor state.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // the level is valid
+	return zw
+}}
+
+// gzipBytes compresses doc (with gzip.BestSpeed: documents are built on
+// request) into a buffer of about the size the result will have (a
+// provider's document compresses to about a tenth).
+func gzipBytes(doc []byte) ([]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, len(doc)/8+512))
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
+	zw.Reset(buf)
+	_, _ = zw.Write(doc) // a bytes.Buffer does not fail
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	if b := buf.Bytes(); cap(b)-len(b) <= len(b)/16 {
+		return b, nil
+	}
+	return bytes.Clone(buf.Bytes()), nil // the document is kept: no slack
 }

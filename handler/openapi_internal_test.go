@@ -1,6 +1,7 @@
 package handler
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -212,4 +213,45 @@ func TestOpenAPIService_CRDHashWhenAskedFor(t *testing.T) {
 	check.NoError(t, err)
 	check.Equal(t, crdsHash("v", gv, crds), got)
 	check.Equal(t, 0, o.builds)
+}
+
+// TestOpenAPIService_BuiltDocumentAnswersPlainClient: the request that
+// builds a document without gzip is answered with the document just
+// built, which the plain cache then keeps; a gzip client gets the same
+// document compressed, and a second plain request the cached one.
+func TestOpenAPIService_BuiltDocumentAnswersPlainClient(t *testing.T) {
+	h := &GenericAPIServer{logger: slog.New(slog.DiscardHandler)}
+	o := newOpenAPIService(slog.New(slog.DiscardHandler), "v")
+	opts := crdgen.Options{Group: "g.example.com", Bytes: 40 << 10, Versions: 1, Seed: 1}
+	var crd apiextensionsv1.CustomResourceDefinition
+	check.NoError(t, json.Unmarshal(crdgen.CRD(0, opts), &crd))
+	crd.Status.AcceptedNames = crd.Spec.Names
+	crd.Generation, crd.UID = 1, "u1"
+	gv := scheme.GroupVersion{Group: opts.Group, Version: crd.Spec.Versions[0].Name}
+	o.setGroup(gv, h.crdOpenAPIResources(gv, []*apiextensionsv1.CustomResourceDefinition{&crd}))
+	get := func(gz bool) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", gvPath(gv), nil)
+		if gz {
+			r.Header.Set("Accept-Encoding", "gzip")
+		}
+		w := httptest.NewRecorder()
+		o.serveGroupVersion(w, r, gv)
+		check.Equal(t, 200, w.Code)
+		return w
+	}
+	first := get(false).Body.Bytes()
+	check.Equal(t, 1, o.builds)
+	check.Equal(t, len(first), o.plain.size)
+	check.Equal(t, len(first), o.sizeOf(gv))
+	zipped := get(true)
+	check.Equal(t, "gzip", zipped.Header().Get("Content-Encoding"))
+	plain, err := gunzip(zipped.Body.Bytes())
+	check.NoError(t, err)
+	check.True(t, bytes.Equal(first, plain), "the gzip answer is another document")
+	second := get(false).Body.Bytes()
+	check.True(t, bytes.Equal(first, second), "the cached answer is another document")
+	check.Equal(t, 1, o.builds)
+	var doc map[string]any
+	check.NoError(t, json.Unmarshal(first, &doc))
+	check.True(t, doc["components"] != nil, "no components")
 }

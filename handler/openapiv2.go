@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strings"
 
@@ -64,12 +63,20 @@ func (o *openAPIService) v2Document(version string) (*openAPIV2, error) {
 }
 
 // gunzip undoes document's compression.
-func gunzip(gz []byte) ([]byte, error) {
+func gunzip(gz []byte) ([]byte, error) { return gunzipSized(gz, 0) }
+
+// gunzipSized is gunzip into a buffer of size bytes (the document's
+// length, if known: 0 if not), grown only if that was short.
+func gunzipSized(gz []byte, size int) ([]byte, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		return nil, err
 	}
-	return io.ReadAll(zr)
+	buf := bytes.NewBuffer(make([]byte, 0, max(size, 4*len(gz))+bytes.MinRead))
+	if _, err := buf.ReadFrom(zr); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // serveV2 answers /openapi/v2: protobuf if the client asks for it (as
