@@ -254,6 +254,16 @@ func (h *GenericAPIServer) newTypedScope(info *APIGroupInfo, gv scheme.GroupVers
 	}
 	if enc, ok := st.(wireEncoder); ok {
 		scope.AppendJSON = func(dst []byte, obj scheme.Object) ([]byte, bool) { return enc.AppendWire(dst, obj, gv) }
+		// A list's items are only encoded: AppendWire reads them, and a
+		// conversion writes a new object, so storage's shared objects
+		// will do. A copy of every real-size CRD, then its conversion,
+		// was most of what the CRD informer's first list allocated: at
+		// 2,000 CRDs, about 5 GB at each start (docs/crd-memory.md,
+		// "Session 20").
+		scope.EncodeShared = func(obj scheme.Object) (scheme.Object, bool, error) {
+			out, err := s.ConvertToVersion(obj, gv)
+			return out, false, err
+		}
 	}
 	if tc, ok := st.(internalTableConvertor); ok && subresource == "" {
 		scope.Table = hubTable{tc: tc, scheme: s, hub: hub}

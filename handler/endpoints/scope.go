@@ -414,6 +414,11 @@ func streamList(ctx context.Context, w http.ResponseWriter, s *RequestScope, opt
 		}
 		n = len(items)
 		appendItem = func(dst []byte, i int) ([]byte, error) {
+			if s.AppendJSON != nil {
+				if out, ok := s.AppendJSON(dst, items[i]); ok {
+					return out, nil
+				}
+			}
 			e, err := encode(items[i])
 			if err != nil {
 				return dst, err
