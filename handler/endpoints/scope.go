@@ -374,7 +374,8 @@ func appendItemJSON(dst []byte, it scheme.Object) ([]byte, error) {
 const listChunk = 64 << 10
 
 // streamList writes a list as JSON one item at a time: each item is
-// encoded (converted to the URL's version, if needed) into a buffer that
+// encoded (through the scope's AppendJSON where it can, as a CRD's answers
+// are; else converted to the URL's version, if needed) into a buffer that
 // goes to the client every listChunk bytes and is then reused, so a list
 // costs the server a chunk, not its whole answer — which a hundred-MB list
 // used to cost four times over (the growing body, the body with its
