@@ -153,20 +153,20 @@ func TestPlainCache(t *testing.T) {
 	}
 	a, b := scheme.GroupVersion{Group: "a.example.com", Version: "v1"}, scheme.GroupVersion{Group: "b.example.com", Version: "v1"}
 	c := newPlainCache(10)
-	got, err := c.get(a, "h1", gz("aaaaa"), 5) // the size known
+	got, err := c.get(a, "h1", gz("aaaaa"))
 	check.NoError(t, err)
 	check.Equal(t, "aaaaa", string(got))
-	got, _ = c.get(a, "h1", []byte("not gzip: answered from the cache"), 0)
+	got, _ = c.get(a, "h1", []byte("not gzip: answered from the cache"))
 	check.Equal(t, "aaaaa", string(got))
-	got, _ = c.get(a, "h2", gz("AAAAA"), 0)
+	got, _ = c.get(a, "h2", gz("AAAAA"))
 	check.Equal(t, "AAAAA", string(got))
-	_, _ = c.get(b, "h1", gz("bbbbb"), 0) // 15 bytes: a/h1 goes
+	_, _ = c.get(b, "h1", gz("bbbbb")) // 15 bytes: a/h1 goes
 	check.Equal(t, 10, c.size)
-	_, err = c.get(a, "h1", []byte("not gzip"), 0)
+	_, err = c.get(a, "h1", []byte("not gzip"))
 	check.True(t, err != nil, "a/h1 was not evicted")
-	got, _ = c.get(b, "h1", []byte("not gzip"), 0)
+	got, _ = c.get(b, "h1", []byte("not gzip"))
 	check.Equal(t, "bbbbb", string(got))
-	got, _ = c.get(b, "big", gz("more than ten bytes"), 2) // a size too small: the buffer grows
+	got, _ = c.get(b, "big", gz("more than ten bytes"))
 	check.Equal(t, "more than ten bytes", string(got))
 	check.Equal(t, 10, c.size)
 }

@@ -98,8 +98,6 @@ type openAPIGroup struct {
 	// 500 documents for it took longer than the request's timeout).
 	doc  []byte
 	hash string
-	// size is the length of doc uncompressed.
-	size int
 	// kept is doc's element in openAPIService.recent (nil when doc is).
 	kept *list.Element
 	// builtin marks the group versions of installed API groups.
@@ -287,7 +285,7 @@ func (o *openAPIService) documentBuilt(gv scheme.GroupVersion) (gz, built []byte
 		if g.doc, err = gzipBytes(doc); err != nil {
 			return nil, nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
 		}
-		g.size, built = len(doc), doc
+		built = doc
 		if o.hashLocked(gv, g) == "" {
 			g.hash = openapi.Hash(doc)
 		}
@@ -360,9 +358,8 @@ func newPlainCache(maxBytes int) *plainCache {
 	return &plainCache{max: maxBytes, lru: list.New(), entries: map[string]*list.Element{}}
 }
 
-// get returns the document gz (gv's, with hash; size bytes uncompressed)
-// uncompressed.
-func (c *plainCache) get(gv scheme.GroupVersion, hash string, gz []byte, size int) ([]byte, error) {
+// get returns the document gz (gv's, with hash) uncompressed.
+func (c *plainCache) get(gv scheme.GroupVersion, hash string, gz []byte) ([]byte, error) {
 	key := plainKey(gv, hash)
 	c.mu.Lock()
 	if e, ok := c.entries[key]; ok {
@@ -372,7 +369,7 @@ func (c *plainCache) get(gv scheme.GroupVersion, hash string, gz []byte, size in
 		return b, nil
 	}
 	c.mu.Unlock()
-	b, err := gunzipSized(gz, size)
+	b, err := gunzip(gz)
 	if err != nil {
 		return nil, err
 	}
@@ -487,7 +484,7 @@ func (o *openAPIService) serveGroupVersion(w http.ResponseWriter, r *http.Reques
 		_, _ = w.Write(built)
 		return
 	}
-	plain, err := o.plain.get(gv, hash, doc, o.sizeOf(gv))
+	plain, err := o.plain.get(gv, hash, doc)
 	if err != nil {
 		responsewriters.WriteError(w, apierrors.NewInternalError(err))
 		return
@@ -588,16 +585,6 @@ func openAPITypeName(t reflect.Type) string {
 		return "io.k8s.apiextensions-apiserver.pkg.apis." + strings.ReplaceAll(rel, "/", ".") + "." + t.Name()
 	}
 	return "io.k8s.api." + strings.ReplaceAll(rel, "/", ".") + "." + t.Name()
-}
-
-// sizeOf is the length of gv's document uncompressed, 0 if not known.
-func (o *openAPIService) sizeOf(gv scheme.GroupVersion) int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if g, ok := o.groups[gv]; ok {
-		return g.size
-	}
-	return 0
 }
 
 // gzipWriters are reused across builds: a gzip.Writer carries about

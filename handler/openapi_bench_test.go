@@ -1,13 +1,11 @@
 package handler
 
 import (
-	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
 	"testing"
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
-	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/internal/crdgen"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -25,13 +23,7 @@ func BenchmarkOpenAPIService_BuildGroupVersion(b *testing.B) {
 	opts := crdgen.Options{Group: "svc0.provider.example.io", Bytes: 265 << 10, Versions: 2, Seed: 1}
 	var crds []*apiextensionsv1.CustomResourceDefinition
 	for i := range 8 {
-		var crd apiextensionsv1.CustomResourceDefinition
-		if err := json.Unmarshal(crdgen.CRD(i*10, opts), &crd); err != nil {
-			b.Fatal(err)
-		}
-		crd.Status.AcceptedNames = crd.Spec.Names
-		crd.Generation, crd.UID = 1, metav1.UID("uid-"+crd.Name) // as read from the server: crdsHash does not encode the spec
-		crds = append(crds, &crd)
+		crds = append(crds, servedCRD(b, i*10, opts))
 	}
 	gv := scheme.GroupVersion{Group: opts.Group, Version: crds[0].Spec.Versions[len(crds[0].Spec.Versions)-1].Name}
 	size := 0

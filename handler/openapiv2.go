@@ -3,6 +3,7 @@ package handler
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -62,17 +63,21 @@ func (o *openAPIService) v2Document(version string) (*openAPIV2, error) {
 	return o.v2, nil
 }
 
-// gunzip undoes document's compression.
-func gunzip(gz []byte) ([]byte, error) { return gunzipSized(gz, 0) }
-
-// gunzipSized is gunzip into a buffer of size bytes (the document's
-// length, if known: 0 if not), grown only if that was short.
-func gunzipSized(gz []byte, size int) ([]byte, error) {
+// gunzip undoes document's compression, into a buffer of the document's
+// length: a gzip stream ends with it (ISIZE, the length modulo 2^32, RFC
+// 1952). io.ReadAll grew its buffer from 512 bytes, allocating several
+// times a 1.4 MB document's size. The length is a hint, bounded by
+// maxPlainCache: a wrong one costs a copy, not a failure.
+func gunzip(gz []byte) ([]byte, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		return nil, err
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, max(size, 4*len(gz))+bytes.MinRead))
+	size := 0
+	if len(gz) >= 4 {
+		size = int(min(binary.LittleEndian.Uint32(gz[len(gz)-4:]), maxPlainCache))
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
 	if _, err := buf.ReadFrom(zr); err != nil {
 		return nil, err
 	}
