@@ -119,3 +119,23 @@ func TestWithTimeout_Timeout(t *testing.T) {
 		t.Error("a timeout after the answer began ended it normally")
 	})
 }
+
+// TestWithTimeout_OneAtATime: a client with one request in flight at a
+// time gets every answer, past the handlers a worker runs before it ends
+// (16,384). Session 21 found a create hanging until its 504 every 16,384
+// creates of one client: the worker that had run its share received the
+// next handler and ended without running it.
+func TestWithTimeout_OneAtATime(t *testing.T) {
+	const n = 3 * 16384
+	h := filters.WithTimeout(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}), 5*time.Second)
+	r := httptest.NewRequest("GET", "/apis/g/v1/things", nil)
+	for i := range n {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusNoContent {
+			t.Fatalf("request %d of %d: %d %s", i+1, n, w.Code, w.Body)
+		}
+	}
+}

@@ -119,3 +119,36 @@ func TestHandlerWorkers_IdleEnds(t *testing.T) {
 		t.Errorf("a handler after the idle time ran on the ended worker %d", first)
 	}
 }
+
+// TestHandlerWorkers_EveryHandlerRuns: a worker that has run its share
+// of handlers (runs) ends, and the handler sent to it as it ended still
+// runs. Handlers sent one at a time, each to the idle worker, as a
+// client with one request in flight sends them: the worker's last
+// handler was received and dropped once, and its request hung until
+// the timeout's 504.
+func TestHandlerWorkers_EveryHandlerRuns(t *testing.T) {
+	p := newHandlerWorkers(4, time.Minute)
+	p.runs = 3
+	workers := map[int]int{} // goroutine → handlers it ran
+	for i := range 10 {
+		ran := make(chan int)
+		p.Go(func() { ran <- goroutineID() })
+		select {
+		case id := <-ran:
+			workers[id]++
+		case <-time.After(10 * time.Second):
+			t.Fatalf("handler %d did not run", i+1)
+		}
+		if i < 9 && i%3 != 2 {
+			waitIdle(t, p, 1) // the next goes to the worker that ran this one
+		}
+	}
+	for id, n := range workers {
+		if n > p.runs {
+			t.Errorf("goroutine %d ran %d handlers, more than %d", id, n, p.runs)
+		}
+	}
+	if len(workers) < 4 {
+		t.Errorf("10 handlers ran on %d workers of at most 3 each", len(workers))
+	}
+}
