@@ -248,6 +248,8 @@ func (h *GenericAPIServer) newTypedScope(info *APIGroupInfo, gv scheme.GroupVers
 			return decodeTyped(s, codecs, kind, bodies, body, strict)
 		},
 		Encode: func(obj scheme.Object) (scheme.Object, error) { return s.ConvertToVersion(obj, gv) },
+		// A built-in kind's conversions copy ObjectMeta.
+		MetadataAsStored: true,
 		FieldLabel: func(label, value string) (string, string, error) {
 			return s.ConvertFieldLabel(kind, label, value)
 		},

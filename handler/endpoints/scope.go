@@ -72,6 +72,13 @@ type RequestScope struct {
 	// ask the registry for storage's shared objects instead of copies
 	// (registry.WithReadOnlyItems).
 	EncodeShared func(obj scheme.Object) (out scheme.Object, reused bool, err error)
+	// MetadataAsStored says an object from storage has the metadata of
+	// the object Encode makes of it: a metadata-only answer
+	// (PartialObjectMetadataList) is read from storage's objects without
+	// Encode. True for built-in kinds, whose conversions between versions
+	// copy ObjectMeta; not for custom resources, whose conversion webhook
+	// may change labels and annotations.
+	MetadataAsStored bool
 	// ReadsAsStored and EncodeStored, if set, let a list in plain JSON
 	// write storage's bytes (registry.WithEncodedItems, an
 	// *registry.EncodedList): ReadsAsStored says reading changes nothing
@@ -510,6 +517,21 @@ func (s *RequestScope) encodeList(list scheme.Object, shared bool) (*wireList, [
 		out.Items = append(out.Items, e)
 	}
 	return out, out.Items, nil
+}
+
+// listAsStored is encodeList without Encode: the list's items as storage
+// gave them (for a metadata-only answer, MetadataAsStored).
+func (s *RequestScope) listAsStored(list scheme.Object) (*wireList, []scheme.Object, error) {
+	items, err := listItems(list)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := &wireList{
+		TypeMeta: metav1.TypeMeta{APIVersion: s.Kind.GroupVersion().String(), Kind: s.ListKind},
+		Metadata: listMetaOf(list),
+		Items:    items,
+	}
+	return out, items, nil
 }
 
 // marshalObject is json.Marshal for the objects of this package.
