@@ -79,18 +79,44 @@ func (s *SharedSpecs) decodeShared(data []byte, crd *apiextensionsv1.CustomResou
 }
 
 // decodeList decodes data, a CustomResourceDefinitionList's JSON, into
-// list: the envelope with encoding/json, each item as decode does, but
-// without remembering its spec (a relist of thousands of CRDs would push
-// out the specs of the CRDs in flight). An informer lists again when its
+// list: the items cut out by splitList and the envelope read by
+// encoding/json (the whole body, if splitList declines it), each item as
+// decode does, but without remembering its spec (a relist of thousands of
+// CRDs would push out the specs of the CRDs in flight). An informer lists again when its
 // watch falls behind, and encoding/json alone reads a real-size CRD's
 // schemas many times over (apiextensions/v1.SplitJSON says why).
 func (s *SharedSpecs) decodeList(data []byte, list *apiextensionsv1.CustomResourceDefinitionList) error {
+	return s.decodeListSplit(data, list, true)
+}
+
+// decodeListSplit is decodeList; split says to cut the items out with
+// splitList (false: encoding/json reads the envelope and finds the
+// items, as tests compare).
+func (s *SharedSpecs) decodeListSplit(data []byte, list *apiextensionsv1.CustomResourceDefinitionList, split bool) error {
 	var env struct {
 		metav1.TypeMeta `json:",inline"`
 		ListMeta        metav1.ListMeta `json:"metadata"`
 		Items           []itemJSON      `json:"items"`
 	}
-	if err := json.Unmarshal(data, &env); err != nil {
+	var (
+		envelope []byte
+		items    [][]byte
+		ok       bool
+	)
+	if split {
+		envelope, items, ok = splitList(data)
+	}
+	if ok {
+		if err := json.Unmarshal(envelope, &env); err != nil {
+			return err
+		}
+		if items != nil {
+			env.Items = make([]itemJSON, len(items))
+			for i, it := range items {
+				env.Items[i] = it
+			}
+		}
+	} else if err := json.Unmarshal(data, &env); err != nil {
 		return err
 	}
 	*list = apiextensionsv1.CustomResourceDefinitionList{TypeMeta: env.TypeMeta, ListMeta: env.ListMeta}

@@ -34,6 +34,8 @@
 //     before shares it, read only. The server's controllers use it; a
 //     real-size CRD's spec comes back unchanged in every watch event and
 //     status-write answer on its way to Established.
+//     A CRD list's items are cut from the body by a light scan
+//     (listsplit.go) rather than by encoding/json's two passes over it.
 //   - A PipeListener (pipe.go) connects a client to a server in the same
 //     process through socketpairs: the server's own controllers use it
 //     over plain HTTP, without the TCP stack in each watch event.
