@@ -18,6 +18,19 @@ func goroutineID() int {
 	return id
 }
 
+// toIdle hands f to a worker waiting for work, as Go does when one is
+// waiting, but waits for one to receive it: a worker counts itself idle
+// just before it waits, so Go right after waitIdle can find no receiver
+// yet and start a new goroutine.
+func toIdle(t *testing.T, p *handlerWorkers, f func()) {
+	t.Helper()
+	select {
+	case p.work <- f:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no idle worker took the handler")
+	}
+}
+
 // waitIdle polls until n workers wait for work.
 func waitIdle(t *testing.T, p *handlerWorkers, n int32) {
 	t.Helper()
@@ -37,7 +50,7 @@ func TestHandlerWorkers_Reuse(t *testing.T) {
 	p.Go(func() { ids <- goroutineID() })
 	first := <-ids
 	waitIdle(t, p, 1)
-	p.Go(func() { ids <- goroutineID() })
+	toIdle(t, p, func() { ids <- goroutineID() })
 	if second := <-ids; second != first {
 		t.Errorf("the second handler ran on goroutine %d, the first on %d: the idle worker was not reused", second, first)
 	}
@@ -76,7 +89,7 @@ func TestHandlerWorkers_Concurrent(t *testing.T) {
 	waitIdle(t, p, maxIdle)
 	// The others ended: another handler still finds an idle worker.
 	done := make(chan int)
-	p.Go(func() { done <- goroutineID() })
+	toIdle(t, p, func() { done <- goroutineID() })
 	if id := <-done; !seen[id] {
 		t.Errorf("a handler after the burst ran on a new goroutine %d, not an idle worker", id)
 	}
@@ -143,13 +156,7 @@ func TestHandlerWorkers_EveryHandlerRuns(t *testing.T) {
 				p.Go(f)
 			}
 		} else {
-			// The worker that ran the one before takes it, once it
-			// waits (idle counts it just before).
-			select {
-			case p.work <- f:
-			case <-time.After(10 * time.Second):
-				t.Fatalf("handler %d: no worker took it", i+1)
-			}
+			toIdle(t, p, f) // the worker that ran the one before
 		}
 		select {
 		case id := <-ran:
