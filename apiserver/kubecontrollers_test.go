@@ -16,6 +16,7 @@ import (
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
 	"github.com/crdlab/crdlab/apis/meta/v1/unstructured"
 	"github.com/crdlab/crdlab/client"
+	"github.com/crdlab/crdlab/client/discovery"
 	"github.com/crdlab/crdlab/client/dynamic"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -35,6 +36,16 @@ func kubeControllersServer(t *testing.T) (*testServer, *client.Clientset, *dynam
 	_, err = crds.Create(context.Background(), crontabCRD(), metav1.CreateOptions{})
 	require.NoError(t, err)
 	waitFor(t, crds, "crontabs."+group, 10*time.Second, established)
+	// The namespace controller finds what to delete through discovery,
+	// which the discovery controller updates just after Established: a
+	// namespace deleted before discovery lists crontabs is emptied
+	// without them, as upstream's would be (a CI run here did once).
+	disc, err := discovery.NewDiscoveryClientForConfig(&client.Config{Host: ts.url, QPS: -1})
+	require.NoError(t, err)
+	within(t, 10*time.Second, "discovery lists crontabs", func() bool {
+		rl, err := disc.ServerResourcesForGroupVersion(context.Background(), crontabsGVR.GroupVersion().String())
+		return err == nil && slices.ContainsFunc(rl.APIResources, func(r metav1.APIResource) bool { return r.Name == "crontabs" })
+	})
 	return ts, cs, dyn
 }
 
