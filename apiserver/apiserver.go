@@ -24,6 +24,7 @@ import (
 	"github.com/crdlab/crdlab/handler/request"
 	"github.com/crdlab/crdlab/internal/version"
 	"github.com/crdlab/crdlab/registry/core/event"
+	"github.com/crdlab/crdlab/registry/customresourcedefinition"
 	"github.com/crdlab/crdlab/scheme"
 	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/storage/bolt"
@@ -432,7 +433,13 @@ func openBackend(c *completedConfig) (backend, error) {
 		if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("data dir: %w", err)
 		}
-		db, err := bolt.Open(filepath.Join(c.DataDir, DataFileName), c.Storage)
+		opts := c.Storage
+		if opts.Writer == "" {
+			// What this build's codecs write: lists of CRDs take the
+			// bytes written since (customresourcedefinition/stored.go).
+			opts.Writer = customresourcedefinition.CodecVersion
+		}
+		db, err := bolt.Open(filepath.Join(c.DataDir, DataFileName), opts)
 		if err != nil {
 			return nil, dataFileError(err)
 		}

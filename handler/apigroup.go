@@ -267,6 +267,30 @@ func (h *GenericAPIServer) newTypedScope(info *APIGroupInfo, gv scheme.GroupVers
 			return out, false, err
 		}
 	}
+	if enc, ok := st.(storedEncoder); ok && subresource == "" {
+		scope.DecodeStored = enc.DecodeStored
+		scope.ReadsAsStored = func() bool { return enc.ReadsAsStored(gv) }
+		scope.EncodeStored = func(dst []byte, o registry.StoredJSON) ([]byte, error) {
+			if out, ok := enc.AppendStored(dst, o, gv); ok {
+				return out, nil
+			}
+			obj, err := enc.DecodeStored(o)
+			if err != nil {
+				return dst, err
+			}
+			if scope.AppendJSON != nil {
+				if out, ok := scope.AppendJSON(dst, obj); ok {
+					return out, nil
+				}
+			}
+			wire, err := scope.Encode(obj)
+			if err != nil {
+				return dst, err
+			}
+			b, err := json.Marshal(wire)
+			return append(dst, b...), err
+		}
+	}
 	if tc, ok := st.(internalTableConvertor); ok && subresource == "" {
 		scope.Table = hubTable{tc: tc, scheme: s, hub: hub}
 	}
@@ -350,6 +374,18 @@ type bodyDecoder interface {
 // JSON (registry/customresourcedefinition/etcd.go:Codec.AppendWire).
 type wireEncoder interface {
 	AppendWire(dst []byte, obj scheme.Object, gv scheme.GroupVersion) (json []byte, ok bool)
+}
+
+// storedEncoder is a storage whose lists may go out as storage holds
+// them (endpoints.RequestScope's ReadsAsStored, EncodeStored and
+// DecodeStored): AppendStored appends an object's answer in gv straight
+// from its stored bytes, or declines (ok false), and DecodeStored reads
+// one it declined. The CRD storage is one
+// (registry/customresourcedefinition/stored.go).
+type storedEncoder interface {
+	ReadsAsStored(gv scheme.GroupVersion) bool
+	AppendStored(dst []byte, o registry.StoredJSON, gv scheme.GroupVersion) (json []byte, ok bool)
+	DecodeStored(o registry.StoredJSON) (scheme.Object, error)
 }
 
 // hubTable prints wire objects with a printer of hub objects: each is

@@ -63,7 +63,10 @@
 //   - A list may ask for the stored bytes (ListOptions.Encoded): an engine
 //     may then answer a list without selectors with each object's JSON
 //     (ObjectJSON), decoding none; upstream's lists are decoded objects
-//     from the watch cache, encoded again by the serializer.
+//     from the watch cache, encoded again by the serializer. Besides
+//     JSONCodec's objects, a JSONStorer's (the CRDs' codec) may go out so;
+//     the reader decides which of those bytes it can write as they are
+//     (for CRDs: those written since the bolt engine's WrittenSince).
 //   - Not implemented: Stats, ReadinessCheck, RequestWatchProgress,
 //     EnableResourceSizeEstimation, and storage transformers (encryption).
 package storage

@@ -114,10 +114,22 @@ type ListOptions struct {
 	// a *MetadataJSON instead of the decoded object (see MetadataJSON).
 	MetadataOnly bool
 	// Encoded says a list's reader only writes each item as JSON and
-	// would change nothing in it: an engine whose codec is JSONCodec may
-	// then answer a list without label or field selectors with the
-	// stored bytes (ListResult.Encoded) and decode nothing.
+	// would change nothing in it: an engine whose codec stores JSON
+	// (JSONCodec, or a JSONStorer) may then answer a list without label
+	// or field selectors with the stored bytes (ListResult.Encoded) and
+	// decode nothing.
 	Encoded bool
+}
+
+// JSONStorer is a Codec other than JSONCodec that stores JSON of its own
+// (the CRDs' codec: apiextensions.k8s.io/v1 in its Go types' key order),
+// whose stored bytes a list may hand out (ListOptions.Encoded) to a
+// reader that knows how to write them. ObjectJSON.AppendJSON and
+// ObjectJSON.Splice are JSONCodec's alone: that reader writes the bytes
+// its own way.
+type JSONStorer interface {
+	Codec
+	StoresJSON()
 }
 
 // ListResult is one page of a list.

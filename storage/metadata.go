@@ -336,3 +336,66 @@ func (s *jsonScan) skip() bool {
 		return s.i > start
 	}
 }
+
+// MetadataSpan returns where the value of the top-level "metadata" key
+// of the JSON object data is, data[start:end], an object. It reads no
+// further than that key: the bytes must be a codec's own (checked when
+// stored), not a client's. ok is false if the keys before it do not read,
+// or there is no metadata object.
+func MetadataSpan(data []byte) (start, end int, ok bool) {
+	s := jsonScan{b: data}
+	start = -1
+	s.object(func(key []byte) bool {
+		if string(key) != "metadata" {
+			return s.skip()
+		}
+		s.space()
+		start = s.i
+		if !s.skip() {
+			start = -1
+		}
+		end = s.i
+		return false // found: stop here
+	})
+	if start < 0 || data[start] != '{' || s.escaped {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+// StructMetaSplice returns where the resourceVersion goes in meta, the
+// JSON of an ObjectMeta as its Go struct writes it (name, generateName,
+// namespace, selfLink, uid, resourceVersion, generation, …: the order of
+// upstream's fields): right after the uid's value, as
+// ,"resourceVersion":"N". ok is false unless uid is there, after none but
+// the keys that come before it, and the key after it is not
+// resourceVersion.
+func StructMetaSplice(meta []byte) (at int, ok bool) {
+	s := jsonScan{b: meta}
+	at = -1
+	s.object(func(key []byte) bool {
+		switch string(key) {
+		case "name", "generateName", "namespace", "selfLink":
+			return s.skip()
+		case "uid":
+			s.space()
+			if s.i >= len(s.b) || s.b[s.i] != '"' || !s.skip() {
+				return false
+			}
+			at = s.i
+			s.space()
+			if s.i < len(s.b) && s.b[s.i] == ',' {
+				next := jsonScan{b: meta, i: s.i + 1}
+				next.space()
+				if k, ok := next.str(); !ok || string(k) == "resourceVersion" {
+					at = -1
+				}
+			}
+		}
+		return false
+	})
+	if at < 0 || s.escaped {
+		return 0, false
+	}
+	return at, true
+}

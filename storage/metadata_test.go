@@ -148,3 +148,53 @@ func FuzzJSONCodec_AppendMetadata(f *testing.F) {
 		require.Equal(t, decodedMetadata(t, data, 12), string(got), "%s", data)
 	})
 }
+
+// TestMetadataSpan: the metadata object of stored bytes is found after
+// keys of any kind, and refused where there is none or the keys before it
+// do not read.
+func TestMetadataSpan(t *testing.T) {
+	for _, c := range []struct {
+		data, want string
+		ok         bool
+	}{
+		{`{"kind":"A","apiVersion":"v1","metadata":{"name":"x","uid":"u"},"spec":{}}`, `{"name":"x","uid":"u"}`, true},
+		{`{"a":[1,{"b":"}"}],"metadata":{},"z":1}`, `{}`, true},
+		{`{ "metadata" : {"name":"x"} }`, `{"name":"x"}`, true},
+		{`{"spec":{}}`, "", false},
+		{`{"metadata":"x"}`, "", false},
+		{`{"meta\u0064ata":{}}`, "", false},
+		{`{"kind":"A" "metadata":{}}`, "", false},
+		{`[]`, "", false},
+	} {
+		start, end, ok := MetadataSpan([]byte(c.data))
+		if ok != c.ok || (ok && c.data[start:end] != c.want) {
+			t.Errorf("MetadataSpan(%s) = %q, %v; want %q, %v", c.data, c.data[start:end], ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestStructMetaSplice: the resourceVersion goes right after the uid, as
+// ObjectMeta's Go struct writes it, and nowhere else.
+func TestStructMetaSplice(t *testing.T) {
+	for _, c := range []struct {
+		meta, want string
+	}{
+		{`{"name":"x","uid":"u","generation":1}`, `{"name":"x","uid":"u","resourceVersion":"7","generation":1}`},
+		{`{"name":"x","namespace":"n","uid":"u"}`, `{"name":"x","namespace":"n","uid":"u","resourceVersion":"7"}`},
+		{`{"name":"x","generation":1}`, ""},                                                // no uid
+		{`{"name":"x","uid":"u","resourceVersion":"3"}`, ""},                               // one already there
+		{`{"labels":{},"uid":"u"}`, ""},                                                    // not in the struct's order
+		{`{"name":"a\"b}","uid":"u"}`, `{"name":"a\"b}","uid":"u","resourceVersion":"7"}`}, // an escape in a value
+		{`{"n\u0061me":"x","uid":"u"}`, ""},                                                // an escape in a key
+		{`{"name":"x","uid":1}`, ""},                                                       // not a string
+	} {
+		at, ok := StructMetaSplice([]byte(c.meta))
+		got := ""
+		if ok {
+			got = c.meta[:at] + `,"resourceVersion":"7"` + c.meta[at:]
+		}
+		if got != c.want {
+			t.Errorf("StructMetaSplice(%s): %q, want %q", c.meta, got, c.want)
+		}
+	}
+}

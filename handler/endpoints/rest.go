@@ -405,6 +405,11 @@ func listResource(w http.ResponseWriter, r *http.Request, s *RequestScope) {
 	if streams(opts) && s.EncodeStored != nil && s.ReadsAsStored != nil && s.ReadsAsStored() {
 		ctx = registry.WithEncodedItems(ctx)
 	}
+	// So does a metadata-only list, which reads each item's metadata
+	// out of its bytes.
+	if s.metadataFromStored(opts) {
+		ctx = registry.WithEncodedItems(ctx)
+	}
 	list, err := lister.List(ctx, listOpts)
 	if err != nil {
 		responsewriters.WriteError(w, err)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/crdlab/crdlab/machinery/strategicpatch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
+	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -87,6 +89,12 @@ type RequestScope struct {
 	// JSON — as Encode and AppendJSON would write it, byte for byte.
 	ReadsAsStored func() bool
 	EncodeStored  func(dst []byte, o registry.StoredJSON) ([]byte, error)
+	// DecodeStored, if set, decodes one listed object's stored JSON as
+	// storage would, its resourceVersion set. With MetadataAsStored, a
+	// metadata-only list then takes storage's bytes too, and reads each
+	// item's metadata out of them (metadataOfStored), decoding only an
+	// object whose metadata cannot be cut out.
+	DecodeStored func(o registry.StoredJSON) (scheme.Object, error)
 	// AppendJSON, if set, appends to dst an object from storage as the
 	// JSON Encode and the wire object's AppendJSON would write, byte for
 	// byte, when it can do so faster (ok true; dst grown once, with room
@@ -497,11 +505,7 @@ func (s *RequestScope) encodeList(list scheme.Object, shared bool) (*wireList, [
 	if err != nil {
 		return nil, nil, err
 	}
-	out := &wireList{
-		TypeMeta: metav1.TypeMeta{APIVersion: s.Kind.GroupVersion().String(), Kind: s.ListKind},
-		Metadata: listMetaOf(list),
-		Items:    make([]scheme.Object, 0, len(items)),
-	}
+	out := s.newWireList(list, make([]scheme.Object, 0, len(items)))
 	encode := s.encodeResult
 	if shared {
 		encode = func(obj scheme.Object) (scheme.Object, error) {
@@ -519,19 +523,66 @@ func (s *RequestScope) encodeList(list scheme.Object, shared bool) (*wireList, [
 	return out, out.Items, nil
 }
 
-// listAsStored is encodeList without Encode: the list's items as storage
-// gave them (for a metadata-only answer, MetadataAsStored).
-func (s *RequestScope) listAsStored(list scheme.Object) (*wireList, []scheme.Object, error) {
-	items, err := listItems(list)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := &wireList{
+// newWireList is the answer to list, in the scope's version, with items.
+func (s *RequestScope) newWireList(list scheme.Object, items []scheme.Object) *wireList {
+	return &wireList{
 		TypeMeta: metav1.TypeMeta{APIVersion: s.Kind.GroupVersion().String(), Kind: s.ListKind},
 		Metadata: listMetaOf(list),
 		Items:    items,
 	}
-	return out, items, nil
+}
+
+// listAsStored is encodeList without Encode: the list's items as storage
+// gave them (for a metadata-only answer, MetadataAsStored), or — from
+// storage's bytes (an *registry.EncodedList, metadataFromStored) — their
+// metadata alone.
+func (s *RequestScope) listAsStored(list scheme.Object) (*wireList, []scheme.Object, error) {
+	var (
+		items []scheme.Object
+		err   error
+	)
+	if el, ok := list.(*registry.EncodedList); ok {
+		items, err = s.metadataOfStored(el.Items)
+	} else {
+		items, err = listItems(list)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.newWireList(list, items), items, nil
+}
+
+// metadataFromStored says a metadata-only list in opts may take storage's
+// bytes (DecodeStored).
+func (s *RequestScope) metadataFromStored(opts negotiation.Options) bool {
+	return s.MetadataAsStored && s.DecodeStored != nil && opts.Convert != nil && *opts.Convert == negotiation.PartialObjectMetadataList
+}
+
+// metadataOfStored reads each stored object's metadata out of its bytes
+// (storage.MetadataSpan): the JSON of its ObjectMeta, which the objects
+// of a MetadataAsStored scope share with their wire form; an object whose
+// metadata cannot be cut out is decoded whole (DecodeStored). The
+// garbage collector's metadata list of 2,000 real-size CRDs decoded each
+// one whole: about half of the CPU of a restart on them (docs/crd-memory.md,
+// "Session 23").
+func (s *RequestScope) metadataOfStored(stored []registry.StoredJSON) ([]scheme.Object, error) {
+	items := make([]scheme.Object, 0, len(stored))
+	for _, o := range stored {
+		if start, end, ok := storage.MetadataSpan(o.Data); ok {
+			m := &metav1.PartialObjectMetadata{}
+			if err := json.Unmarshal(o.Data[start:end], &m.ObjectMeta); err == nil {
+				m.ResourceVersion = strconv.FormatInt(o.Rev, 10)
+				items = append(items, m)
+				continue
+			}
+		}
+		obj, err := s.DecodeStored(o)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, obj)
+	}
+	return items, nil
 }
 
 // marshalObject is json.Marshal for the objects of this package.

@@ -23,6 +23,10 @@
 //   - The storage codec is spelled out (Codec: internal ⇄ v1 JSON through
 //     the scheme) instead of coming from the generic server's
 //     RESTOptionsGetter.
+//   - A list in v1 JSON takes the stored bytes of CRDs this build wrote,
+//     with the resourceVersion spliced in, instead of decoding and writing
+//     each again (stored.go, CodecVersion); upstream encodes every item
+//     of the watch cache's list.
 //   - No table convertor (the handler prints CRDs), no dropDisabledFields
 //     (no feature gates), no warnings for deprecated fields.
 //   - No generic garbage collection of the CRD's dependents: the finalizer

@@ -33,6 +33,9 @@ type REST struct {
 	*registry.Store
 	// codec is the storage codec (tests look at its memo).
 	codec Codec
+	// writtenSince is the backend's first revision written with this
+	// CodecVersion (stored.go); math.MaxInt64 if it cannot tell.
+	writtenSince int64
 }
 
 // NewREST returns the REST storage of CRDs and of their /status, kept in
@@ -63,7 +66,7 @@ func NewREST(backend storage.Backend, s *scheme.Scheme) (*REST, *StatusREST) {
 	}
 	statusStore := *store
 	statusStore.UpdateStrategy = statusStrategy{st}
-	return &REST{Store: store, codec: codec}, &StatusREST{store: &statusStore, codec: codec}
+	return &REST{Store: store, codec: codec, writtenSince: writtenSinceOf(backend)}, &StatusREST{store: &statusStore, codec: codec}
 }
 
 // DecodeBody decodes a request body whose spec was stored before without

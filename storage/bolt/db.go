@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -26,6 +27,10 @@ var (
 	metaFormat    = []byte("format")
 	metaRevision  = []byte("revision")
 	metaCompacted = []byte("compacted")
+	// metaWriter and metaWriterSince say who writes the objects from which
+	// revision on (Options.Writer, DB.WrittenSince).
+	metaWriter      = []byte("writer")
+	metaWriterSince = []byte("writerSince")
 )
 
 // formatV1 is the value of meta/format: a file without it is not ours.
@@ -74,6 +79,8 @@ type DB struct {
 	// compacted is the revision history starts at: reads and watches from
 	// before it answer Expired.
 	compacted int64
+	// writtenSince is WrittenSince's answer, set at Open.
+	writtenSince int64
 
 	// compactMu serialises Compact and Check, which must not see a
 	// compaction half done.
@@ -177,6 +184,10 @@ func Open(path string, opts Options) (*DB, error) {
 		bdb.Close()
 		return nil, err
 	}
+	if err := db.noteWriter(); err != nil {
+		bdb.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	// MAP_POPULATE served the load; a commit that grows the file maps it
 	// again, and populating then would bring the whole file back into the
 	// resident set (resident.go).
@@ -233,6 +244,47 @@ func (db *DB) load() (err error) {
 	// forgotten in memory: forget them again.
 	return db.deleteRevisions(db.index.compact(db.compacted))
 }
+
+// noteWriter sets writtenSince: the revision from which Options.Writer
+// wrote every record, as meta/writer and meta/writerSince say, or — when
+// the file was last opened by another writer (or by one that kept no
+// marker) — the next revision, written into the file as the new marker.
+func (db *DB) noteWriter() error {
+	db.writtenSince = math.MaxInt64
+	if db.opts.Writer == "" {
+		return nil
+	}
+	var since int64 = -1
+	if err := db.bbolt.View(func(tx *bbolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if string(meta.Get(metaWriter)) == db.opts.Writer && len(meta.Get(metaWriterSince)) == 8 {
+			since = getU64(meta.Get(metaWriterSince))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if since < 0 {
+		since = db.rev + 1
+		if err := db.bbolt.Update(func(tx *bbolt.Tx) error {
+			meta := tx.Bucket(bucketMeta)
+			if err := meta.Put(metaWriter, []byte(db.opts.Writer)); err != nil {
+				return err
+			}
+			return meta.Put(metaWriterSince, u64(since))
+		}); err != nil {
+			return err
+		}
+	}
+	db.writtenSince = since
+	return nil
+}
+
+// WrittenSince returns the first revision from which every stored object
+// was written by a server with this DB's Options.Writer: a record of that
+// revision or later holds the bytes this build's codecs write. With no
+// Writer, math.MaxInt64: no record is known to be.
+func (db *DB) WrittenSince() int64 { return db.writtenSince }
 
 // initFormat writes the meta bucket into an empty file, or checks that a
 // non-empty one is a crdlab data file of a known format version.

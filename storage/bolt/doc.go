@@ -21,7 +21,8 @@
 //
 // # Layout
 //
-//	db.go        DB, Open (the file, its format marker, the index rebuilt), Close
+//	db.go        DB, Open (the file, its format marker, the index rebuilt), Close;
+//	             WrittenSince (the revision from which Options.Writer wrote every record)
 //	precheck.go  the file's pages checked as bytes before bbolt maps them
 //	record.go    a record's bytes on disk (with its CRC-32C)
 //	memo.go      the decoded objects readers leave on records, forgotten when idle

@@ -35,7 +35,8 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 	// A reader that only writes JSON takes the stored bytes, with no
 	// selector to decode them for (storage.ListOptions.Encoded).
 	_, isJSON := s.Codec.(storage.JSONCodec)
-	encoded := opts.Encoded && isJSON && pred.Empty()
+	_, storesJSON := s.Codec.(storage.JSONStorer)
+	encoded := opts.Encoded && (isJSON || storesJSON) && pred.Empty()
 
 	res := &storage.ListResult{ResourceVersion: rev}
 	if encoded {
@@ -68,7 +69,11 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 					return false, s.gone(rev, err)
 				}
 			}
-			res.Encoded = append(res.Encoded, storage.ObjectJSON{Data: value, Rev: r.rev, Splice: r.spliceOf(value)})
+			o := storage.ObjectJSON{Data: value, Rev: r.rev}
+			if isJSON {
+				o.Splice = r.spliceOf(value)
+			}
+			res.Encoded = append(res.Encoded, o)
 			n++
 			lastKey = r.key
 			return true, nil

@@ -83,6 +83,14 @@ type Options struct {
 	// StrictMode runs Tx.Check), failing Open on any finding. Check reads
 	// the whole file: for tests and debugging.
 	Strict bool
+	// Writer names the codecs the server writes objects with (a
+	// version its packages keep, such as the CRD codec's
+	// customresourcedefinition.CodecVersion). Open keeps it in the file
+	// with the revision from which it writes (meta/writer and
+	// meta/writerSince, changed when another Writer opens the file), so
+	// that a reader can tell which stored bytes this build wrote:
+	// WrittenSince. Empty: none is known to be.
+	Writer string
 	// NoSync skips fsync on commit. A crash may then lose acknowledged
 	// writes or corrupt the file: for throwaway tests only.
 	NoSync bool

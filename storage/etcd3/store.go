@@ -293,7 +293,8 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 	// A reader that only writes JSON takes the stored bytes, with no
 	// selector to decode them for (storage.ListOptions.Encoded).
 	_, isJSON := s.Codec.(storage.JSONCodec)
-	encoded := opts.Encoded && isJSON && pred.Empty()
+	_, storesJSON := s.Codec.(storage.JSONStorer)
+	encoded := opts.Encoded && (isJSON || storesJSON) && pred.Empty()
 	res := &storage.ListResult{}
 	if encoded {
 		res.Encoded = []storage.ObjectJSON{}
