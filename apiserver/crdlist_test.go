@@ -26,18 +26,9 @@ func TestCRDList_ItemsAsGets(t *testing.T) {
 	const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 	get := func(path, accept string) []byte {
 		t.Helper()
-		req, _ := http.NewRequest("GET", l.url+path, nil)
-		if accept != "" {
-			req.Header.Set("Accept", accept)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil || resp.StatusCode != 200 {
-			t.Fatalf("GET %s: HTTP %d, %v: %.200s", path, resp.StatusCode, err, b)
+		code, b := getAs(t, l.url+path, accept)
+		if code != 200 {
+			t.Fatalf("GET %s: HTTP %d: %.200s", path, code, b)
 		}
 		return b
 	}
@@ -158,25 +149,10 @@ func TestCRDList_AcrossWriters(t *testing.T) {
 		l.url = url
 		return stop
 	}
-	getAccept := func(url, accept string) (int, []byte) {
-		t.Helper()
-		req, _ := http.NewRequest("GET", url, nil)
-		req.Header.Set("Accept", accept)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, b
-	}
 
 	items := func(url, accept string) []json.RawMessage {
 		t.Helper()
-		code, body := getAccept(url+crds, accept)
+		code, body := getAs(t, url+crds, accept)
 		var list struct {
 			Kind  string            `json:"kind"`
 			Items []json.RawMessage `json:"items"`
@@ -195,15 +171,9 @@ func TestCRDList_AcrossWriters(t *testing.T) {
 	}
 	pollFor(t, "all Established", time.Minute, func() bool { return l.established() == len(l.names) })
 	name := l.names[1]
-	req, _ := http.NewRequest("PATCH", l.url+crds+"/"+name, bytes.NewReader([]byte(`{"metadata":{"labels":{"team":"a"},"annotations":{"note":"é <b> \"q\""},"finalizers":["example.com/hold"]}}`)))
-	req.Header.Set("Content-Type", "application/merge-patch+json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("patch %s: HTTP %d", name, resp.StatusCode)
+	if code, body := doJSON(t, "PATCH", l.url+crds+"/"+name, "application/merge-patch+json",
+		`{"metadata":{"labels":{"team":"a"},"annotations":{"note":"é <b> \"q\""},"finalizers":["example.com/hold"]}}`); code != 200 {
+		t.Fatalf("patch %s: HTTP %d: %v", name, code, body)
 	}
 	whole, meta := items(l.url, ""), items(l.url, metaList)
 	if len(whole) != 3 || len(meta) != 3 {
@@ -211,7 +181,7 @@ func TestCRDList_AcrossWriters(t *testing.T) {
 	}
 	names := slices.Sorted(slices.Values(l.names)) // a list's order
 	for i, item := range meta {
-		_, one := getAccept(l.url+crds+"/"+names[i], metaOne)
+		_, one := getAs(t, l.url+crds+"/"+names[i], metaOne)
 		if !bytes.Equal(item, bytes.TrimSpace(one)) {
 			t.Errorf("CRD %s: the metadata list's item\n%s\nis not the GET's\n%s", names[i], item, one)
 		}

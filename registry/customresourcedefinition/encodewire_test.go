@@ -50,15 +50,7 @@ func TestCodec_EncodeWire(t *testing.T) {
 		// want is what the handler writes without EncodeWire.
 		want := func(obj scheme.Object) []byte {
 			t.Helper()
-			wire, err := s.ConvertToVersion(obj, apiextensionsv1.SchemeGroupVersion)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := scheme.MarshalJSON(wire)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return b
+			return v1JSON(t, s, obj)
 		}
 		check := func(what string, obj scheme.Object) {
 			t.Helper()

@@ -103,7 +103,14 @@ func (e *storedEnv) usual(t *testing.T, o storage.ObjectJSON) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wire, err := e.s.ConvertToVersion(obj, apiextensionsv1.SchemeGroupVersion)
+	return v1JSON(t, e.s, obj)
+}
+
+// v1JSON is what the handler writes for an internal CRD without the
+// codec's shortcuts: obj converted to v1 and written.
+func v1JSON(t *testing.T, s *scheme.Scheme, obj scheme.Object) []byte {
+	t.Helper()
+	wire, err := s.ConvertToVersion(obj, apiextensionsv1.SchemeGroupVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
