@@ -279,6 +279,21 @@ func encodedItems(ctx context.Context) bool {
 	return enc
 }
 
+type encodedMetadataKey struct{}
+
+// WithEncodedMetadata is WithEncodedItems for a caller that reads only
+// each item's metadata: storage may then hand an item's metadata object
+// alone (storage.ObjectJSON.Metadata), cut out of its stored bytes
+// (storage.ListOptions.MetadataOnly).
+func WithEncodedMetadata(ctx context.Context) context.Context {
+	return context.WithValue(WithEncodedItems(ctx), encodedMetadataKey{}, true)
+}
+
+func encodedMetadata(ctx context.Context) bool {
+	m, _ := ctx.Value(encodedMetadataKey{}).(bool)
+	return m
+}
+
 func readOnlyItems(ctx context.Context) bool {
 	ro, _ := ctx.Value(readOnlyItemsKey{}).(bool)
 	return ro
@@ -307,6 +322,7 @@ func (e *Store) list(ctx context.Context, opts *metav1.ListOptions, encoded bool
 		Predicate:            p,
 		Recursive:            recursive,
 		Encoded:              encoded,
+		MetadataOnly:         encoded && encodedMetadata(ctx),
 	})
 	if err != nil {
 		return nil, interpretStorageError(opList, err, e.DefaultQualifiedResource, "", lo.Continue != "")

@@ -109,9 +109,11 @@ type ListOptions struct {
 	// SendInitialEvents asks a watch for its initial state followed by an
 	// initial-events-end bookmark (watch-list).
 	SendInitialEvents *bool
-	// MetadataOnly says a watch's reader wants only each object's
-	// metadata (a PartialObjectMetadata watch): an engine may then send
-	// a *MetadataJSON instead of the decoded object (see MetadataJSON).
+	// MetadataOnly says a watch's or a list's reader wants only each
+	// object's metadata (a PartialObjectMetadata watch or list): a watch
+	// may then send a *MetadataJSON instead of the decoded object (see
+	// MetadataJSON), and a list with Encoded may hand each object's
+	// metadata object alone (ObjectJSON.Metadata).
 	MetadataOnly bool
 	// Encoded says a list's reader only writes each item as JSON and
 	// would change nothing in it: an engine whose codec stores JSON

@@ -23,6 +23,10 @@ type ObjectJSON struct {
 	// FindSplice found it for these bytes before: an engine may keep it
 	// with the stored value.
 	Splice Splice
+	// Metadata says Data is only the object's metadata object, as
+	// MetadataSpan cuts it out of the stored bytes (a list with
+	// ListOptions.MetadataOnly); AppendJSON and Splice do not apply.
+	Metadata bool
 }
 
 // AppendJSON appends the object's JSON with its resourceVersion set to

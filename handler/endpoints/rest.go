@@ -408,7 +408,7 @@ func listResource(w http.ResponseWriter, r *http.Request, s *RequestScope) {
 	// So does a metadata-only list, which reads each item's metadata
 	// out of its bytes.
 	if s.metadataFromStored(opts) {
-		ctx = registry.WithEncodedItems(ctx)
+		ctx = registry.WithEncodedMetadata(ctx)
 	}
 	list, err := lister.List(ctx, listOpts)
 	if err != nil {

@@ -559,21 +559,33 @@ func (s *RequestScope) metadataFromStored(opts negotiation.Options) bool {
 }
 
 // metadataOfStored reads each stored object's metadata out of its bytes
-// (storage.MetadataSpan): the JSON of its ObjectMeta, which the objects
-// of a MetadataAsStored scope share with their wire form; an object whose
-// metadata cannot be cut out is decoded whole (DecodeStored). The
+// (storage.MetadataSpan; storage cuts it out already when it can, under
+// registry.WithEncodedMetadata): the JSON of its ObjectMeta, which the
+// objects of a MetadataAsStored scope share with their wire form; an
+// object whose metadata cannot be cut out is decoded whole (DecodeStored). The
 // garbage collector's metadata list of 2,000 real-size CRDs decoded each
 // one whole: about half of the CPU of a restart on them (docs/crd-memory.md,
 // "Session 23").
 func (s *RequestScope) metadataOfStored(stored []registry.StoredJSON) ([]scheme.Object, error) {
 	items := make([]scheme.Object, 0, len(stored))
 	for _, o := range stored {
-		if start, end, ok := storage.MetadataSpan(o.Data); ok {
+		meta := o.Data // cut out by storage already (registry.WithEncodedMetadata)
+		ok := o.Metadata
+		if !ok {
+			var start, end int
+			start, end, ok = storage.MetadataSpan(o.Data)
+			meta = o.Data[start:end]
+		}
+		if ok {
 			m := &metav1.PartialObjectMetadata{}
-			if err := json.Unmarshal(o.Data[start:end], &m.ObjectMeta); err == nil {
+			err := json.Unmarshal(meta, &m.ObjectMeta)
+			if err == nil {
 				m.ResourceVersion = strconv.FormatInt(o.Rev, 10)
 				items = append(items, m)
 				continue
+			}
+			if o.Metadata { // the rest of the object is not at hand
+				return nil, fmt.Errorf("reading the metadata stored at revision %d: %w", o.Rev, err)
 			}
 		}
 		obj, err := s.DecodeStored(o)

@@ -205,6 +205,36 @@ func TestREST_AppendStored(t *testing.T) {
 	}
 }
 
+// TestREST_ListEncodedMetadata: a list for metadata alone gets each
+// CRD's metadata object cut out of its stored bytes by storage, and
+// nothing more of them.
+func TestREST_ListEncodedMetadata(t *testing.T) {
+	e := openStored(t, filepath.Join(t.TempDir(), "test.db"), CodecVersion)
+	defer e.db.Close()
+	for i := range 3 {
+		e.create(t, crdgen.CRD(i, crdgen.Options{Bytes: 60 << 10, Versions: 2, Seed: uint64(i)}))
+	}
+	whole := e.stored(t)
+	l, err := e.rest.List(registry.WithEncodedMetadata(context.Background()), &metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	el, ok := l.(*registry.EncodedList)
+	if !ok || len(el.Items) != len(whole) {
+		t.Fatalf("the list is a %T of %d items, want storage's bytes of %d", l, len(el.Items), len(whole))
+	}
+	for i, o := range el.Items {
+		start, end, ok := storage.MetadataSpan(whole[i].Data)
+		if !ok {
+			t.Fatalf("item %d: no metadata in the stored bytes", i)
+		}
+		if !o.Metadata || o.Rev != whole[i].Rev || !bytes.Equal(o.Data, whole[i].Data[start:end]) {
+			t.Errorf("item %d: Metadata %v, revision %d (want %d), %d bytes: %.100s; want the %d bytes of its metadata",
+				i, o.Metadata, o.Rev, whole[i].Rev, len(o.Data), o.Data, end-start)
+		}
+	}
+}
+
 var updateGolden = flag.Bool("update", false, "rewrite testdata/codec.golden (refused unless CodecVersion changed with the bytes)")
 
 // TestCodecVersion pins the bytes Codec writes for storedCRDs under

@@ -46,7 +46,14 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 	}
 	n := 0 // items in the page
 	var lastKey string
-	err = s.db.scanAt(ctx, rng, from, rev, encoded, func(r *record, value []byte) (bool, error) {
+	// A metadata-only reader gets each object's metadata object alone,
+	// cut out while the value is still in the mapped file: a list of
+	// 2,000 real-size CRDs copies 2.6 MB instead of 530.
+	var cut func([]byte) (int, int, bool)
+	if encoded && opts.MetadataOnly {
+		cut = storage.MetadataSpan
+	}
+	err = s.db.scanAt(ctx, rng, from, rev, encoded, cut, func(r *record, value []byte, isCut bool) (bool, error) {
 		if limit > 0 && n == limit {
 			// Another object follows: this page ends here.
 			c, err := storage.EncodeContinue(lastKey+"\x00", s.Prefix, rev)
@@ -68,9 +75,14 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 				if value, err = s.db.value(r); err != nil {
 					return false, s.gone(rev, err)
 				}
+				if cut != nil {
+					if start, end, ok := cut(value); ok {
+						value, isCut = value[start:end:end], true
+					}
+				}
 			}
-			o := storage.ObjectJSON{Data: value, Rev: r.rev}
-			if isJSON {
+			o := storage.ObjectJSON{Data: value, Rev: r.rev, Metadata: isCut}
+			if isJSON && !isCut {
 				o.Splice = r.spliceOf(value)
 			}
 			res.Encoded = append(res.Encoded, o)
@@ -143,6 +155,8 @@ const scanChunk = 1000
 // too: a record whose value stays on disk has it read in the chunk's
 // transaction (one transaction per chunk, rather than one per record in
 // DB.value); value is nil if it could not be read there, or without values.
+// With cut too, fn gets the span of the value cut finds, and cut true (see
+// readValues).
 //
 // A key's latest record is in memory; older states are read from the
 // history bucket. Each chunk opens its bbolt read transaction before it
@@ -150,18 +164,22 @@ const scanChunk = 1000
 // (under mu) before it deletes them on disk, so every revision found is in
 // the transaction's snapshot, or the compaction is seen and the scan
 // answers Expired. fn runs with no lock and no transaction held.
-func (db *DB) scanAt(ctx context.Context, rng storage.KeyRange, from string, rev int64, values bool, fn func(r *record, value []byte) (bool, error)) error {
+func (db *DB) scanAt(ctx context.Context, rng storage.KeyRange, from string, rev int64, values bool, cut func([]byte) (int, int, bool), fn func(r *record, value []byte, cut bool) (bool, error)) error {
 	type hit struct {
 		rec *record // the record, or nil if it must be read from history
 		rev int64
 	}
 	hits := make([]hit, 0, scanChunk)
 	var (
-		recs []*record // with values: the chunk's records
-		vals [][]byte  // and their values
+		recs  []*record // with values: the chunk's records
+		vals  [][]byte  // and their values
+		cutOK []bool    // with cut: which values were cut
 	)
 	if values {
 		recs, vals = make([]*record, 0, scanChunk), make([][]byte, scanChunk)
+		if cut != nil {
+			cutOK = make([]bool, scanChunk)
+		}
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -225,16 +243,20 @@ func (db *DB) scanAt(ctx context.Context, rng storage.KeyRange, from string, rev
 				recs = append(recs, h.rec)
 			}
 			vals = vals[:len(recs)]
-			readValues(tx, recs, vals)
+			readValues(tx, recs, vals, cut, cutOK)
 		}
 		db.endRead(tx)
 
 		for i, h := range hits {
-			var value []byte
+			var (
+				value []byte
+				isCut bool
+			)
 			if values {
 				value = vals[i]
+				isCut = cutOK != nil && cutOK[i]
 			}
-			more, err := fn(h.rec, value)
+			more, err := fn(h.rec, value, isCut)
 			if err != nil || !more {
 				return err
 			}

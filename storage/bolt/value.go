@@ -82,24 +82,43 @@ func valueAt(c *bbolt.Cursor, r *record, k []byte) ([]byte, error) {
 // third of its time. A value that cannot be read in tx is left nil (a
 // record committed after tx began: DB.value reads it later, in a
 // transaction of its own, and reports what is wrong).
-func readValues(tx *bbolt.Tx, recs []*record, values [][]byte) {
+//
+// With cut, each value read is cut to cut's span of it when cut finds one
+// (cutOK[i] true; the rest of the value is not copied), and left whole
+// when it does not.
+func readValues(tx *bbolt.Tx, recs []*record, values [][]byte, cut func([]byte) (start, end int, ok bool), cutOK []bool) {
 	c := tx.Bucket(bucketHistory).Cursor()
 	k := make([]byte, 8)
 	var mapped []int // the values still in the mapped file: copied below
 	total := 0
+	cutTo := func(i int, v []byte) []byte {
+		if cut == nil || v == nil {
+			return v
+		}
+		start, end, ok := cut(v)
+		cutOK[i] = ok
+		if !ok {
+			return v
+		}
+		return v[start:end:end]
+	}
 	for i, r := range recs {
+		if cut != nil {
+			cutOK[i] = false
+		}
 		if !r.onDisk {
-			values[i] = r.value
+			values[i] = cutTo(i, r.value)
 			continue
 		}
 		if p := r.loaded.Load(); p != nil {
-			values[i] = *p
+			values[i] = cutTo(i, *p)
 			continue
 		}
 		v, err := valueAt(c, r, k)
 		if err != nil {
 			v = nil
 		}
+		v = cutTo(i, v)
 		values[i] = v
 		if v != nil {
 			mapped = append(mapped, i)
