@@ -70,6 +70,22 @@ func setListMeta(list scheme.Object, rv, cont string, remaining *int64) error {
 // through the registry).
 type StoredJSON = storage.ObjectJSON
 
+// MetadataOf returns the JSON of the metadata object of a listed object:
+// o.Data itself when storage handed the metadata alone
+// (WithEncodedMetadata: o.Metadata), else cut out of the stored bytes
+// (storage.MetadataSpan). ok is false if it cannot be cut out: the caller
+// decodes the object instead.
+func MetadataOf(o StoredJSON) (meta []byte, ok bool) {
+	if o.Metadata {
+		return o.Data, true
+	}
+	start, end, ok := storage.MetadataSpan(o.Data)
+	if !ok {
+		return nil, false
+	}
+	return o.Data[start:end], true
+}
+
 // EncodedList is a page of a list read under WithEncodedItems: its items
 // are the objects' stored JSON (storage.ObjectJSON), read-only, each
 // written with AppendJSON. The handler writes them as they are, or

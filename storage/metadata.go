@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/internal/jsonskim"
 	"github.com/crdlab/crdlab/scheme"
 )
 
@@ -70,19 +71,19 @@ func NewMetadataJSON(codec Codec, data []byte, rv int64) *MetadataJSON {
 // sorted keys (and unstructured.AppendJSON's) put it, so that the result
 // is byte for byte what encoding the decoded object's metadata writes.
 func (JSONCodec) AppendMetadata(dst, data []byte, rv int64) ([]byte, bool) {
-	s := jsonScan{b: data}
+	s := jsonskim.Scanner{B: data}
 	start, end := -1, -1
-	ok := s.object(func(key []byte) bool {
+	ok := s.Object(func(key []byte) bool {
 		if string(key) != "metadata" {
-			return s.skip()
+			return s.Skip()
 		}
-		s.space()
-		start = s.i
-		ok := s.skip()
-		end = s.i
+		s.Space()
+		start = s.I
+		ok := s.Skip()
+		end = s.I
 		return ok
 	})
-	if !ok || !s.end() || start < 0 || data[start] != '{' {
+	if !ok || !s.End() || start < 0 || data[start] != '{' {
 		return dst, false
 	}
 	return appendMetaWithRV(dst, data[start:end], rv)
@@ -96,19 +97,19 @@ func appendMetaWithRV(dst, meta []byte, rv int64) ([]byte, bool) {
 	}
 	// A resourceVersion already there (Resource.Encode writes none), or
 	// metadata the walk declines.
-	m := jsonScan{b: meta}
+	m := jsonskim.Scanner{B: meta}
 	valStart, valEnd := -1, -1
-	ok := m.object(func(key []byte) bool {
+	ok := m.Object(func(key []byte) bool {
 		if string(key) == "resourceVersion" {
-			m.space()
-			valStart = m.i
-			ok := m.skip()
-			valEnd = m.i
+			m.Space()
+			valStart = m.I
+			ok := m.Skip()
+			valEnd = m.I
 			return ok
 		}
-		return m.skip()
+		return m.Skip()
 	})
-	if !ok || m.escaped || valStart < 0 {
+	if !ok || m.Escaped || valStart < 0 {
 		return dst, false
 	}
 	dst = append(dst, meta[:valStart]...)
@@ -168,22 +169,22 @@ func (sp Splice) insert(dst, data []byte, rv int64) []byte {
 // 0 if meta has a resourceVersion, is not an object, or has an escaped
 // key (whose order the raw bytes do not tell).
 func metaSplice(meta []byte) Splice {
-	m := jsonScan{b: meta}
+	m := jsonskim.Scanner{B: meta}
 	at, keys, has := -1, 0, false
-	ok := m.object(func(key []byte) bool {
+	ok := m.Object(func(key []byte) bool {
 		keys++
 		switch k := string(key); {
 		case k == "resourceVersion":
 			has = true
 			return false
 		case k > "resourceVersion":
-			at = m.keyAt
+			at = m.KeyAt
 			return false // the keys are sorted: it goes here
 		}
-		return m.skip()
+		return m.Skip()
 	})
 	switch {
-	case has || m.escaped:
+	case has || m.Escaped:
 		return 0
 	case at >= 0:
 		return newSplice(at, spliceBefore)
@@ -196,168 +197,27 @@ func metaSplice(meta []byte) Splice {
 	}
 }
 
-// jsonScan walks JSON text, checking no more of its grammar than it needs
-// to find where each value begins and ends: it reads bytes written by
-// encoding/json, and anything it does not expect fails the cut (the
-// caller decodes instead).
-type jsonScan struct {
-	b []byte
-	i int
-	// keyAt is the offset of the opening quote of the key object's
-	// callback is reading.
-	keyAt int
-	// escaped says a key had a backslash escape (keys are handed over
-	// raw, escapes and all).
-	escaped bool
-}
-
-func (s *jsonScan) space() {
-	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
-		s.i++
-	}
-}
-
-// end reports whether only white space is left.
-func (s *jsonScan) end() bool {
-	s.space()
-	return s.i == len(s.b)
-}
-
-// str reads a string and returns its raw content, escapes included.
-func (s *jsonScan) str() ([]byte, bool) {
-	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '"' {
-		return nil, false
-	}
-	start := s.i + 1
-	for i := start; i < len(s.b); i++ {
-		switch s.b[i] {
-		case '\\':
-			s.escaped = true
-			i++
-		case '"':
-			s.i = i + 1
-			return s.b[start:i], true
-		}
-	}
-	return nil, false
-}
-
-// object reads an object, calling field with each key; field must read
-// the key's value.
-func (s *jsonScan) object(field func(key []byte) bool) bool {
-	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		return false
-	}
-	s.i++
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == '}' {
-		s.i++
-		return true
-	}
-	for {
-		s.space()
-		s.keyAt = s.i
-		key, ok := s.str()
-		if !ok {
-			return false
-		}
-		s.space()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			return false
-		}
-		s.i++
-		if !field(key) {
-			return false
-		}
-		s.space()
-		if s.i >= len(s.b) {
-			return false
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return true
-		default:
-			return false
-		}
-	}
-}
-
-// skip reads one value of any kind. Strings inside are read for their
-// quotes only; brackets are counted.
-func (s *jsonScan) skip() bool {
-	s.space()
-	if s.i >= len(s.b) {
-		return false
-	}
-	switch c := s.b[s.i]; c {
-	case '"':
-		escaped := s.escaped
-		_, ok := s.str()
-		s.escaped = escaped // only keys count
-		return ok
-	case '{', '[':
-		depth := 0
-		for s.i < len(s.b) {
-			switch s.b[s.i] {
-			case '"':
-				escaped := s.escaped
-				if _, ok := s.str(); !ok {
-					return false
-				}
-				s.escaped = escaped
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-			}
-			s.i++
-			if depth == 0 {
-				return true
-			}
-		}
-		return false
-	default: // a number, true, false or null
-		start := s.i
-		for s.i < len(s.b) {
-			switch s.b[s.i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return s.i > start
-			case '"', '{', '[', ':':
-				return false
-			}
-			s.i++
-		}
-		return s.i > start
-	}
-}
-
 // MetadataSpan returns where the value of the top-level "metadata" key
 // of the JSON object data is, data[start:end], an object. It reads no
 // further than that key: the bytes must be a codec's own (checked when
 // stored), not a client's. ok is false if the keys before it do not read,
 // or there is no metadata object.
 func MetadataSpan(data []byte) (start, end int, ok bool) {
-	s := jsonScan{b: data}
+	s := jsonskim.Scanner{B: data}
 	start = -1
-	s.object(func(key []byte) bool {
+	s.Object(func(key []byte) bool {
 		if string(key) != "metadata" {
-			return s.skip()
+			return s.Skip()
 		}
-		s.space()
-		start = s.i
-		if !s.skip() {
+		s.Space()
+		start = s.I
+		if !s.Skip() {
 			start = -1
 		}
-		end = s.i
+		end = s.I
 		return false // found: stop here
 	})
-	if start < 0 || data[start] != '{' || s.escaped {
+	if start < 0 || data[start] != '{' || s.Escaped {
 		return 0, 0, false
 	}
 	return start, end, true
@@ -371,30 +231,30 @@ func MetadataSpan(data []byte) (start, end int, ok bool) {
 // the keys that come before it, and the key after it is not
 // resourceVersion.
 func StructMetaSplice(meta []byte) (at int, ok bool) {
-	s := jsonScan{b: meta}
+	s := jsonskim.Scanner{B: meta}
 	at = -1
-	s.object(func(key []byte) bool {
+	s.Object(func(key []byte) bool {
 		switch string(key) {
 		case "name", "generateName", "namespace", "selfLink":
-			return s.skip()
+			return s.Skip()
 		case "uid":
-			s.space()
-			if s.i >= len(s.b) || s.b[s.i] != '"' || !s.skip() {
+			s.Space()
+			if s.I >= len(s.B) || s.B[s.I] != '"' || !s.Skip() {
 				return false
 			}
-			at = s.i
-			s.space()
-			if s.i < len(s.b) && s.b[s.i] == ',' {
-				next := jsonScan{b: meta, i: s.i + 1}
-				next.space()
-				if k, ok := next.str(); !ok || string(k) == "resourceVersion" {
+			at = s.I
+			s.Space()
+			if s.I < len(s.B) && s.B[s.I] == ',' {
+				next := jsonskim.Scanner{B: meta, I: s.I + 1}
+				next.Space()
+				if k, _, ok := next.Str(); !ok || string(k) == "resourceVersion" {
 					at = -1
 				}
 			}
 		}
 		return false
 	})
-	if at < 0 || s.escaped {
+	if at < 0 || s.Escaped {
 		return 0, false
 	}
 	return at, true

@@ -1,6 +1,6 @@
 package storage
 
-import "bytes"
+import "github.com/crdlab/crdlab/internal/jsonskim"
 
 // ObjectJSON is one listed object as a reader that only writes it as JSON
 // may take it (ListOptions.Encoded): its bytes as JSONCodec stored them
@@ -47,11 +47,11 @@ func (o ObjectJSON) AppendJSON(dst []byte) (out, apiVersion, kind []byte, ok boo
 	if sp := o.Splice; sp != 0 && sp.at() > start && sp.at() < len(o.Data) {
 		return sp.insert(dst, o.Data, o.Rev), apiVersion, kind, true
 	}
-	s := jsonScan{b: o.Data, i: start}
-	if !s.skip() {
+	s := jsonskim.Scanner{B: o.Data, I: start}
+	if !s.Skip() {
 		return dst, nil, nil, false
 	}
-	end := s.i
+	end := s.I
 	if sp := metaSplice(o.Data[start:end]); sp != 0 {
 		return newSplice(start+sp.at(), sp.how()).insert(dst, o.Data, o.Rev), apiVersion, kind, true
 	}
@@ -72,11 +72,11 @@ func FindSplice(data []byte) Splice {
 	if !ok {
 		return 0
 	}
-	s := jsonScan{b: data, i: start}
-	if !s.skip() {
+	s := jsonskim.Scanner{B: data, I: start}
+	if !s.Skip() {
 		return 0
 	}
-	sp := metaSplice(data[start:s.i])
+	sp := metaSplice(data[start:s.I])
 	if sp == 0 {
 		return 0
 	}
@@ -87,27 +87,27 @@ func FindSplice(data []byte) Splice {
 // apiVersion and kind if they come before it (as plain strings), and the
 // offset of metadata's value, an object.
 func typeAndMeta(data []byte) (apiVersion, kind []byte, start int, ok bool) {
-	s := jsonScan{b: data}
+	s := jsonskim.Scanner{B: data}
 	start = -1
 	str := func(v *[]byte) bool {
-		raw, ok := s.str()
+		raw, escaped, ok := s.Str()
 		*v = raw
-		return ok && bytes.IndexByte(raw, '\\') < 0
+		return ok && !escaped
 	}
-	ended := s.object(func(key []byte) bool {
+	ended := s.Object(func(key []byte) bool {
 		switch string(key) {
 		case "apiVersion":
 			return str(&apiVersion)
 		case "kind":
 			return str(&kind)
 		case "metadata":
-			s.space()
-			start = s.i
+			s.Space()
+			start = s.I
 			return false // stop: the caller reads it
 		}
-		return s.skip()
+		return s.Skip()
 	})
-	if ended || start < 0 || start >= len(data) || data[start] != '{' || s.escaped {
+	if ended || start < 0 || start >= len(data) || data[start] != '{' || s.Escaped {
 		// ended: the object has no metadata.
 		return nil, nil, 0, false
 	}

@@ -22,7 +22,6 @@ import (
 	"github.com/crdlab/crdlab/machinery/strategicpatch"
 	"github.com/crdlab/crdlab/registry"
 	"github.com/crdlab/crdlab/scheme"
-	"github.com/crdlab/crdlab/storage"
 	"github.com/crdlab/crdlab/trace"
 )
 
@@ -559,7 +558,7 @@ func (s *RequestScope) metadataFromStored(opts negotiation.Options) bool {
 }
 
 // metadataOfStored reads each stored object's metadata out of its bytes
-// (storage.MetadataSpan; storage cuts it out already when it can, under
+// (registry.MetadataOf; storage cuts it out already when it can, under
 // registry.WithEncodedMetadata): the JSON of its ObjectMeta, which the
 // objects of a MetadataAsStored scope share with their wire form; an
 // object whose metadata cannot be cut out is decoded whole (DecodeStored). The
@@ -569,14 +568,7 @@ func (s *RequestScope) metadataFromStored(opts negotiation.Options) bool {
 func (s *RequestScope) metadataOfStored(stored []registry.StoredJSON) ([]scheme.Object, error) {
 	items := make([]scheme.Object, 0, len(stored))
 	for _, o := range stored {
-		meta := o.Data // cut out by storage already (registry.WithEncodedMetadata)
-		ok := o.Metadata
-		if !ok {
-			var start, end int
-			start, end, ok = storage.MetadataSpan(o.Data)
-			meta = o.Data[start:end]
-		}
-		if ok {
+		if meta, ok := registry.MetadataOf(o); ok {
 			m := &metav1.PartialObjectMetadata{}
 			err := json.Unmarshal(meta, &m.ObjectMeta)
 			if err == nil {

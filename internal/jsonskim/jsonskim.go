@@ -1,0 +1,206 @@
+// Package jsonskim walks JSON text for the spans a caller wants — where a
+// value begins and ends, an object's keys, an array's elements — checking
+// no more of the grammar than that: a string is read for its quotes (a raw
+// control character in it fails, as encoding/json refuses one), brackets
+// are counted, and any other value runs to the next delimiter. Whoever
+// decodes a span checks the rest of it.
+//
+// Its readers: the storage engine, which splices resourceVersions into its
+// own stored bytes and cuts their metadata out (storage/objectjson.go,
+// storage/metadata.go), and the client, which cuts a list's items out of a
+// body before decoding each (client/listsplit.go). The client's decoder of
+// PartialObjectMetadata (client/metadata/decode.go) is not one: it decodes
+// what it keeps and checks the whole grammar, as encoding/json would.
+//
+// Upstream: none; kube-apiserver decodes whole objects with encoding/json.
+package jsonskim
+
+import "bytes"
+
+// Scanner reads JSON text B from offset I. Its methods report false when
+// the text is not what they read; the caller then gives up (and usually
+// decodes the text the slow way).
+type Scanner struct {
+	B []byte
+	I int
+	// KeyAt is the offset of the opening quote of the key whose value
+	// Object's callback is reading.
+	KeyAt int
+	// Escaped says a key Object read had a backslash escape (keys are
+	// handed over raw, escapes and all: their bytes are then not their
+	// value).
+	Escaped bool
+}
+
+// Space skips white space.
+func (s *Scanner) Space() {
+	for s.I < len(s.B) {
+		switch s.B[s.I] {
+		case ' ', '\t', '\n', '\r':
+			s.I++
+		default:
+			return
+		}
+	}
+}
+
+// End reports whether only white space is left.
+func (s *Scanner) End() bool {
+	s.Space()
+	return s.I == len(s.B)
+}
+
+// Byte consumes c if it is next (white space is not skipped).
+func (s *Scanner) Byte(c byte) bool {
+	if s.I < len(s.B) && s.B[s.I] == c {
+		s.I++
+		return true
+	}
+	return false
+}
+
+// Literal consumes word if it is next.
+func (s *Scanner) Literal(word string) bool {
+	if bytes.HasPrefix(s.B[s.I:], []byte(word)) {
+		s.I += len(word)
+		return true
+	}
+	return false
+}
+
+// Str reads a string (white space before it is skipped) and returns its
+// raw content in place; escaped says it had a backslash escape.
+func (s *Scanner) Str() (raw []byte, escaped, ok bool) {
+	s.Space()
+	if !s.Byte('"') {
+		return nil, false, false
+	}
+	start := s.I
+	for s.I < len(s.B) {
+		switch c := s.B[s.I]; {
+		case c == '\\':
+			escaped = true
+			s.I += 2
+		case c == '"':
+			s.I++
+			return s.B[start : s.I-1], escaped, true
+		case c < 0x20:
+			return nil, false, false
+		default:
+			s.I++
+		}
+	}
+	return nil, false, false
+}
+
+// Skip reads one value of any kind (white space before it is skipped):
+// strings for their quotes, brackets counted, and a number, true, false or
+// null up to the next delimiter.
+func (s *Scanner) Skip() bool {
+	s.Space()
+	if s.I >= len(s.B) {
+		return false
+	}
+	switch s.B[s.I] {
+	case '"':
+		_, _, ok := s.Str()
+		return ok
+	case '{', '[':
+		depth := 0
+		for s.I < len(s.B) {
+			switch s.B[s.I] {
+			case '"':
+				if _, _, ok := s.Str(); !ok {
+					return false
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			s.I++
+			if depth == 0 {
+				return true
+			}
+		}
+		return false
+	default:
+		start := s.I
+		for s.I < len(s.B) {
+			switch s.B[s.I] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return s.I > start
+			case '"', '{', '[', ':':
+				return false
+			}
+			s.I++
+		}
+		return s.I > start
+	}
+}
+
+// Object reads an object, calling field with each key (raw, in place:
+// field must not keep it); field must read the key's value, or return
+// false to stop the walk there (Object then returns false too).
+func (s *Scanner) Object(field func(key []byte) bool) bool {
+	s.Space()
+	if !s.Byte('{') {
+		return false
+	}
+	s.Space()
+	if s.Byte('}') {
+		return true
+	}
+	for {
+		s.Space()
+		s.KeyAt = s.I
+		key, escaped, ok := s.Str()
+		if !ok {
+			return false
+		}
+		s.Escaped = s.Escaped || escaped
+		s.Space()
+		if !s.Byte(':') || !field(key) {
+			return false
+		}
+		s.Space()
+		switch {
+		case s.Byte(','):
+		case s.Byte('}'):
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// Array reads an array and returns each element's span (white space
+// before it is skipped).
+func (s *Scanner) Array() ([][]byte, bool) {
+	s.Space()
+	if !s.Byte('[') {
+		return nil, false
+	}
+	out := [][]byte{}
+	s.Space()
+	if s.Byte(']') {
+		return out, true
+	}
+	for {
+		s.Space()
+		start := s.I
+		if !s.Skip() {
+			return nil, false
+		}
+		out = append(out, s.B[start:s.I])
+		s.Space()
+		switch {
+		case s.Byte(','):
+		case s.Byte(']'):
+			return out, true
+		default:
+			return nil, false
+		}
+	}
+}
