@@ -34,14 +34,11 @@ type Scanner struct {
 
 // Space skips white space.
 func (s *Scanner) Space() {
-	for s.I < len(s.B) {
-		switch s.B[s.I] {
-		case ' ', '\t', '\n', '\r':
-			s.I++
-		default:
-			return
-		}
+	i, b := s.I, s.B
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
 	}
+	s.I = i
 }
 
 // End reports whether only white space is left.
@@ -75,19 +72,18 @@ func (s *Scanner) Str() (raw []byte, escaped, ok bool) {
 	if !s.Byte('"') {
 		return nil, false, false
 	}
-	start := s.I
-	for s.I < len(s.B) {
-		switch c := s.B[s.I]; {
+	// A local index: the loop is the skim's hot one.
+	b, start := s.B, s.I
+	for i := start; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			s.I = i + 1
+			return b[start:i], escaped, true
 		case c == '\\':
 			escaped = true
-			s.I += 2
-		case c == '"':
-			s.I++
-			return s.B[start : s.I-1], escaped, true
+			i++
 		case c < 0x20:
 			return nil, false, false
-		default:
-			s.I++
 		}
 	}
 	return nil, false, false
@@ -106,37 +102,38 @@ func (s *Scanner) Skip() bool {
 		_, _, ok := s.Str()
 		return ok
 	case '{', '[':
-		depth := 0
-		for s.I < len(s.B) {
-			switch s.B[s.I] {
+		depth, b := 0, s.B
+		for i := s.I; i < len(b); i++ {
+			switch b[i] {
 			case '"':
+				s.I = i
 				if _, _, ok := s.Str(); !ok {
 					return false
 				}
-				continue
+				i = s.I - 1
 			case '{', '[':
 				depth++
 			case '}', ']':
-				depth--
-			}
-			s.I++
-			if depth == 0 {
-				return true
+				if depth--; depth == 0 {
+					s.I = i + 1
+					return true
+				}
 			}
 		}
 		return false
 	default:
-		start := s.I
-		for s.I < len(s.B) {
-			switch s.B[s.I] {
+		start, b := s.I, s.B
+		for i := start; i < len(b); i++ {
+			switch b[i] {
 			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return s.I > start
+				s.I = i
+				return i > start
 			case '"', '{', '[', ':':
 				return false
 			}
-			s.I++
 		}
-		return s.I > start
+		s.I = len(b)
+		return len(b) > start
 	}
 }
 
