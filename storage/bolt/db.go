@@ -184,14 +184,15 @@ func Open(path string, opts Options) (*DB, error) {
 		bdb.Close()
 		return nil, err
 	}
-	if err := db.noteWriter(); err != nil {
-		bdb.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	// MAP_POPULATE served the load; a commit that grows the file maps it
 	// again, and populating then would bring the whole file back into the
 	// resident set (resident.go).
 	bdb.MmapFlags = 0
+	// The writer's marker is such a commit, when it changes.
+	if err := db.noteWriter(); err != nil {
+		bdb.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	if opts.Strict {
 		if err := db.Check(); err != nil {
 			bdb.Close()
@@ -249,20 +250,37 @@ func (db *DB) load() (err error) {
 // wrote every record, as meta/writer and meta/writerSince say, or — when
 // the file was last opened by another writer (or by one that kept no
 // marker) — the next revision, written into the file as the new marker.
+// Opened with no Writer, it removes the marker: what is written now is
+// nobody's known bytes.
 func (db *DB) noteWriter() error {
 	db.writtenSince = math.MaxInt64
-	if db.opts.Writer == "" {
-		return nil
-	}
-	var since int64 = -1
+	var (
+		since  int64 = -1
+		marked bool
+	)
 	if err := db.bbolt.View(func(tx *bbolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
-		if string(meta.Get(metaWriter)) == db.opts.Writer && len(meta.Get(metaWriterSince)) == 8 {
+		marked = meta.Get(metaWriter) != nil
+		if marked && string(meta.Get(metaWriter)) == db.opts.Writer && len(meta.Get(metaWriterSince)) == 8 {
 			since = getU64(meta.Get(metaWriterSince))
 		}
 		return nil
 	}); err != nil {
 		return err
+	}
+	if db.opts.Writer == "" {
+		if !marked {
+			return nil
+		}
+		// Whoever writes now is unknown: the next writer's records start
+		// after what this one writes.
+		return db.bbolt.Update(func(tx *bbolt.Tx) error {
+			meta := tx.Bucket(bucketMeta)
+			if err := meta.Delete(metaWriter); err != nil {
+				return err
+			}
+			return meta.Delete(metaWriterSince)
+		})
 	}
 	if since < 0 {
 		since = db.rev + 1

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -333,4 +334,53 @@ func fillN(t testing.TB, st storage.Interface, n int) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestOpen_WrittenSince: the revision from which the file's writer wrote
+// every record survives a reopen by the same writer, moves past every
+// record when another writer (or one that names none) opens the file, and
+// is unknown with no writer.
+func TestOpen_WrittenSince(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "test.db")
+	open := func(writer string) *bolt.DB {
+		t.Helper()
+		db, err := bolt.Open(path, bolt.Options{NoSync: true, Writer: writer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	names := 0
+	write := func(db *bolt.DB, n int) int64 {
+		t.Helper()
+		for range n {
+			names++
+			create(t, cronStore(db), fmt.Sprintf("c%d", names), "* * * * *")
+		}
+		rev, err := db.CurrentRevision(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rev
+	}
+	steps := []struct {
+		writer string
+		want   func(rev int64) int64 // from the revision before the open
+	}{
+		{"a", func(int64) int64 { return 1 }},            // a new file
+		{"a", func(int64) int64 { return 1 }},            // the same writer
+		{"b", func(rev int64) int64 { return rev + 1 }},  // another
+		{"", func(int64) int64 { return math.MaxInt64 }}, // none
+		{"b", func(rev int64) int64 { return rev + 1 }},  // b again: not across the unknown writer's records
+		{"b", func(rev int64) int64 { return rev - 1 }},  // and kept: from before the two records b wrote last time
+	}
+	var rev int64
+	for i, st := range steps {
+		db := open(st.writer)
+		if got, want := db.WrittenSince(), st.want(rev); got != want {
+			t.Errorf("step %d (writer %q): WrittenSince %d, want %d", i, st.writer, got, want)
+		}
+		rev = write(db, 2)
+		db.Close()
+	}
 }
