@@ -62,6 +62,15 @@ var (
 // again, which heals anything an event handler let slip.
 const crdInformerResync = 5 * time.Minute
 
+// statusWorkers is how many workers the naming and establishing
+// controllers run (upstream: one each). Each CRD's way to Established is
+// two status writes, one by each; with one worker each, the writes of a
+// burst of real-size CRDs go one at a time, and at 2,000 CRDs the last
+// CRD waited about 50 s behind its create (docs/crd-memory.md, "Session
+// 24"). The naming controller's workers decide one at a time (its
+// decideMu); only the writes overlap.
+const statusWorkers = 4
+
 // crdControllers is the loopback client, the CRD informer and the
 // controllers fed by it.
 //
@@ -198,10 +207,11 @@ func (c *crdControllers) start(ctx context.Context, loopback *client.Config) err
 		return err
 	}
 	runners := []func(context.Context){
-		// Workers as upstream: one for the slow-moving naming,
-		// establishing, discovery and OpenAPI, five for the others.
-		func(ctx context.Context) { naming.Run(ctx, 1) },
-		func(ctx context.Context) { establishing.Run(ctx, 1) },
+		// Workers as upstream (one for discovery and OpenAPI, five for
+		// the others), but for naming and establishing, which upstream
+		// runs on one worker each: statusWorkers each here.
+		func(ctx context.Context) { naming.Run(ctx, statusWorkers) },
+		func(ctx context.Context) { establishing.Run(ctx, statusWorkers) },
 		func(ctx context.Context) { nonStructural.Run(ctx, 5) },
 		func(ctx context.Context) { apiApproval.Run(ctx, 5) },
 		func(ctx context.Context) { finalizing.Run(ctx, 5) },

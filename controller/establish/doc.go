@@ -43,5 +43,7 @@
 //   - QueueCRD takes only the name; the delay is the controller's
 //     EstablishDelay field rather than an argument chosen by the
 //     crdHandler from MasterCount.
-//   - Run takes a worker count (upstream's RunWithContext starts one).
+//   - Run takes a worker count (upstream's RunWithContext starts one; the
+//     server runs four, as many as the naming controller, whose writes
+//     feed this queue: the queue never hands one key to two workers).
 package establish

@@ -34,6 +34,15 @@
 // just taken. A mutation cache (the accepted names this controller wrote,
 // used while they are newer than the cache's copies) closes that window.
 //
+// Several workers: upstream runs one, so that no two decisions overlap.
+// crdlab's workers decide one at a time too (a mutex around reading the
+// group's names and deciding), but send their status writes side by side:
+// a write on its way holds the names it is giving (inFlight) as well as
+// the CRD's old ones until it is answered, and then the group is queued
+// again. A burst of real-size CRDs otherwise waits for one status write
+// at a time: at 2,000 CRDs the last NamesAccepted came about 50 s after
+// the last create (docs/crd-memory.md, "Session 24").
+//
 // Tracing: with controller.Options.Tracer set, the controller's queue
 // ("crd_naming_condition_controller") emits workqueue events and each sync
 // a "sync" event (actor "naming"); each status write is a "status" event,
@@ -54,7 +63,9 @@
 //     schemas and all, for 60 s). An entry goes when the informer's copy
 //     is as new (crdlab's resourceVersions are the store's integer
 //     revisions, as etcd's) or the CRD is gone.
-//   - Run takes a worker count, as every controller, but runs one, as
-//     upstream: name reservation is not safe to run concurrently. Errors
-//     go to the slog logger, not utilruntime.HandleError.
+//   - Run runs the workers it is given (the server: four); upstream's
+//     runs one. sync is cut in two around the status write (decide,
+//     settle), and a failed write also queues the group again (its
+//     names may have turned another CRD away meanwhile). Errors go to
+//     the slog logger, not utilruntime.HandleError.
 package status

@@ -24,8 +24,11 @@ import (
 const upstreamSync = "k8s.io/apiextensions-apiserver/pkg/controller/status.(*NamingConditionController).sync"
 
 // NamingConditionController computes status.acceptedNames and the
-// NamesAccepted condition of every CRD. It reserves names, so it runs one
-// worker: two workers could hand the same name to two CRDs.
+// NamesAccepted condition of every CRD. It reserves names: its workers
+// decide one at a time (decideMu), and the names a status write on its
+// way holds are taken for every other decision until the write is
+// answered (inFlight), so that two workers never hand one name to two
+// CRDs.
 //
 // Mirrors NamingConditionController in
 // k8s.io/apiextensions-apiserver/pkg/controller/status/naming_controller.go.
@@ -39,6 +42,15 @@ type NamingConditionController struct {
 	// crdMutationCache holds the accepted names this controller wrote
 	// that the informer may not have delivered yet (see doc.go).
 	crdMutationCache *mutationCache
+
+	// decideMu makes the workers' decisions one at a time: each reads
+	// the group's names, decides, and records its write in inFlight
+	// before the next reads them. The writes themselves, the slow part,
+	// run side by side.
+	decideMu sync.Mutex
+	// inFlight holds, by CRD name, the accepted names of the status
+	// writes sent and not yet answered. Guarded by decideMu.
+	inFlight map[string]apiextensionsv1.CustomResourceDefinitionNames
 
 	// syncFn is sync; tests replace it to watch the queue alone.
 	syncFn func(ctx context.Context, key string) error
@@ -68,6 +80,7 @@ func NewNamingConditionController(crdInformer informer.SharedIndexInformer, crdC
 		crdIndexer:       crdInformer.GetIndexer(),
 		crdSynced:        crdInformer.HasSynced,
 		crdMutationCache: newMutationCache(),
+		inFlight:         map[string]apiextensionsv1.CustomResourceDefinitionNames{},
 		queue:            controller.NewQueue[string]("crd_naming_condition_controller", opts),
 		log:              opts.Logger,
 		clock:            opts.Clock,
@@ -86,10 +99,10 @@ func NewNamingConditionController(crdInformer informer.SharedIndexInformer, crdC
 	return c, nil
 }
 
-// Run waits for the CRD informer to sync, then handles the queue with one
-// worker until ctx ends. workers is accepted for the shape all
-// controllers share; more than one would be unsafe here (upstream, too,
-// starts exactly one).
+// Run waits for the CRD informer to sync, then handles the queue with
+// workers workers until ctx ends. Upstream starts exactly one, because its
+// decisions read the group's names with no lock; here decideMu and
+// inFlight make more than one safe (see sync).
 //
 // Mirrors (*NamingConditionController).Run.
 func (c *NamingConditionController) Run(ctx context.Context, workers int) {
@@ -100,8 +113,7 @@ func (c *NamingConditionController) Run(ctx context.Context, workers int) {
 	if !informer.WaitForCacheSync(ctx, c.crdSynced) {
 		return
 	}
-	// One worker, whatever workers says (see above).
-	controller.RunWorkers(ctx, c.queue, 1, c.processNextWorkItem)
+	controller.RunWorkers(ctx, c.queue, max(workers, 1), c.processNextWorkItem)
 }
 
 // processNextWorkItem handles one key off the queue. It returns false
@@ -115,27 +127,69 @@ func (c *NamingConditionController) processNextWorkItem(ctx context.Context) boo
 // sync brings one CRD's accepted names and NamesAccepted condition up to
 // date with its requested names and the rest of its group.
 //
+// Upstream's sync is one function; here it is cut in two around the
+// status write. decide reads and decides under decideMu, and records the
+// names it is about to write in inFlight; the write goes out with no lock
+// held; settle takes the names out of inFlight again (into the mutation
+// cache if the write went through). While a write is on its way, its CRD
+// holds both its old accepted names (the informer's copy) and the new
+// ones: another worker can take neither, and a CRD turned away for them
+// is queued again once the write is answered, as upstream queues the
+// group after every write. With one worker this is upstream's sync.
+//
 // Mirrors (*NamingConditionController).sync.
 func (c *NamingConditionController) sync(ctx context.Context, key string) error {
+	crd, err := c.decide(key)
+	if crd == nil || err != nil {
+		return err
+	}
+	updated, err := c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
+	c.settle(key, updated, err)
+	if err == nil {
+		c.opts.TraceStatus(updated, upstreamSync, "", apiextensionsv1.NamesAccepted, apiextensionsv1.Established)
+	}
+	// We may have released a name (a rename), or, if the write failed,
+	// turned another CRD away for a name this one never took: re-kick
+	// the group.
+	requeueErr := c.requeueAllOtherGroupCRDs(key)
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		// Deleted or changed meanwhile: the informer brings the new state
+		// and we are called again.
+		return requeueErr
+	}
+	if err != nil {
+		return err
+	}
+	return requeueErr
+}
+
+// decide reads key's CRD and its group's names under decideMu and returns
+// the CRD to write, with the accepted names and conditions it should
+// have, after recording those names in inFlight; or nil if there is
+// nothing to write.
+func (c *NamingConditionController) decide(key string) (*apiextensionsv1.CustomResourceDefinition, error) {
+	c.decideMu.Lock()
+	defer c.decideMu.Unlock()
+
 	inCRD, err := c.crdLister.Get(key)
 	if apierrors.IsNotFound(err) {
 		// The CRD was deleted and has freed its names: reconsider the
 		// other CRDs of its group.
 		c.crdMutationCache.forget(key)
-		return c.requeueAllOtherGroupCRDs(key)
+		return nil, c.requeueAllOtherGroupCRDs(key)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	// Names settled: nothing to decide.
 	if namesEqual(inCRD.Spec.Names, inCRD.Status.AcceptedNames) {
-		return nil
+		return nil, nil
 	}
 
 	allResources, allKinds, err := c.getAcceptedNamesForGroup(inCRD.Spec.Group)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	acceptedNames, namingCondition, establishedCondition := calculateNamesAndConditions(inCRD, allResources, allKinds)
 
@@ -143,7 +197,7 @@ func (c *NamingConditionController) sync(ctx context.Context, key string) error 
 	// changed.
 	if namesEqual(inCRD.Status.AcceptedNames, acceptedNames) &&
 		helpers.IsCRDConditionEquivalent(&namingCondition, helpers.FindCRDCondition(inCRD, apiextensionsv1.NamesAccepted)) {
-		return nil
+		return nil, nil
 	}
 
 	crd := controller.CopyForStatus(inCRD)
@@ -151,30 +205,30 @@ func (c *NamingConditionController) sync(ctx context.Context, key string) error 
 	now := c.clock.Now()
 	helpers.SetCRDConditionAt(crd, namingCondition, now)
 	helpers.SetCRDConditionAt(crd, establishedCondition, now)
+	c.inFlight[key] = acceptedNames
+	return crd, nil
+}
 
-	updated, err := c.crdClient.UpdateStatus(ctx, crd, metav1.UpdateOptions{})
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
-		// Deleted or changed meanwhile: the informer brings the new state
-		// and we are called again.
-		return nil
+// settle ends key's write: its names leave inFlight, and if the write
+// went through (updated), the mutation cache remembers them until the
+// informer catches up, so the next decision in this group sees the names
+// this CRD just took. Both under decideMu, so that no decision sees the
+// names in neither.
+func (c *NamingConditionController) settle(key string, updated *apiextensionsv1.CustomResourceDefinition, err error) {
+	c.decideMu.Lock()
+	defer c.decideMu.Unlock()
+	delete(c.inFlight, key)
+	if err == nil {
+		c.crdMutationCache.mutation(updated)
 	}
-	if err != nil {
-		return err
-	}
-	c.opts.TraceStatus(updated, upstreamSync, "", apiextensionsv1.NamesAccepted, apiextensionsv1.Established)
-	// Remember what we wrote until the informer catches up, so the next
-	// sync in this group sees the names this CRD just took.
-	c.crdMutationCache.mutation(updated)
-
-	// We may have released a name (a rename): re-kick the group.
-	return c.requeueAllOtherGroupCRDs(key)
 }
 
 // getAcceptedNamesForGroup returns the resource names (plurals, singulars,
 // short names) and the kinds (kinds, list kinds) the CRDs of group have
-// been given, the CRD being synced included. It reads the group's CRDs
-// from the group index (upstream lists every CRD and skips the other
-// groups').
+// been given, the CRD being synced included, and those that status writes
+// on their way will give them (inFlight). It reads the group's CRDs from
+// the group index (upstream lists every CRD and skips the other groups').
+// The caller holds decideMu.
 //
 // Mirrors (*NamingConditionController).getAcceptedNamesForGroup.
 func (c *NamingConditionController) getAcceptedNamesForGroup(group string) (allResources, allKinds map[string]bool, err error) {
@@ -186,16 +240,23 @@ func (c *NamingConditionController) getAcceptedNamesForGroup(group string) (allR
 	for _, curr := range list {
 		// Prefer what we just wrote, if the cache has not caught up: this
 		// is what lets one worker sync a group in a tight loop.
-		names := c.crdMutationCache.acceptedNames(curr)
-		allResources[names.Plural] = true
-		allResources[names.Singular] = true
-		for _, s := range names.ShortNames {
-			allResources[s] = true
+		addNames(allResources, allKinds, c.crdMutationCache.acceptedNames(curr))
+		if held, ok := c.inFlight[curr.Name]; ok {
+			addNames(allResources, allKinds, held)
 		}
-		allKinds[names.Kind] = true
-		allKinds[names.ListKind] = true
 	}
 	return allResources, allKinds, nil
+}
+
+// addNames adds names' resource names and kinds to the sets.
+func addNames(allResources, allKinds map[string]bool, names apiextensionsv1.CustomResourceDefinitionNames) {
+	allResources[names.Plural] = true
+	allResources[names.Singular] = true
+	for _, s := range names.ShortNames {
+		allResources[s] = true
+	}
+	allKinds[names.Kind] = true
+	allKinds[names.ListKind] = true
 }
 
 // calculateNamesAndConditions decides, for in, which requested names are

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -539,4 +540,119 @@ func TestNamingConditionController_Run(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return after ctx ended")
 	}
+}
+
+// TestNamingConditionController_WorkersHoldNamesInFlight runs two workers
+// on two CRDs of one group that want the same kind. The first status
+// write is held until the second arrives, so the two syncs overlap: the
+// second decision must see the name the first write is taking (inFlight)
+// and be turned away, and be queued again once the first write is
+// answered. With the decisions unguarded, both CRDs are given the kind.
+func TestNamingConditionController_WorkersHoldNamesInFlight(t *testing.T) {
+	a := newCRD("widgets.g.example.com").SpecNames("widgets", "widget", "Widget", "WidgetList").New()
+	b := newCRD("gizmos.g.example.com").SpecNames("gizmos", "gizmo", "Widget", "GizmoList").New()
+	c, _, client := newController(t, a, b)
+
+	var calls atomic.Int32
+	second := make(chan struct{})
+	overlapped := make(chan bool, 1)
+	client.UpdateStatusHook = func(*apiextensionsv1.CustomResourceDefinition) error {
+		switch calls.Add(1) {
+		case 1:
+			select {
+			case <-second:
+				overlapped <- true
+			case <-time.After(10 * time.Second):
+				overlapped <- false
+			}
+		case 2:
+			close(second)
+		}
+		return nil
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx, 2); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	c.queue.Add(a.Name)
+	c.queue.Add(b.Name)
+
+	require.True(t, <-overlapped, "the second status write did not arrive while the first was on its way")
+	var winner, loser string
+	require.Eventually(t, func() bool {
+		ga, gb := client.Get(a.Name), client.Get(b.Name)
+		switch {
+		case ga.Status.AcceptedNames.Kind == "Widget" && conflicted(gb):
+			winner, loser = a.Name, b.Name
+		case gb.Status.AcceptedNames.Kind == "Widget" && conflicted(ga):
+			winner, loser = b.Name, a.Name
+		default:
+			return false
+		}
+		return true
+	}, 5*time.Second, time.Millisecond)
+	for _, u := range client.Updates() {
+		if u.Name == loser {
+			assert.NotEqual(t, "Widget", u.Status.AcceptedNames.Kind, "%s was given %s's kind", loser, winner)
+		}
+	}
+	// The loser was queued again when the winner's write was answered
+	// (its sync then finds the kind taken, and writes nothing new).
+	require.Eventually(t, func() bool {
+		c.decideMu.Lock()
+		defer c.decideMu.Unlock()
+		return c.queue.Len() == 0 && len(c.inFlight) == 0
+	}, 5*time.Second, time.Millisecond)
+}
+
+// TestNamingConditionController_FailedWriteKeepsOldNames renames a CRD's
+// kind while another CRD of the group wants the old one. The rename's
+// write fails (409): the old kind stays the renamed CRD's in storage, so
+// the other CRD, synced while the write was on its way and again after,
+// never gets it.
+func TestNamingConditionController_FailedWriteKeepsOldNames(t *testing.T) {
+	a := newCRD("widgets.g.example.com").SpecNames("widgets", "widget", "Gadget", "WidgetList").
+		StatusNames("widgets", "widget", "Widget", "WidgetList").Condition(acceptedCondition()).New()
+	b := newCRD("gizmos.g.example.com").SpecNames("gizmos", "gizmo", "Widget", "GizmoList").New()
+	c, _, client := newController(t, a, b)
+
+	var calls atomic.Int32
+	second := make(chan struct{})
+	client.UpdateStatusHook = func(crd *apiextensionsv1.CustomResourceDefinition) error {
+		n := calls.Add(1)
+		if crd.Name != a.Name {
+			if n <= 2 {
+				close(second)
+			}
+			return nil
+		}
+		if n == 1 {
+			select {
+			case <-second:
+			case <-time.After(10 * time.Second):
+			}
+		}
+		return apierrors.NewConflict(apiextensionsv1.Resource("customresourcedefinitions"), crd.Name, errors.New("changed meanwhile"))
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx, 2); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	c.queue.Add(a.Name)
+	c.queue.Add(b.Name)
+
+	require.Eventually(t, func() bool { return conflicted(client.Get(b.Name)) }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return c.queue.Len() == 0 && len(client.Updates()) > 0 }, 5*time.Second, time.Millisecond)
+	for _, u := range client.Updates() {
+		assert.NotEqual(t, "Widget", u.Status.AcceptedNames.Kind, "%s was given a kind %s still holds", u.Name, a.Name)
+	}
+	assert.Equal(t, "Widget", client.Get(a.Name).Status.AcceptedNames.Kind)
+}
+
+// conflicted reports whether crd's NamesAccepted is False for its kind.
+func conflicted(crd *apiextensionsv1.CustomResourceDefinition) bool {
+	cond := helpers.FindCRDCondition(crd, apiextensionsv1.NamesAccepted)
+	return cond != nil && cond.Status == apiextensionsv1.ConditionFalse && cond.Reason == "KindConflict"
 }
