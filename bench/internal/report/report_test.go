@@ -53,6 +53,17 @@ func TestCheckTargets(t *testing.T) {
 	if tg := byName["create, 16 clients: server CPU per create"]; !tg.Met || tg.Value < 0.099 || tg.Value > 0.101 {
 		t.Errorf("CPU per create target = %+v", tg)
 	}
+	const firstCR = "CRD created → first custom resource created (crdlab, p50; max in the results)"
+	if tg := byName[firstCR]; !tg.Measured {
+		t.Errorf("first CR target not measured: %+v", tg)
+	}
+	r.Servers[Crdlab].FirstCR = stats.Latencies{}
+	r.CheckTargets()
+	for _, tg := range r.Targets {
+		if tg.Name == firstCR && tg.Measured {
+			t.Errorf("a first-CR phase that did not run counts as measured: %+v", tg)
+		}
+	}
 	r.Servers[Crdlab].WatchBig.Failed = "boom"
 	r.CheckTargets()
 	for _, tg := range r.Targets {
