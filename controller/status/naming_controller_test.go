@@ -571,12 +571,7 @@ func TestNamingConditionController_WorkersHoldNamesInFlight(t *testing.T) {
 		return nil
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { c.Run(ctx, 2); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	c.queue.Add(a.Name)
-	c.queue.Add(b.Name)
+	runWorkers(t, c, 2, a.Name, b.Name)
 
 	require.True(t, <-overlapped, "the second status write did not arrive while the first was on its way")
 	var winner, loser string
@@ -636,12 +631,7 @@ func TestNamingConditionController_FailedWriteKeepsOldNames(t *testing.T) {
 		return apierrors.NewConflict(apiextensionsv1.Resource("customresourcedefinitions"), crd.Name, errors.New("changed meanwhile"))
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { c.Run(ctx, 2); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	c.queue.Add(a.Name)
-	c.queue.Add(b.Name)
+	runWorkers(t, c, 2, a.Name, b.Name)
 
 	require.Eventually(t, func() bool { return conflicted(client.Get(b.Name)) }, 5*time.Second, time.Millisecond)
 	require.Eventually(t, func() bool { return c.queue.Len() == 0 && len(client.Updates()) > 0 }, 5*time.Second, time.Millisecond)
@@ -649,6 +639,19 @@ func TestNamingConditionController_FailedWriteKeepsOldNames(t *testing.T) {
 		assert.NotEqual(t, "Widget", u.Status.AcceptedNames.Kind, "%s was given a kind %s still holds", u.Name, a.Name)
 	}
 	assert.Equal(t, "Widget", client.Get(a.Name).Status.AcceptedNames.Kind)
+}
+
+// runWorkers runs c with workers workers until the test ends, and queues
+// keys.
+func runWorkers(t *testing.T, c *NamingConditionController, workers int, keys ...string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx, workers); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	for _, k := range keys {
+		c.queue.Add(k)
+	}
 }
 
 // conflicted reports whether crd's NamesAccepted is False for its kind.
