@@ -242,6 +242,7 @@ func (b *bench) crdsOne(ctx context.Context, cp crdsParams, crds []workload.GenC
 	res.CPUSec = (cpu() - cpu0).Seconds()
 	m1 := s.mem()
 	res.RSSAfter, res.AnonAfter = m1.RSS, m1.Anon
+	res.PeakRSS = max(res.PeakRSS, m1.HWM)
 	logf("crds %d: %s: settled after %.0f s, CPU %.0f s, RSS %.2f GiB (%.2f MiB per CRD; anonymous %.2f MiB per CRD)", n, s.name, res.SettleSec, res.CPUSec,
 		float64(res.RSSAfter)/(1<<30), res.PerCRD(n)/(1<<20), res.AnonPerCRD(n)/(1<<20))
 

@@ -182,15 +182,18 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 		c.KiB, c.Versions, c.PerGroup, c.BudgetSec, float64(c.BudgetRSS)/(1<<30))
 	p("RSS per CRD is the whole resident set's slope (VmRSS, all of the server's processes); " +
 		"its anonymous part (RssAnon: heaps, stacks) leaves out the data files' pages (bbolt's, etcd's) " +
-		"that are mapped and were touched: the kernel may drop those and read them again.\n\n")
+		"that are mapped and were touched: the kernel may drop those and read them again. " +
+		"RSS peak is the sum of each process's VmHWM (the reference's two processes may peak at " +
+		"different moments), read when every CRD is Established and, since session 24, again once the " +
+		"size has settled: the memory to provision for such a burst.\n\n")
 	if gets, crs := c.samples(); gets > 0 && c.OpenAPIGVs > 0 {
 		p("Each p99 is over %d timed gets by one client, uncompressed, each body read whole into one buffer the client keeps "+
 			"(OpenAPI: cycling through %d group versions, each fetched once before); "+
 			"each CR create p50 over %d creates by one client, with the first CRD served and again "+
 			"after the size has settled.\n\n", gets, c.OpenAPIGVs, crs)
 	}
-	p("| CRDs | server | Established + served | creates answered | settled | CPU | RSS settled | RSS per CRD (anonymous) | /apis p99 | aggregated p99 | OpenAPI G/V p99 | kubectl api-resources (cold) | CR create p50, 1 CRD → N | load |\n")
-	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	p("| CRDs | server | Established + served | creates answered | settled | CPU | RSS settled | RSS peak | RSS per CRD (anonymous) | /apis p99 | aggregated p99 | OpenAPI G/V p99 | kubectl api-resources (cold) | CR create p50, 1 CRD → N | load |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, sz := range c.Sizes {
 		for _, name := range []string{Reference, Crdlab} {
 			s := sz.Servers[name]
@@ -209,12 +212,16 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 			if len(s.KubectlMs) > 0 {
 				kc = fmt.Sprintf("%.0f ms", s.KubectlMs[len(s.KubectlMs)/2])
 			}
+			peak := "-"
+			if s.PeakRSS > 0 {
+				peak = fmt.Sprintf("%.2f GiB", float64(s.PeakRSS)/(1<<30))
+			}
 			per := fmt.Sprintf("%.2f MiB", s.PerCRD(sz.N)/(1<<20))
 			if s.AnonAfter > 0 {
 				per += fmt.Sprintf(" (%.2f)", s.AnonPerCRD(sz.N)/(1<<20))
 			}
-			p("| %d | %s | %s | %.1f s | %.1f s | %.0f s | %.2f GiB | %s | %.1f ms | %.1f ms | %s | %s | %.1f → %.1f ms | %.1f–%.1f |\n",
-				sz.N, name, est, s.CreatesSec, s.SettleSec, s.CPUSec, float64(s.RSSAfter)/(1<<30), per,
+			p("| %d | %s | %s | %.1f s | %.1f s | %.0f s | %.2f GiB | %s | %s | %.1f ms | %.1f ms | %s | %s | %.1f → %.1f ms | %.1f–%.1f |\n",
+				sz.N, name, est, s.CreatesSec, s.SettleSec, s.CPUSec, float64(s.RSSAfter)/(1<<30), peak, per,
 				s.Discovery.P99, s.Aggregated.P99, oa, kc,
 				s.CRCreate1.P50, s.CRCreateN.P50, sz.LoadAvg[0], sz.LoadAvg[1])
 		}

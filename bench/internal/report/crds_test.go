@@ -50,10 +50,15 @@ func TestCRDs(t *testing.T) {
 			t.Errorf("discovery 3× slower: %+v", tg)
 		}
 	}
+	r.CRDs.Sizes[1].Servers[Crdlab].PeakRSS = 3 << 29
 	var b strings.Builder
 	r.crdsMarkdown(&b)
 	if !strings.Contains(b.String(), "budget stop: time budget of 15m0s reached after 900 s, 300 of 501 Established") {
 		t.Errorf("the budget stop is not in the report:\n%s", b.String())
+	}
+	// The peak is shown where measured, a dash where not.
+	if !strings.Contains(b.String(), "| 0.54 GiB | 1.50 GiB | 1.00 MiB |") || !strings.Contains(b.String(), "| 0.15 GiB | - | 1.00 MiB |") {
+		t.Errorf("the peak RSS column is not in the report:\n%s", b.String())
 	}
 	alone := &CRDs{KiB: 265, Sizes: []*CRDsSize{{N: 2001, Servers: map[string]*CRDsServer{Crdlab: srv(0, 1, 1, "")}}, {N: 101}}}
 	merged := alone.Merge(r.CRDs)
