@@ -92,8 +92,11 @@ type DB struct {
 	failed atomic.Pointer[error]
 
 	fanout *fanout
-	expiry expiry  // the deadlines of objects that expire (ttl.go)
-	memos  memoSet // the records holding decoded objects (memo.go)
+	expiry expiry // the deadlines of objects that expire (ttl.go)
+	// expiring serializes expire: a run that finds nothing due may be
+	// one whose deadlines another run has taken and is still deleting.
+	expiring sync.Mutex
+	memos    memoSet // the records holding decoded objects (memo.go)
 	// read tells the committer that a reader's transaction touched the
 	// mapped file (endRead; buffered, one signal is enough): it releases
 	// the pages after a quiet moment, as after a commit (resident.go).

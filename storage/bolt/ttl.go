@@ -114,8 +114,15 @@ func (db *DB) runExpirer() {
 
 // expire deletes the objects whose deadline has come, and returns how
 // they went: nil, or the first error other than "written again
-// meanwhile" (a failed or closed DB).
+// meanwhile" (a failed or closed DB). Runs go one at a time, so that
+// when one returns, every deadline that had come when it was called is
+// deleted: the deadlines leave the heap when a run takes them, and a
+// second run at the same moment would find none and return while the
+// first still deletes (TestDB_TTL/DeadlinesSurviveARestart failed that
+// way, 1 in many, when its call met the run Open starts).
 func (db *DB) expire() error {
+	db.expiring.Lock()
+	defer db.expiring.Unlock()
 	due := db.expiry.due(db.opts.Now().UnixNano())
 	if len(due) == 0 {
 		return nil
