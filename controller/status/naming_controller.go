@@ -100,7 +100,7 @@ func NewNamingConditionController(crdInformer informer.SharedIndexInformer, crdC
 }
 
 // Run waits for the CRD informer to sync, then handles the queue with
-// workers workers until ctx ends. Upstream starts exactly one, because its
+// workers workers until ctx ends. Upstream starts exactly one, and its
 // decisions read the group's names with no lock; here decideMu and
 // inFlight make more than one safe (see sync).
 //
@@ -152,12 +152,9 @@ func (c *NamingConditionController) sync(ctx context.Context, key string) error 
 	// turned another CRD away for a name this one never took: re-kick
 	// the group.
 	requeueErr := c.requeueAllOtherGroupCRDs(key)
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
-		// Deleted or changed meanwhile: the informer brings the new state
-		// and we are called again.
-		return requeueErr
-	}
-	if err != nil {
+	// Deleted or changed meanwhile (404, 409): the informer brings the
+	// new state and we are called again.
+	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 		return err
 	}
 	return requeueErr
