@@ -1,8 +1,6 @@
 package handler
 
 import (
-	"bytes"
-	"compress/gzip"
 	"container/list"
 	"crypto/sha512"
 	"encoding/json"
@@ -282,7 +280,7 @@ func (o *openAPIService) documentBuilt(gv scheme.GroupVersion) (gz, built []byte
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
 		}
-		if g.doc, err = gzipBytes(doc); err != nil {
+		if g.doc, err = responsewriters.Gzip(doc); err != nil {
 			return nil, nil, "", fmt.Errorf("OpenAPI document of %s: %w", gv, err)
 		}
 		built = doc
@@ -400,26 +398,6 @@ func (c *plainCache) put(key string, b []byte) {
 
 func plainKey(gv scheme.GroupVersion, hash string) string { return gv.String() + "\x00" + hash }
 
-// acceptsGzip reports whether r's Accept-Encoding allows gzip (Go's
-// client, and so kubectl and client-go, send "gzip").
-func acceptsGzip(r *http.Request) bool {
-	for _, v := range r.Header.Values("Accept-Encoding") {
-		for e := range strings.SplitSeq(v, ",") {
-			name, params, _ := strings.Cut(strings.TrimSpace(e), ";")
-			name = strings.ToLower(strings.TrimSpace(name))
-			if name != "gzip" && name != "*" {
-				continue
-			}
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			if q == "q=0" || q == "q=0.0" || q == "q=0.00" || q == "q=0.000" {
-				return false
-			}
-			return true
-		}
-	}
-	return false
-}
-
 // groupVersions lists the documented group versions, sorted.
 func (o *openAPIService) groupVersions() []scheme.GroupVersion {
 	o.mu.Lock()
@@ -474,7 +452,7 @@ func (o *openAPIService) serveGroupVersion(w http.ResponseWriter, r *http.Reques
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Vary", "Accept-Encoding")
-	if acceptsGzip(r) {
+	if responsewriters.AcceptsGzip(r) {
 		w.Header().Set("Content-Encoding", "gzip")
 		_, _ = w.Write(doc)
 		return
@@ -585,29 +563,4 @@ func openAPITypeName(t reflect.Type) string {
 		return "io.k8s.apiextensions-apiserver.pkg.apis." + strings.ReplaceAll(rel, "/", ".") + "." + t.Name()
 	}
 	return "io.k8s.api." + strings.ReplaceAll(rel, "/", ".") + "." + t.Name()
-}
-
-// gzipWriters are reused across builds: a gzip.Writer carries about
-// 600 KB of compressor state.
-var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // the level is valid
-	return zw
-}}
-
-// gzipBytes compresses doc (with gzip.BestSpeed: documents are built on
-// request) into a buffer of about the size the result will have (a
-// provider's document compresses to about a tenth).
-func gzipBytes(doc []byte) ([]byte, error) {
-	buf := bytes.NewBuffer(make([]byte, 0, len(doc)/8+512))
-	zw := gzipWriters.Get().(*gzip.Writer)
-	defer gzipWriters.Put(zw)
-	zw.Reset(buf)
-	_, _ = zw.Write(doc) // a bytes.Buffer does not fail
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	if b := buf.Bytes(); cap(b)-len(b) <= len(b)/16 {
-		return b, nil
-	}
-	return bytes.Clone(buf.Bytes()), nil // the document is kept: no slack
 }

@@ -15,3 +15,10 @@ func ResourceListBuilds(m *Manager) int {
 	defer m.mu.RUnlock()
 	return m.listBuilds
 }
+
+// GzipBuilds returns how many /apis documents m has compressed.
+func GzipBuilds(m *Manager) int {
+	m.aggMu.Lock()
+	defer m.aggMu.Unlock()
+	return m.gzBuilds
+}

@@ -45,19 +45,24 @@ type Manager struct {
 	lists      map[scheme.GroupVersion][]byte
 	listBuilds int
 
-	aggMu sync.Mutex // guards aggGen, agg and aggBuilds
+	aggMu sync.Mutex // guards aggGen, agg, aggBuilds and gzBuilds
 	// agg holds the encoded /apis documents of generation aggGen: the
 	// aggregated ones by apiVersion (v2, v2beta1), the legacy one as
-	// legacyDoc; aggBuilds counts the encodings.
+	// legacyDoc; aggBuilds counts the encodings, gzBuilds the
+	// compressions.
 	aggGen    int64
 	agg       map[string]encodedDoc
 	aggBuilds int
+	gzBuilds  int
 }
 
-// encodedDoc is an encoded document and its ETag.
+// encodedDoc is an encoded document and its ETag, and the document
+// followed by a newline (as WriteEncoded answers it) gzip-compressed, once
+// a client that accepts gzip asked for a document over the threshold.
 type encodedDoc struct {
 	body []byte
 	etag string
+	gz   []byte
 }
 
 // NewManager returns an empty Manager.
@@ -355,28 +360,60 @@ func (m *Manager) ServeAPIs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Add("Vary", "Accept")
-	if opts.Convert == nil {
-		body, _, err := m.encoded(legacyDoc)
-		if err != nil {
-			responsewriters.WriteError(w, err)
-			return
-		}
-		responsewriters.WriteEncoded(w, opts, http.StatusOK, body)
-		return
+	doc := legacyDoc
+	if opts.Convert != nil {
+		doc = GroupName + "/" + opts.Convert.Version
 	}
-	body, etag, err := m.encoded(GroupName + "/" + opts.Convert.Version)
+	d, err := m.encoded(doc)
 	if err != nil {
 		responsewriters.WriteError(w, err)
 		return
 	}
-	w.Header().Set("ETag", etag)
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
-		w.WriteHeader(http.StatusNotModified)
+	if opts.Convert != nil {
+		w.Header().Set("ETag", d.etag)
+		if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, d.etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	if responsewriters.Compressible(r, opts, d.body) {
+		gz, err := m.gzipped(doc, d)
+		if err != nil {
+			responsewriters.WriteError(w, err)
+			return
+		}
+		responsewriters.WriteGzipped(w, opts, http.StatusOK, gz)
 		return
 	}
 	// Without copying megabytes into a new body.
-	responsewriters.WriteEncoded(w, opts, http.StatusOK, body)
+	responsewriters.WriteEncoded(w, opts, http.StatusOK, d.body)
 }
+
+// gzipped returns d, the document doc of some generation, compressed: kept
+// with d while d is the current one, so that each generation's document is
+// compressed at most once. Upstream compresses each answer over 128 KiB
+// anew (deferredResponseWriter); 2,000 real-size CRDs' aggregated document
+// is 2.1 MB, and kubectl's discovery asks for it with gzip.
+func (m *Manager) gzipped(doc string, d encodedDoc) ([]byte, error) {
+	m.aggMu.Lock()
+	defer m.aggMu.Unlock()
+	cur, ok := m.agg[doc]
+	if ok && cur.gz != nil && &cur.body[0] == &d.body[0] {
+		return cur.gz, nil
+	}
+	gz, err := responsewriters.Gzip(d.body, newline)
+	if err != nil {
+		return nil, err
+	}
+	m.gzBuilds++
+	if ok && &cur.body[0] == &d.body[0] {
+		cur.gz = gz
+		m.agg[doc] = cur
+	}
+	return gz, nil
+}
+
+var newline = []byte{'\n'}
 
 // legacyDoc is encoded's name of the APIGroupList.
 const legacyDoc = "v1/APIGroupList"
@@ -394,7 +431,7 @@ const legacyDoc = "v1/APIGroupList"
 // (aggregated/handler.go: cachedResponse, cachedResponseETag), encoding
 // it per request, and builds the legacy list per request
 // (endpoints/discovery/root.go).
-func (m *Manager) encoded(doc string) ([]byte, string, error) {
+func (m *Manager) encoded(doc string) (encodedDoc, error) {
 	m.mu.RLock()
 	gen := m.gen
 	m.mu.RUnlock()
@@ -404,7 +441,7 @@ func (m *Manager) encoded(doc string) ([]byte, string, error) {
 		m.aggGen, m.agg = gen, map[string]encodedDoc{}
 	}
 	if d, ok := m.agg[doc]; ok {
-		return d.body, d.etag, nil
+		return d, nil
 	}
 	var v any
 	if doc == legacyDoc {
@@ -416,12 +453,12 @@ func (m *Manager) encoded(doc string) ([]byte, string, error) {
 	}
 	body, err := json.Marshal(v)
 	if err != nil {
-		return nil, "", err
+		return encodedDoc{}, err
 	}
 	m.aggBuilds++
 	d := encodedDoc{body: body, etag: fmt.Sprintf("%q", fmt.Sprintf("%X", sha256.Sum256(body)))}
 	m.agg[doc] = d
-	return d.body, d.etag, nil
+	return d, nil
 }
 
 // ServeGroup answers /apis/<group>, or 404.

@@ -1,8 +1,10 @@
 package discovery_test
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -392,4 +394,81 @@ func TestManager_ServeGroupVersionEncodedOncePerChange(t *testing.T) {
 	w := httptest.NewRecorder()
 	m.ServeGroupVersion(w, httptest.NewRequest("GET", "/apis/stable.example.com/v1", nil), v1)
 	check.Equal(t, 404, w.Code)
+}
+
+// TestManager_AggregatedGzipped: a /apis document over 128 KiB is sent
+// gzip-compressed to a client that accepts gzip (as kubectl's discovery
+// asks, and as upstream answers), compressed once per change of the
+// document, and decompresses to exactly the plain answer; a smaller one,
+// a client that refuses gzip and an indented answer get the plain bytes.
+func TestManager_AggregatedGzipped(t *testing.T) {
+	m := newManager()
+	const v2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+	getEnc := func(accept, encoding string) *httptest.ResponseRecorder {
+		t.Helper()
+		r := httptest.NewRequest("GET", "/apis", nil)
+		r.Header.Set("Accept", accept)
+		r.Header.Set("Accept-Encoding", encoding)
+		w := httptest.NewRecorder()
+		m.ServeAPIs(w, r)
+		check.Equal(t, http.StatusOK, w.Code)
+		return w
+	}
+	plainOf := func(w *httptest.ResponseRecorder) string {
+		t.Helper()
+		if w.Header().Get("Content-Encoding") != "gzip" {
+			return w.Body.String()
+		}
+		zr, err := gzip.NewReader(w.Body)
+		check.NoError(t, err)
+		b, err := io.ReadAll(zr)
+		check.NoError(t, err)
+		return string(b)
+	}
+
+	// Small: plain even when gzip is accepted.
+	small := getEnc(v2, "gzip")
+	check.Equal(t, "", small.Header().Get("Content-Encoding"))
+	check.Equal(t, get(t, m.ServeAPIs, v2).Body.String(), small.Body.String())
+
+	for i := range 600 {
+		m.SetGroupVersion(scheme.GroupVersion{Group: fmt.Sprintf("g%03d.example.com", i), Version: "v1"}, []apiresource.Resource{crontabs()})
+	}
+	plain := get(t, m.ServeAPIs, v2)
+	check.True(t, plain.Body.Len() > 128<<10, "the document is %d bytes, want over 128 KiB", plain.Body.Len())
+	gzBuilds := discovery.GzipBuilds(m)
+	for _, enc := range []string{"gzip", "gzip, deflate", "br;q=1.0, GZIP;q=0.5", "*"} {
+		w := getEnc(v2, enc)
+		check.Equal(t, "gzip", w.Header().Get("Content-Encoding"), "Accept-Encoding %q", enc)
+		check.Contains(t, strings.Join(w.Header().Values("Vary"), ","), "Accept-Encoding")
+		check.Equal(t, plain.Header().Get("ETag"), w.Header().Get("ETag"))
+		check.Equal(t, plain.Header().Get("Content-Type"), w.Header().Get("Content-Type"))
+		check.True(t, w.Body.Len() < plain.Body.Len()/4, "compressed to %d of %d bytes", w.Body.Len(), plain.Body.Len())
+		check.Equal(t, plain.Body.String(), plainOf(w))
+	}
+	check.Equal(t, gzBuilds+1, discovery.GzipBuilds(m))
+
+	for _, enc := range []string{"", "identity", "gzip;q=0", "deflate"} {
+		w := getEnc(v2, enc)
+		check.Equal(t, "", w.Header().Get("Content-Encoding"), "Accept-Encoding %q", enc)
+		check.Equal(t, plain.Body.String(), w.Body.String())
+	}
+	pretty := getEnc(v2+";pretty=true", "gzip")
+	check.Equal(t, "", pretty.Header().Get("Content-Encoding"))
+	check.Contains(t, pretty.Body.String(), "\n  ")
+
+	// The legacy list is sent as it is (under 128 KiB here).
+	legacy := getEnc("application/json", "gzip")
+	check.Equal(t, "", legacy.Header().Get("Content-Encoding"))
+	check.Equal(t, get(t, m.ServeAPIs, "application/json").Body.String(), legacy.Body.String())
+
+	// A change: compressed again, and the compressed answer shows it.
+	m.SetGroupVersion(scheme.GroupVersion{Group: "new.example.com", Version: "v1"}, []apiresource.Resource{crontabs()})
+	builds := discovery.GzipBuilds(m)
+	w := getEnc(v2, "gzip")
+	check.Equal(t, "gzip", w.Header().Get("Content-Encoding"))
+	got := plainOf(w)
+	check.Contains(t, got, `"name":"new.example.com"`)
+	check.Equal(t, get(t, m.ServeAPIs, v2).Body.String(), got)
+	check.Equal(t, builds+1, discovery.GzipBuilds(m))
 }

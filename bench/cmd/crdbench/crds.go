@@ -70,7 +70,7 @@ func (b *bench) crds(ctx context.Context, work, root string, bins map[string]str
 		return nil, err
 	}
 	out := &report.CRDs{KiB: cp.kib, Versions: cp.versions, PerGroup: cp.perGroup,
-		BudgetSec: cp.budget.Seconds(), BudgetRSS: cp.budgetRSS, OpenAPIGVs: cp.gvs}
+		BudgetSec: cp.budget.Seconds(), BudgetRSS: cp.budgetRSS, OpenAPIGVs: cp.gvs, GetsEncoding: "gzip"}
 
 	// The CRDs, generated once for the largest size (smaller sizes take its first ones).
 	genDir := filepath.Join(work, "crdgen")
@@ -246,15 +246,20 @@ func (b *bench) crdsOne(ctx context.Context, cp crdsParams, crds []workload.GenC
 	logf("crds %d: %s: settled after %.0f s, CPU %.0f s, RSS %.2f GiB (%.2f MiB per CRD; anonymous %.2f MiB per CRD)", n, s.name, res.SettleSec, res.CPUSec,
 		float64(res.RSSAfter)/(1<<30), res.PerCRD(n)/(1<<20), res.AnonPerCRD(n)/(1<<20))
 
-	// Discovery and OpenAPI with every CRD present.
-	if t, err = s.target.TimedGets(ctx, []string{"/apis"}, cp.gets, "application/json"); err != nil {
+	// Discovery and OpenAPI with every CRD present, asked as kubectl asks (gzip accepted);
+	// aggregated discovery once more uncompressed.
+	if t, err = s.target.TimedGets(ctx, []string{"/apis"}, cp.gets, "application/json", "gzip"); err != nil {
 		return err
 	}
 	res.Discovery = stats.Summarize(t.Latencies)
-	if t, err = s.target.TimedGets(ctx, []string{"/apis"}, cp.gets, workload.AggregatedDiscovery); err != nil {
+	if t, err = s.target.TimedGets(ctx, []string{"/apis"}, cp.gets, workload.AggregatedDiscovery, "gzip"); err != nil {
 		return err
 	}
-	res.Aggregated = stats.Summarize(t.Latencies)
+	res.Aggregated, res.AggregatedBytes = stats.Summarize(t.Latencies), t.Bytes
+	if t, err = s.target.TimedGets(ctx, []string{"/apis"}, cp.gets, workload.AggregatedDiscovery, ""); err != nil {
+		return err
+	}
+	res.AggregatedPlain, res.AggregatedPlainBytes = stats.Summarize(t.Latencies), t.Bytes
 	var gvs []string
 	seen := map[string]bool{}
 	for _, c := range crds {
@@ -269,10 +274,10 @@ func (b *bench) crdsOne(ctx context.Context, cp crdsParams, crds []workload.GenC
 		gvs = gvs[:cp.gvs]
 	}
 	// Once each first (a document may be built on its first request), then timed.
-	if _, err := s.target.TimedGets(ctx, gvs, len(gvs), "application/json"); err != nil {
+	if _, err := s.target.TimedGets(ctx, gvs, len(gvs), "application/json", "gzip"); err != nil {
 		return err
 	}
-	if t, err = s.target.TimedGets(ctx, gvs, cp.gets, "application/json"); err != nil {
+	if t, err = s.target.TimedGets(ctx, gvs, cp.gets, "application/json", "gzip"); err != nil {
 		return err
 	}
 	res.OpenAPI = stats.Summarize(t.Latencies)
@@ -281,7 +286,8 @@ func (b *bench) crdsOne(ctx context.Context, cp crdsParams, crds []workload.GenC
 	} else {
 		res.Errors = append(res.Errors, "the OpenAPI document's size: "+err.Error())
 	}
-	logf("crds %d: %s: p99 /apis %.1f ms, aggregated %.1f ms, OpenAPI G/V %.1f ms", n, s.name, res.Discovery.P99, res.Aggregated.P99, res.OpenAPI.P99)
+	logf("crds %d: %s: p99 /apis %.1f ms, aggregated %.1f ms (%d bytes; uncompressed %.1f ms, %d bytes), OpenAPI G/V %.1f ms", n, s.name,
+		res.Discovery.P99, res.Aggregated.P99, res.AggregatedBytes, res.AggregatedPlain.P99, res.AggregatedPlainBytes, res.OpenAPI.P99)
 
 	// kubectl api-resources with a cold cache, three times.
 	if kubectl != "" {

@@ -22,8 +22,11 @@ type CRDs struct {
 	Kubectl   string  `json:"kubectl,omitempty"` // why kubectl was not measured, if not
 	// OpenAPIGVs is how many distinct group versions the timed OpenAPI gets
 	// cycle through (0 in runs before it was recorded).
-	OpenAPIGVs int         `json:"openapi_group_versions,omitempty"`
-	Sizes      []*CRDsSize `json:"sizes"`
+	OpenAPIGVs int `json:"openapi_group_versions,omitempty"`
+	// GetsEncoding is the Accept-Encoding of the timed discovery and OpenAPI gets:
+	// "gzip" (as kubectl asks) since session 25, none before.
+	GetsEncoding string      `json:"gets_accept_encoding,omitempty"`
+	Sizes        []*CRDsSize `json:"sizes"`
 }
 
 // CRDsSize is one size of the family.
@@ -58,12 +61,18 @@ type CRDsServer struct {
 	// (bbolt's, etcd's), mapped and touched, which the kernel may drop under pressure.
 	AnonBefore int64 `json:"rss_anon_before_bytes,omitempty"`
 	AnonAfter  int64 `json:"rss_anon_settled_bytes,omitempty"`
-	// Latencies with every CRD present.
-	Discovery    stats.Latencies `json:"discovery_apis"`
-	Aggregated   stats.Latencies `json:"discovery_aggregated"`
-	OpenAPI      stats.Latencies `json:"openapi_v3_group_version"`
-	OpenAPIBytes int             `json:"openapi_v3_group_version_bytes"`
-	KubectlMs    []float64       `json:"kubectl_api_resources_cold_ms,omitempty"`
+	// Latencies with every CRD present: asked as kubectl asks (Accept-Encoding: gzip)
+	// when the family's GetsEncoding says so, uncompressed in runs before; the
+	// aggregated document once more uncompressed (AggregatedPlain), and the last
+	// aggregated body's size as received.
+	Discovery            stats.Latencies `json:"discovery_apis"`
+	Aggregated           stats.Latencies `json:"discovery_aggregated"`
+	AggregatedBytes      int             `json:"discovery_aggregated_bytes,omitempty"`
+	AggregatedPlain      stats.Latencies `json:"discovery_aggregated_uncompressed,omitzero"`
+	AggregatedPlainBytes int             `json:"discovery_aggregated_uncompressed_bytes,omitempty"`
+	OpenAPI              stats.Latencies `json:"openapi_v3_group_version"`
+	OpenAPIBytes         int             `json:"openapi_v3_group_version_bytes"`
+	KubectlMs            []float64       `json:"kubectl_api_resources_cold_ms,omitempty"`
 	// CR create latency (1 client) with one CRD, then with all of them.
 	CRCreate1 stats.Latencies `json:"cr_create_with_1_crd"`
 	CRCreateN stats.Latencies `json:"cr_create_with_n_crds"`
@@ -87,9 +96,10 @@ func (s *CRDsServer) AnonPerCRD(n int) float64 {
 	return float64(s.AnonAfter-s.AnonBefore) / float64(n-1)
 }
 
-// Merge puts the sizes of c into into, replacing those of the same size.
+// Merge puts the sizes of c into into, replacing those of the same size. Sizes measured
+// with another Accept-Encoding are dropped: their latencies are not comparable.
 func (c *CRDs) Merge(into *CRDs) *CRDs {
-	if into == nil {
+	if into == nil || into.GetsEncoding != c.GetsEncoding {
 		return c
 	}
 	sizes := into.Sizes
@@ -187,10 +197,16 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 		"different moments), read when every CRD is Established and, since session 24, again once the " +
 		"size has settled: the memory to provision for such a burst.\n\n")
 	if gets, crs := c.samples(); gets > 0 && c.OpenAPIGVs > 0 {
-		p("Each p99 is over %d timed gets by one client, uncompressed, each body read whole into one buffer the client keeps "+
+		asked := "uncompressed"
+		if c.GetsEncoding != "" {
+			asked = "asked as kubectl asks (`Accept-Encoding: " + c.GetsEncoding + "`: both servers compress an answer over 128 KiB) " +
+				"and timed to the last byte received, not decompressed; aggregated discovery is timed again uncompressed (in brackets, " +
+				"with the document's size as received)"
+		}
+		p("Each p99 is over %d timed gets by one client, %s, each body read whole into one buffer the client keeps "+
 			"(OpenAPI: cycling through %d group versions, each fetched once before); "+
 			"each CR create p50 over %d creates by one client, with the first CRD served and again "+
-			"after the size has settled.\n\n", gets, c.OpenAPIGVs, crs)
+			"after the size has settled.\n\n", gets, asked, c.OpenAPIGVs, crs)
 	}
 	p("| CRDs | server | Established + served | creates answered | settled | CPU | RSS settled | RSS peak | RSS per CRD (anonymous) | /apis p99 | aggregated p99 | OpenAPI G/V p99 | kubectl api-resources (cold) | CR create p50, 1 CRD → N | load |\n")
 	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -220,9 +236,14 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 			if s.AnonAfter > 0 {
 				per += fmt.Sprintf(" (%.2f)", s.AnonPerCRD(sz.N)/(1<<20))
 			}
-			p("| %d | %s | %s | %.1f s | %.1f s | %.0f s | %.2f GiB | %s | %s | %.1f ms | %.1f ms | %s | %s | %.1f → %.1f ms | %.1f–%.1f |\n",
+			agg := fmt.Sprintf("%.1f ms", s.Aggregated.P99)
+			if s.AggregatedBytes > 0 && s.AggregatedPlainBytes > 0 {
+				agg = fmt.Sprintf("%.1f ms, %s (uncompressed: %.1f ms, %s)", s.Aggregated.P99, kb(s.AggregatedBytes),
+					s.AggregatedPlain.P99, kb(s.AggregatedPlainBytes))
+			}
+			p("| %d | %s | %s | %.1f s | %.1f s | %.0f s | %.2f GiB | %s | %s | %.1f ms | %s | %s | %s | %.1f → %.1f ms | %.1f–%.1f |\n",
 				sz.N, name, est, s.CreatesSec, s.SettleSec, s.CPUSec, float64(s.RSSAfter)/(1<<30), peak, per,
-				s.Discovery.P99, s.Aggregated.P99, oa, kc,
+				s.Discovery.P99, agg, oa, kc,
 				s.CRCreate1.P50, s.CRCreateN.P50, sz.LoadAvg[0], sz.LoadAvg[1])
 		}
 	}
@@ -251,4 +272,12 @@ func (c *CRDs) samples() (gets, crs int) {
 		}
 	}
 	return 0, 0
+}
+
+// kb writes a size in KB (MB from 1 MB up).
+func kb(n int) string {
+	if n >= 1e6 {
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.0f KB", float64(n)/1e3)
 }

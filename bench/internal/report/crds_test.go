@@ -65,4 +65,18 @@ func TestCRDs(t *testing.T) {
 	if len(merged.Sizes) != 3 || merged.Sizes[0].N != 101 || merged.Sizes[0].Servers != nil || merged.Sizes[2].N != 2001 {
 		t.Errorf("merged sizes: %+v", merged.Sizes)
 	}
+	// A run asked with gzip replaces the sizes of a run without: not comparable.
+	gz := &CRDs{KiB: 265, GetsEncoding: "gzip", Sizes: []*CRDsSize{{N: 2001}}}
+	if merged := gz.Merge(alone); len(merged.Sizes) != 1 || merged.GetsEncoding != "gzip" {
+		t.Errorf("merged across encodings: %+v", merged)
+	}
+	// Asked with gzip: the aggregated cell has both figures and both sizes.
+	s := r.CRDs.Sizes[1].Servers[Crdlab] // 501 (101 was replaced by the merge)
+	s.AggregatedBytes, s.AggregatedPlain, s.AggregatedPlainBytes = 150_000, stats.Latencies{P99: 12}, 2_100_000
+	r.CRDs.GetsEncoding, r.CRDs.OpenAPIGVs, s.Discovery.N, s.CRCreate1.N = "gzip", 10, 100, 10
+	b.Reset()
+	r.crdsMarkdown(&b)
+	if !strings.Contains(b.String(), "| 8.0 ms, 150 KB (uncompressed: 12.0 ms, 2.1 MB) |") || !strings.Contains(b.String(), "`Accept-Encoding: gzip`") {
+		t.Errorf("the aggregated cell or the encoding is not in the report:\n%s", b.String())
+	}
 }

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -74,7 +75,7 @@ func TestTimedGets(t *testing.T) {
 	}))
 	defer srv.Close()
 	tg := NewTarget("test", srv.URL)
-	timed, err := tg.TimedGets(context.Background(), []string{"/a", "/b"}, 5, "application/json")
+	timed, err := tg.TimedGets(context.Background(), []string{"/a", "/b"}, 5, "application/json", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +87,51 @@ func TestTimedGets(t *testing.T) {
 			t.Errorf("latency %d is %v", i, l)
 		}
 	}
-	_, err = tg.TimedGets(context.Background(), []string{"/missing"}, 2, "application/json")
+	if timed.Bytes != len(doc) {
+		t.Errorf("Bytes %d, want %d", timed.Bytes, len(doc))
+	}
+	_, err = tg.TimedGets(context.Background(), []string{"/missing"}, 2, "application/json", "")
 	if err == nil || !strings.Contains(err.Error(), "404") || !strings.Contains(err.Error(), "NotFound") {
 		t.Errorf("a 404 gave %v", err)
+	}
+}
+
+// With encoding "gzip", TimedGets asks as kubectl does and reads the body as
+// sent: compressed bytes are counted compressed, checked to decompress, and
+// a server that does not compress is read as it is.
+func TestTimedGets_Gzip(t *testing.T) {
+	doc := bytes.Repeat([]byte(`{"a":"b"},`), 50_000)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(doc)
+	_ = zw.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/broken":
+			w.Header().Set("Content-Encoding", "gzip")
+			_, _ = w.Write(gz.Bytes()[:gz.Len()/2])
+		case r.URL.Path == "/gz" && r.Header.Get("Accept-Encoding") == "gzip":
+			w.Header().Set("Content-Encoding", "gzip")
+			_, _ = w.Write(gz.Bytes())
+		default:
+			_, _ = w.Write(doc)
+		}
+	}))
+	defer srv.Close()
+	tg := NewTarget("test", srv.URL)
+	for _, c := range []struct {
+		path, encoding string
+		want           int
+	}{{"/gz", "gzip", gz.Len()}, {"/gz", "", len(doc)}, {"/plain", "gzip", len(doc)}} {
+		timed, err := tg.TimedGets(context.Background(), []string{c.path}, 3, "application/json", c.encoding)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if timed.Bytes != c.want || len(timed.Latencies) != 3 {
+			t.Errorf("%s, encoding %q: %d bytes, %d latencies; want %d and 3", c.path, c.encoding, timed.Bytes, len(timed.Latencies), c.want)
+		}
+	}
+	if _, err := tg.TimedGets(context.Background(), []string{"/broken"}, 1, "application/json", "gzip"); err == nil || !strings.Contains(err.Error(), "gzip") {
+		t.Errorf("a truncated gzip body gave %v", err)
 	}
 }

@@ -154,6 +154,8 @@ func (t *Target) FirstCRLatency(ctx context.Context, crd CRD, ns string) (time.D
 type Timed struct {
 	Latencies []time.Duration
 	Wall      time.Duration
+	// Bytes is the size of the last body as received (TimedGets only).
+	Bytes int
 }
 
 // Create creates the custom resources prefix-first … prefix-(first+n-1) in ns with the
