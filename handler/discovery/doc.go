@@ -32,7 +32,10 @@
 // controller updates one by one); /api is not served here (crdlab has no
 // core group: the caller answers it 404, which client-go tolerates); no
 // per-group-version ETag and no "Stale" freshness (every version is
-// served by this process, so it is always "Current"). The aggregated
-// document is kept encoded between changes (upstream keeps it decoded
-// and encodes it per request).
+// served by this process, so it is always "Current"). The /apis
+// documents are kept encoded between changes (upstream keeps the
+// aggregated one decoded and encodes it per request), and, once a client
+// that accepts gzip asks for one over 128 KiB, compressed as well
+// (upstream compresses it per request): 2,000 real-size CRDs' aggregated
+// document is 2.1 MB, 134 KB compressed.
 package discovery

@@ -448,6 +448,21 @@ func TestManager_AggregatedGzipped(t *testing.T) {
 	}
 	check.Equal(t, gzBuilds+1, discovery.GzipBuilds(m))
 
+	// Go's client (so client-go's and kubectl's) asks for gzip by itself
+	// and reads the answer decompressed.
+	srv := httptest.NewServer(http.HandlerFunc(m.ServeAPIs))
+	defer srv.Close()
+	req, err := http.NewRequest("GET", srv.URL+"/apis", nil)
+	check.NoError(t, err)
+	req.Header.Set("Accept", v2)
+	resp, err := http.DefaultClient.Do(req)
+	check.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	check.NoError(t, err)
+	check.NoError(t, resp.Body.Close())
+	check.True(t, resp.Uncompressed, "Go's transport did not decompress the answer")
+	check.Equal(t, plain.Body.String(), string(body))
+
 	for _, enc := range []string{"", "identity", "gzip;q=0", "deflate"} {
 		w := getEnc(v2, enc)
 		check.Equal(t, "", w.Header().Get("Content-Encoding"), "Accept-Encoding %q", enc)

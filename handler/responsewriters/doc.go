@@ -12,10 +12,18 @@
 // Upstream:
 //   - k8s.io/apiserver/pkg/endpoints/handlers/responsewriters: status.go
 //     (ErrorToAPIStatus), writers.go (WriteObjectNegotiated,
-//     ErrorNegotiated)
+//     ErrorNegotiated, deferredResponseWriter), compression.go
+//     (ContentEncodingSupported, gzipContentEncodingLevel)
+//
+// Gzip (gzip.go) is for documents kept between requests: a caller
+// compresses one once (Gzip) and sends it to each client that accepts
+// gzip (AcceptsGzip, WriteGzipped) while it lasts.
 //
 // Differences from upstream: errors are always written as JSON (upstream
-// writes them in the negotiated format); no gzip; no protobuf. Upstream's
+// writes them in the negotiated format); no protobuf. Not supported: gzip
+// of other answers (upstream's deferredResponseWriter compresses any
+// answer whose first write is over 128 KiB, at level 1, when the client
+// accepts gzip); crdlab compresses the /apis and OpenAPI documents only. Upstream's
 // ErrorToAPIStatus also answers a storage conflict that escaped its
 // registry as a 409; crdlab's registry lets none escape.
 package responsewriters
