@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -471,5 +472,40 @@ func TestServer_UpdateUIDPrecondition(t *testing.T) {
 	}
 	if code, body := call(t, nil, "PUT", ts.url+crontabsPath+"/a", "", obj(created.Metadata.UID, created.Metadata.ResourceVersion)); code != 200 {
 		t.Errorf("PUT with its uid: %d %s, want 200", code, body)
+	}
+}
+
+// TestLoopbackClientConfig_NoGzip: the server's own client does not ask for
+// gzip, over the in-process pipe, plain TCP or TLS (a compressed /apis
+// document would cost CPU at both ends on loopback).
+func TestLoopbackClientConfig_NoGzip(t *testing.T) {
+	var got []string
+	var mu sync.Mutex
+	rec := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Get("Accept-Encoding"))
+		mu.Unlock()
+	}))
+	defer rec.Close()
+	s, err := completeNew(&Config{DataDir: t.TempDir(), Listen: "127.0.0.1:0", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.pipe != nil {
+		if tr, ok := s.LoopbackClientConfig().HTTPClient.Transport.(*http.Transport); !ok || !tr.DisableCompression {
+			t.Errorf("the pipe's transport %T asks for gzip", s.LoopbackClientConfig().HTTPClient.Transport)
+		}
+		s.pipe = nil
+	}
+	cfg := s.LoopbackClientConfig()
+	resp, err := cfg.HTTPClient.Get(rec.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || got[0] != "" {
+		t.Errorf("the loopback client over TCP sent Accept-Encoding %q, want none", got)
 	}
 }
