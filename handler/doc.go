@@ -51,10 +51,10 @@
 //     OpenAPI and CEL validation in the storage's strategy, as upstream.
 //     The schemas are compiled on the first object read or written
 //     (crdschemas.go; upstream: with the serving info).
-//   - Protobuf is read, never written; not supported: CBOR, gzip (but for
-//     the /openapi/v3 group-version documents and /apis documents over
-//     128 KiB; upstream compresses every answer over 128 KiB for a client
-//     that accepts gzip).
+//   - Protobuf is read, never written; not supported: CBOR. Answers over
+//     128 KiB go gzip-compressed to clients that accept gzip, as upstream
+//     sends them (filters.WithCompression); the /apis and OpenAPI v3
+//     documents are kept compressed between changes.
 //   - One chain of links in one process, without the aggregator; the
 //     links share one discovery and one OpenAPI service.
 //   - Server-side apply: a CRD whose schemas are not typed is merged with

@@ -258,6 +258,7 @@ func (h *GenericAPIServer) CRDs() *CRDHandler { return h.crds }
 // Mirrors DefaultBuildHandlerChain in k8s.io/apiserver/pkg/server/config.go.
 func (h *GenericAPIServer) buildChain(inner http.Handler) http.Handler {
 	var c http.Handler = inner
+	c = filters.WithCompression(c)
 	c = filters.WithTimeout(c, h.cfg.RequestTimeout)
 	c = filters.WithMaxRequestBody(c, h.cfg.MaxRequestBodyBytes)
 	c = filters.WithTrace(c, h.cfg.Tracer)

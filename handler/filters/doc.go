@@ -1,7 +1,7 @@
 // Package filters holds the HTTP middleware every API request goes through
 // before a handler sees it, innermost last:
 //
-//	WithPanicRecovery → WithRequestLog → WithRequestInfo → WithTrace → WithMaxRequestBody → WithTimeout → handler
+//	WithPanicRecovery → WithRequestLog → WithRequestInfo → WithTrace → WithMaxRequestBody → WithTimeout → WithCompression → handler
 //
 // WithTrace is there only with a tracer (crdlab serve --trace, package
 // trace): it reports each request coming in and going out, and hands the
@@ -33,6 +33,13 @@
 // one per request as upstream does: an update's handler needs about
 // 32 KiB of stack, and a new goroutine grew its stack to that by copying
 // it up to four times, a tenth of an update's handler CPU.
+//
+// WithCompression (compression.go) sends answers over 128 KiB
+// gzip-compressed to clients that accept gzip. Upstream compresses in the
+// writer of each answer (responsewriters.deferredResponseWriter, which
+// decides on the first write's size); here a filter holds an answer's
+// writes until they pass the threshold, so a list streamed in chunks is
+// compressed whole.
 //
 // Differences from upstream: no authentication, authorization, audit,
 // impersonation, priority-and-fairness or max-in-flight filters; the body

@@ -15,15 +15,16 @@
 //     ErrorNegotiated, deferredResponseWriter), compression.go
 //     (ContentEncodingSupported, gzipContentEncodingLevel)
 //
-// Gzip (gzip.go) is for documents kept between requests: a caller
-// compresses one once (Gzip) and sends it to each client that accepts
-// gzip (AcceptsGzip, WriteGzipped) while it lasts.
+// Gzip (gzip.go): the rules of compressed answers (AcceptsGzip,
+// GzipThreshold, level 1), used by filters.WithCompression for every
+// answer and by documents kept between requests: a caller compresses one
+// once (Gzip) and sends it to each client that accepts gzip
+// (WriteGzipped) while it lasts.
 //
 // Differences from upstream: errors are always written as JSON (upstream
-// writes them in the negotiated format); no protobuf. Not supported: gzip
-// of other answers (upstream's deferredResponseWriter compresses any
-// answer whose first write is over 128 KiB, at level 1, when the client
-// accepts gzip); crdlab compresses the /apis and OpenAPI documents only. Upstream's
+// writes them in the negotiated format); no protobuf. Compression is a
+// filter around the handler (filters.WithCompression), not part of the
+// writer as upstream's deferredResponseWriter. Upstream's
 // ErrorToAPIStatus also answers a storage conflict that escaped its
 // registry as a 409; crdlab's registry lets none escape.
 package responsewriters
