@@ -284,7 +284,7 @@ func (b *bench) crdsOne(ctx context.Context, cp crdsParams, crds []workload.GenC
 	if body, err := s.target.GetBody(ctx, gvs[0], "application/json"); err == nil {
 		res.OpenAPIBytes = len(body)
 	} else {
-		res.Errors = append(res.Errors, "the OpenAPI document's size: "+err.Error())
+		res.Errors = append(res.Errors, report.OpenAPISizeError+": "+err.Error())
 	}
 	logf("crds %d: %s: p99 /apis %.1f ms, aggregated %.1f ms (%d bytes; uncompressed %.1f ms, %d bytes), OpenAPI G/V %.1f ms", n, s.name,
 		res.Discovery.P99, res.Aggregated.P99, res.AggregatedBytes, res.AggregatedPlain.P99, res.AggregatedPlainBytes, res.OpenAPI.P99)

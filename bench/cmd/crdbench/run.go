@@ -259,7 +259,7 @@ func run(ctx context.Context, o options) error {
 		}
 		s := &server{
 			target:   workload.NewTarget(report.Reference, base, ref.Pid(), etcd.Pid()),
-			res:      &report.Server{Name: report.Reference, Desc: "k8s.io/apiextensions-apiserver v0.37.2 standalone (bench/cmd/refserver: authn, authz, admission, APF off; watch cache on; plain HTTP)"},
+			res:      &report.Server{Name: report.Reference, Desc: "k8s.io/apiextensions-apiserver v0.37.2 standalone (bench/cmd/refserver: authn, authz, admission, APF off; watch cache on; CRDs published in OpenAPI v2 and v3; plain HTTP)"},
 			procs:    []*procs.Proc{etcd, ref},
 			dataDirs: []string{filepath.Join(dir, "etcd-data")},
 		}

@@ -117,9 +117,15 @@ func buildConfig(o *options.CustomResourceDefinitionsServerOptions) (*apiserver.
 	if err := o.APIEnablement.ApplyTo(&serverConfig.Config, apiserver.DefaultAPIResourceConfigSource(), apiserver.Scheme); err != nil {
 		return nil, err
 	}
-	serverConfig.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(
-		openapi.GetOpenAPIDefinitionsWithoutDisabledFeatures(generatedopenapi.GetOpenAPIDefinitions),
-		openapinamer.NewDefinitionNamer(apiserver.Scheme, scheme.Scheme))
+	// Both OpenAPI configs, as kube-apiserver has them: with the v2 one unset the generic
+	// server has no StaticOpenAPISpec, and apiextensions' apiserver.go then starts neither
+	// CRD OpenAPI controller (v2 nor v3): no CRD would be published in /openapi/v2 or
+	// /openapi/v3 (their group versions answer 200 with an empty body), and the reference
+	// would skip the work that makes many CRDs costly upstream. Upstream's standalone
+	// options (pkg/cmd/server/options) set neither; runs before session 25 measured that.
+	defs := openapi.GetOpenAPIDefinitionsWithoutDisabledFeatures(generatedopenapi.GetOpenAPIDefinitions)
+	serverConfig.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(defs, openapinamer.NewDefinitionNamer(apiserver.Scheme, scheme.Scheme))
+	serverConfig.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(defs, openapinamer.NewDefinitionNamer(apiserver.Scheme, scheme.Scheme))
 	return &apiserver.Config{
 		GenericConfig: serverConfig,
 		ExtraConfig: apiserver.ExtraConfig{

@@ -222,7 +222,10 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 			}
 			oa := fmt.Sprintf("%.1f ms (%.0f KB)", s.OpenAPI.P99, float64(s.OpenAPIBytes)/1e3)
 			if s.OpenAPIBytes == 0 {
-				oa = fmt.Sprintf("%.1f ms (size not recorded: the sized GET failed)", s.OpenAPI.P99)
+				oa = fmt.Sprintf("%.1f ms (an empty answer: 200 with no body)", s.OpenAPI.P99)
+				if slices.ContainsFunc(s.Errors, func(e string) bool { return strings.HasPrefix(e, OpenAPISizeError) }) {
+					oa = fmt.Sprintf("%.1f ms (size not recorded: the sized GET failed)", s.OpenAPI.P99)
+				}
 			}
 			kc := "-"
 			if len(s.KubectlMs) > 0 {
@@ -273,6 +276,10 @@ func (c *CRDs) samples() (gets, crs int) {
 	}
 	return 0, 0
 }
+
+// OpenAPISizeError begins the error recorded when the sized GET of a group version's
+// OpenAPI document failed.
+const OpenAPISizeError = "the OpenAPI document's size"
 
 // kb writes a size in KB (MB from 1 MB up).
 func kb(n int) string {

@@ -65,6 +65,10 @@ func TestCRDs(t *testing.T) {
 	if len(merged.Sizes) != 3 || merged.Sizes[0].N != 101 || merged.Sizes[0].Servers != nil || merged.Sizes[2].N != 2001 {
 		t.Errorf("merged sizes: %+v", merged.Sizes)
 	}
+	// A document of no bytes is an empty answer unless its sized GET failed.
+	if !strings.Contains(b.String(), "3.0 ms (an empty answer: 200 with no body)") {
+		t.Errorf("an OpenAPI answer of 0 bytes is not shown as empty:\n%s", b.String())
+	}
 	// A run asked with gzip replaces the sizes of a run without: not comparable.
 	gz := &CRDs{KiB: 265, GetsEncoding: "gzip", Sizes: []*CRDsSize{{N: 2001}}}
 	if merged := gz.Merge(alone); len(merged.Sizes) != 1 || merged.GetsEncoding != "gzip" {
