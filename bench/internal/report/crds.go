@@ -221,7 +221,10 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 				est = "budget stop: " + s.BudgetStop
 			}
 			oa := fmt.Sprintf("%.1f ms (%.0f KB)", s.OpenAPI.P99, float64(s.OpenAPIBytes)/1e3)
-			if s.OpenAPIBytes == 0 {
+			switch {
+			case s.OpenAPI.N == 0:
+				oa = "-" // not measured (a budget stop)
+			case s.OpenAPIBytes == 0:
 				oa = fmt.Sprintf("%.1f ms (an empty answer: 200 with no body)", s.OpenAPI.P99)
 				if slices.ContainsFunc(s.Errors, func(e string) bool { return strings.HasPrefix(e, OpenAPISizeError) }) {
 					oa = fmt.Sprintf("%.1f ms (size not recorded: the sized GET failed)", s.OpenAPI.P99)
