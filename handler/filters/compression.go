@@ -3,7 +3,6 @@ package filters
 import (
 	"compress/gzip"
 	"net/http"
-	"sync"
 
 	"github.com/crdlab/crdlab/handler/responsewriters"
 )
@@ -43,13 +42,6 @@ func WithCompression(h http.Handler) http.Handler {
 		h.ServeHTTP(cw, r)
 	})
 }
-
-// gzipWriters are reused across answers: a gzip.Writer carries about
-// 600 KB of compressor state.
-var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // the level is valid
-	return zw
-}}
 
 // compressWriter holds an answer's first writes until they show whether
 // it is worth compressing.
@@ -104,8 +96,7 @@ func (cw *compressWriter) decide(compress bool) {
 		h.Set("Content-Encoding", "gzip")
 		h.Add("Vary", "Accept-Encoding")
 		h.Del("Content-Length")
-		cw.zw = gzipWriters.Get().(*gzip.Writer)
-		cw.zw.Reset(cw.w)
+		cw.zw = responsewriters.GzipWriter(cw.w)
 	}
 	if cw.code != 0 {
 		cw.w.WriteHeader(cw.code)
@@ -144,8 +135,7 @@ func (cw *compressWriter) finish() {
 	}
 	if cw.zw != nil {
 		_ = cw.zw.Close()
-		cw.zw.Reset(nil)
-		gzipWriters.Put(cw.zw)
+		responsewriters.ReleaseGzipWriter(cw.zw)
 		cw.zw = nil
 	}
 }
@@ -154,8 +144,7 @@ func (cw *compressWriter) finish() {
 func (cw *compressWriter) abandon() {
 	cw.held = nil
 	if cw.zw != nil {
-		cw.zw.Reset(nil)
-		gzipWriters.Put(cw.zw)
+		responsewriters.ReleaseGzipWriter(cw.zw)
 		cw.zw = nil
 	}
 }

@@ -3,6 +3,7 @@ package responsewriters
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -46,6 +47,20 @@ var gzipWriters = sync.Pool{New: func() any {
 	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // the level is valid
 	return zw
 }}
+
+// GzipWriter returns a gzip.Writer at level 1 writing to w, from a pool;
+// ReleaseGzipWriter gives it back once closed (or abandoned).
+func GzipWriter(w io.Writer) *gzip.Writer {
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(w)
+	return zw
+}
+
+// ReleaseGzipWriter returns zw to the pool GzipWriter takes it from.
+func ReleaseGzipWriter(zw *gzip.Writer) {
+	zw.Reset(nil)
+	gzipWriters.Put(zw)
+}
 
 // Gzip compresses the concatenation of parts at level 1 (gzip.BestSpeed,
 // upstream's gzipContentEncodingLevel: close to the best ratio for the
