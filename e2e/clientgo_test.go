@@ -55,7 +55,7 @@ func TestClientGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ns := range []string{"bulk", "paged", "watched", "informed"} {
+	for _, ns := range []string{"bulk", "paged", "watched", "informed", "compressed"} {
 		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
 			t.Fatalf("create namespace %s: %v", ns, err)
 		}
@@ -427,6 +427,44 @@ func TestClientGo(t *testing.T) {
 		}
 	})
 
+	t.Run("CompressedList", func(t *testing.T) {
+		feature(t, "client-go", "answers over 128 KiB arrive gzip-compressed, as client-go asks (Go's transport)",
+			"dynamic.Interface: List of 40 objects of 4 KiB; Get of one")
+		ri := dyn.Resource(cronTabs).Namespace("compressed")
+		note := strings.Repeat("a note of four kibibytes. ", 160)[:4096]
+		for i := range 40 {
+			ct := newCronTab(fmt.Sprintf("big-%d", i), "img:1")
+			if err := unstructured.SetNestedField(ct.Object, note, "spec", "note"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ri.Create(ctx, ct, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		list, err := ri.List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Items) != 40 {
+			t.Fatalf("listed %d objects, want 40", len(list.Items))
+		}
+		for _, it := range list.Items {
+			if got, _, _ := unstructured.NestedString(it.Object, "spec", "note"); got != note {
+				t.Fatalf("%s: the note came back as %d bytes", it.GetName(), len(got))
+			}
+		}
+		listPath := "/apis/" + crdGroup + "/v1/namespaces/compressed/crontabs"
+		if !rec.saw(func(r recordedRequest) bool { return r.method == "GET" && r.path == listPath && r.uncompressed }) {
+			t.Errorf("the list of %d KiB did not come gzip-compressed", 40*4)
+		}
+		if _, err := ri.Get(ctx, "big-0", metav1.GetOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if rec.saw(func(r recordedRequest) bool { return r.path == listPath+"/big-0" && r.uncompressed }) {
+			t.Errorf("an answer of 4 KiB came compressed")
+		}
+	})
+
 	t.Run("Watch", func(t *testing.T) {
 		feature(t, "client-go", "watch", "dynamic.Interface: Watch from a list's resourceVersion")
 		ri := dyn.Resource(cronTabs).Namespace("watched")
@@ -656,6 +694,9 @@ type recordedRequest struct {
 	sentType     string // the request's Content-Type
 	status       int
 	contentType  string
+	// uncompressed: the answer came gzip-compressed and Go's transport,
+	// which asked for gzip, decompressed it.
+	uncompressed bool
 }
 
 // requestRecorder is a client transport wrapper that remembers every
@@ -671,7 +712,7 @@ func (r *requestRecorder) wrap(rt http.RoundTripper) http.RoundTripper {
 		rr := recordedRequest{method: req.Method, path: req.URL.Path, query: req.URL.Query(),
 			accept: req.Header.Get("Accept"), sentType: req.Header.Get("Content-Type")}
 		if resp != nil {
-			rr.status, rr.contentType = resp.StatusCode, resp.Header.Get("Content-Type")
+			rr.status, rr.contentType, rr.uncompressed = resp.StatusCode, resp.Header.Get("Content-Type"), resp.Uncompressed
 		}
 		r.mu.Lock()
 		r.reqs = append(r.reqs, rr)
