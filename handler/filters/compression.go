@@ -20,8 +20,8 @@ import (
 // (endpoints.writeList) is compressed whole. Upstream decides on the
 // first write's size (deferredResponseWriter in
 // k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/writers.go;
-// it holds only a first write of at most 4 bytes, a streamed answer's
-// opening brace), and writes each list whole in one write.
+// it holds back only a first write of at most 4 bytes, a streamed
+// answer's opening brace, until 128 KiB have come).
 //
 // Clients that do not ask for gzip (bench's, the server's own) pass
 // through untouched.

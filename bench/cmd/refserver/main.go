@@ -122,7 +122,8 @@ func buildConfig(o *options.CustomResourceDefinitionsServerOptions) (*apiserver.
 	// CRD OpenAPI controller (v2 nor v3): no CRD would be published in /openapi/v2 or
 	// /openapi/v3 (their group versions answer 200 with an empty body), and the reference
 	// would skip the work that makes many CRDs costly upstream. Upstream's standalone
-	// options (pkg/cmd/server/options) set neither; runs before session 25 measured that.
+	// options (pkg/cmd/server/options, options.go) set the v3 one only, as this server did
+	// before session 25; the runs before then measured that.
 	defs := openapi.GetOpenAPIDefinitionsWithoutDisabledFeatures(generatedopenapi.GetOpenAPIDefinitions)
 	serverConfig.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(defs, openapinamer.NewDefinitionNamer(apiserver.Scheme, scheme.Scheme))
 	serverConfig.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(defs, openapinamer.NewDefinitionNamer(apiserver.Scheme, scheme.Scheme))
