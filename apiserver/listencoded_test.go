@@ -62,28 +62,38 @@ func TestServer_ListTakesStoredBytes(t *testing.T) {
 		}
 	}
 
-	// A default for a field none of the stored objects has.
-	code, cur := get(t, ts.url+crds+"/widgets.lab.example.com")
-	if code != 200 {
-		t.Fatalf("get the CRD: %d", code)
-	}
-	var obj map[string]any
-	if err := json.Unmarshal([]byte(cur), &obj); err != nil {
-		t.Fatal(err)
-	}
-	props := obj["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any)["properties"].(map[string]any)["spec"].(map[string]any)["properties"].(map[string]any)
-	props["color"] = map[string]any{"type": "string", "default": "blue"}
-	body, _ := json.Marshal(obj)
-	req, _ := http.NewRequest("PUT", ts.url+crds+"/widgets.lab.example.com", strings.NewReader(string(body)))
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("update the CRD: %d %s", resp.StatusCode, b)
+	// A default for a field none of the stored objects has. The update is
+	// read, changed and written again on a conflict, as clients do
+	// (retry.RetryOnConflict): the controllers write the CRD's status
+	// meanwhile.
+	var b []byte
+	for attempt := 0; ; attempt++ {
+		code, cur := get(t, ts.url+crds+"/widgets.lab.example.com")
+		if code != 200 {
+			t.Fatalf("get the CRD: %d", code)
+		}
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(cur), &obj); err != nil {
+			t.Fatal(err)
+		}
+		props := obj["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any)["properties"].(map[string]any)["spec"].(map[string]any)["properties"].(map[string]any)
+		props["color"] = map[string]any{"type": "string", "default": "blue"}
+		body, _ := json.Marshal(obj)
+		req, _ := http.NewRequest("PUT", ts.url+crds+"/widgets.lab.example.com", strings.NewReader(string(body)))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusConflict && attempt < 10 {
+			continue
+		}
+		if resp.StatusCode != 200 {
+			t.Fatalf("update the CRD: %d %s", resp.StatusCode, b)
+		}
+		break
 	}
 	var updated struct {
 		Metadata struct {
