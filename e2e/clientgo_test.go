@@ -29,6 +29,7 @@ import (
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 )
@@ -102,13 +103,20 @@ func TestClientGo(t *testing.T) {
 		if !seen[apiextensionsv1.NamesAccepted] {
 			t.Errorf("Established without NamesAccepted")
 		}
-		// An update through the clientset (protobuf too) keeps the CRD.
-		crd, err := crds.Get(ctx, crdName, metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		crd.Labels = map[string]string{"owner": "e2e"}
-		if crd, err = crds.Update(ctx, crd, metav1.UpdateOptions{}); err != nil || crd.Labels["owner"] != "e2e" {
+		// An update through the clientset (protobuf too) keeps the CRD. It
+		// is read, changed and written again on a conflict, as clients do:
+		// the status controllers may still be writing the CRD.
+		var crd *apiextensionsv1.CustomResourceDefinition
+		err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			cur, err := crds.Get(ctx, crdName, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			cur.Labels = map[string]string{"owner": "e2e"}
+			crd, err = crds.Update(ctx, cur, metav1.UpdateOptions{})
+			return err
+		})
+		if err != nil || crd.Labels["owner"] != "e2e" {
 			t.Fatalf("Update CRD: %v, %v", crd, err)
 		}
 		if rec.saw(func(r recordedRequest) bool {
