@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 
@@ -90,14 +91,20 @@ func MetadataOf(o StoredJSON) (meta []byte, ok bool) {
 // are the objects' stored JSON (storage.ObjectJSON), read-only, each
 // written with AppendJSON. The handler writes them as they are, or
 // decodes the few it must convert.
+//
+// A long page may come in two parts (storage.ListResult.Rest): Items, and
+// Rest, which reads the items after them a chunk at a time, handing each
+// to fn; their bytes are valid only until fn returns. The page is Items
+// followed by what Rest hands out.
 type EncodedList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata"`
-	Items           []StoredJSON `json:"-"`
+	Items           []StoredJSON                                               `json:"-"`
+	Rest            func(ctx context.Context, fn func(StoredJSON) error) error `json:"-"`
 }
 
 // DeepCopyObject returns a copy with its own items; their bytes are
-// shared, read-only as they are.
+// shared, read-only as they are, and so is Rest.
 func (l *EncodedList) DeepCopyObject() scheme.Object {
 	out := *l
 	if n := l.RemainingItemCount; n != nil {

@@ -231,6 +231,19 @@ func (e *Store) List(ctx context.Context, opts *metav1.ListOptions) (scheme.Obje
 	}
 	if res.Encoded != nil {
 		l := &EncodedList{Items: res.Encoded}
+		if rest := res.Rest; rest != nil {
+			l.Rest = func(ctx context.Context, fn func(StoredJSON) error) error {
+				var fnErr error
+				err := rest(ctx, func(o storage.ObjectJSON) error {
+					fnErr = fn(o)
+					return fnErr
+				})
+				if err != nil && err != fnErr {
+					return interpretStorageError(opList, err, e.DefaultQualifiedResource, "", opts.Continue != "")
+				}
+				return err
+			}
+		}
 		if err := setListMeta(l, strconv.FormatInt(res.ResourceVersion, 10), res.Continue, res.RemainingItemCount); err != nil {
 			return nil, apierrors.NewInternalError(err)
 		}
@@ -264,7 +277,8 @@ type encodedItemsKey struct{}
 // *EncodedList: each item the JSON storage holds, not decoded
 // (storage.ListOptions.Encoded). The caller promises to write each item
 // as AppendJSON does — or to decode the ones it must change — and to
-// change none of the bytes. Storage decides: a list with label or field
+// change none of the bytes, and to write those that EncodedList.Rest
+// hands out before it returns (storage.ListOptions.Stream). Storage decides: a list with label or field
 // selectors, or of a resource not stored as JSON, comes back as the
 // usual list.
 //
@@ -323,6 +337,7 @@ func (e *Store) list(ctx context.Context, opts *metav1.ListOptions, encoded bool
 		Recursive:            recursive,
 		Encoded:              encoded,
 		MetadataOnly:         encoded && encodedMetadata(ctx),
+		Stream:               encoded && !encodedMetadata(ctx),
 	})
 	if err != nil {
 		return nil, interpretStorageError(opList, err, e.DefaultQualifiedResource, "", lo.Continue != "")

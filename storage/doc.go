@@ -67,6 +67,11 @@
 //     JSONCodec's objects, a JSONStorer's (the CRDs' codec) may go out so;
 //     the reader decides which of those bytes it can write as they are
 //     (for CRDs: those written since the bolt engine's WrittenSince).
+//     A reader that writes them out as it goes (ListOptions.Stream) may
+//     get a long page in two parts, the rest read a chunk at a time into
+//     one buffer (ListResult.Rest): a list of 100,000 objects holds a
+//     chunk of them instead of all 345 MB. Upstream's watch-cache list
+//     holds every object at once too, as shared pointers.
 //   - Not implemented: Stats, ReadinessCheck, RequestWatchProgress,
 //     EnableResourceSizeEstimation, and storage transformers (encryption).
 package storage

@@ -121,6 +121,12 @@ type ListOptions struct {
 	// or field selectors with the stored bytes (ListResult.Encoded) and
 	// decode nothing.
 	Encoded bool
+	// Stream says the reader of an Encoded list writes the items out as it
+	// goes: an engine may then hand the first of a long page in
+	// ListResult.Encoded and the others through ListResult.Rest, read a
+	// chunk at a time into one buffer, so that a list of 100,000 objects
+	// does not hold them all at once.
+	Stream bool
 }
 
 // JSONStorer is a Codec other than JSONCodec that stores JSON of its own
@@ -140,6 +146,15 @@ type ListResult struct {
 	// Encoded, when not nil, holds the page instead of Items: each
 	// object's stored JSON (ListOptions.Encoded).
 	Encoded []ObjectJSON
+	// Rest, when not nil (only under ListOptions.Stream), reads the items
+	// of the page that follow Encoded: it calls fn with each, in order,
+	// until fn returns an error, which Rest returns. The bytes fn is
+	// handed are valid only until fn returns (the next chunk reuses them).
+	// It may be called once; an engine holds nothing for it until then,
+	// so a reader that fails before need not call it. A failure to read
+	// (a compaction passing the page's revision meanwhile: Expired) is
+	// returned as GetList returns it.
+	Rest func(ctx context.Context, fn func(ObjectJSON) error) error
 	// ResourceVersion is the revision the list was read at.
 	ResourceVersion int64
 	// Continue is the token of the next page, or empty on the last page.

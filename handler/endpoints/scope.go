@@ -410,9 +410,10 @@ func streamList(ctx context.Context, w http.ResponseWriter, s *RequestScope, opt
 	var (
 		n          int
 		appendItem func(dst []byte, i int) ([]byte, error)
+		rest       func(context.Context, func(registry.StoredJSON) error) error
 	)
 	if el, ok := list.(*registry.EncodedList); ok {
-		n = len(el.Items)
+		n, rest = len(el.Items), el.Rest
 		appendItem = func(dst []byte, i int) ([]byte, error) { return s.EncodeStored(dst, el.Items[i]) }
 	} else {
 		items, err := listItems(list)
@@ -460,17 +461,22 @@ func streamList(ctx context.Context, w http.ResponseWriter, s *RequestScope, opt
 		buf = buf[:0]
 		return err
 	}
-	for i := range n {
-		if i > 0 {
+	// add appends one item (a comma first but for the first), and sends
+	// the buffer once it holds listChunk bytes. After an error the answer
+	// is over: the client has the error's Status, or its connection cut.
+	items := 0
+	add := func(appendTo func([]byte) ([]byte, error)) error {
+		if items > 0 {
 			buf = append(buf, ',')
 		}
+		items++
 		var err error
-		if buf, err = appendItem(buf, i); err != nil {
+		if buf, err = appendTo(buf); err != nil {
 			if started {
 				panic(http.ErrAbortHandler)
 			}
 			responsewriters.WriteError(w, err)
-			return
+			return err
 		}
 		if len(buf) >= listChunk {
 			if ctx.Err() != nil {
@@ -478,9 +484,34 @@ func streamList(ctx context.Context, w http.ResponseWriter, s *RequestScope, opt
 				// timeout filter cuts what went out.
 				panic(http.ErrAbortHandler)
 			}
-			if send() != nil {
-				return // the client is gone
+			if err := send(); err != nil {
+				return err // the client is gone
 			}
+		}
+		return nil
+	}
+	for i := range n {
+		if add(func(dst []byte) ([]byte, error) { return appendItem(dst, i) }) != nil {
+			return
+		}
+	}
+	// The items storage reads as they are written (registry.EncodedList.Rest):
+	// each is appended before the next is read.
+	if rest != nil {
+		var addErr error
+		err := rest(ctx, func(o registry.StoredJSON) error {
+			addErr = add(func(dst []byte) ([]byte, error) { return s.EncodeStored(dst, o) })
+			return addErr
+		})
+		if addErr != nil {
+			return // add answered
+		}
+		if err != nil {
+			if started {
+				panic(http.ErrAbortHandler)
+			}
+			responsewriters.WriteError(w, err)
+			return
 		}
 	}
 	buf = append(buf, "]}\n"...)

@@ -116,6 +116,69 @@ func TestStreamList_Encoded(t *testing.T) {
 			}
 		})
 	}
+	// A page storage hands in two parts (registry.EncodedList.Rest): the
+	// same answer, each item of the rest written before the next is read
+	// into the same buffer.
+	t.Run("Rest", func(t *testing.T) {
+		s := widgetScope()
+		s.ListKind = "WidgetList"
+		want := httptest.NewRecorder()
+		streamList(context.Background(), want, s, jsonOpts, http.StatusOK, widgetList(3000), false)
+		s.EncodeStored = func(dst []byte, o storage.ObjectJSON) ([]byte, error) {
+			out, _, _, ok := o.AppendJSON(dst)
+			if !ok {
+				return dst, errors.New("declined")
+			}
+			return out, nil
+		}
+		el := encodedWidgetList(t, 3000)
+		el.Items, el.Rest = el.Items[:1000], restOf(el.Items[1000:], -1, nil)
+		w := httptest.NewRecorder()
+		streamList(context.Background(), w, s, jsonOpts, http.StatusOK, el, false)
+		if w.Code != 200 || !bytes.Equal(w.Body.Bytes(), want.Body.Bytes()) {
+			t.Errorf("%d, streamed:\n%.300s\nwant:\n%.300s", w.Code, w.Body.Bytes(), want.Body.Bytes())
+		}
+	})
+	// Rest failing before anything was sent is the client's Status; after,
+	// the answer is cut.
+	t.Run("RestErr", func(t *testing.T) {
+		gone := apierrors.NewResourceExpired("too old resource version: 5 (10)")
+		for _, tc := range []struct {
+			name  string
+			after int // items Rest hands out before it fails
+			cut   bool
+		}{{"BeforeTheFirstWrite", 0, false}, {"AfterIt", 2000, true}} {
+			t.Run(tc.name, func(t *testing.T) {
+				s := widgetScope()
+				s.ListKind = "WidgetList"
+				s.EncodeStored = func(dst []byte, o storage.ObjectJSON) ([]byte, error) {
+					out, _, _, _ := o.AppendJSON(dst)
+					return out, nil
+				}
+				el := encodedWidgetList(t, 2001)
+				el.Items, el.Rest = el.Items[:1], restOf(el.Items[1:], tc.after, gone)
+				w := httptest.NewRecorder()
+				cut := func() (cut bool) {
+					defer func() {
+						if r := recover(); r != nil {
+							if r != http.ErrAbortHandler {
+								panic(r)
+							}
+							cut = true
+						}
+					}()
+					streamList(context.Background(), w, s, jsonOpts, http.StatusOK, el, false)
+					return false
+				}()
+				if cut != tc.cut {
+					t.Fatalf("cut = %v, want %v", cut, tc.cut)
+				}
+				if !tc.cut && (w.Code != 410 || !strings.Contains(w.Body.String(), `"reason":"Expired"`)) {
+					t.Errorf("%d %s", w.Code, w.Body.String())
+				}
+			})
+		}
+	})
 	t.Run("ErrBeforeTheFirstWrite", func(t *testing.T) {
 		s := widgetScope()
 		s.ListKind = "WidgetList"
@@ -128,6 +191,30 @@ func TestStreamList_Encoded(t *testing.T) {
 			t.Errorf("%d %s", w.Code, w.Body.String())
 		}
 	})
+}
+
+// restOf is an EncodedList.Rest handing out items as storage's does: each
+// copied into one buffer that the next overwrites. After failAfter items
+// (never if negative) it returns err.
+func restOf(items []storage.ObjectJSON, failAfter int, err error) func(context.Context, func(storage.ObjectJSON) error) error {
+	return func(ctx context.Context, fn func(storage.ObjectJSON) error) error {
+		var buf []byte
+		for i, o := range items {
+			if i == failAfter {
+				return err
+			}
+			buf = append(buf[:0], o.Data...)
+			o.Data = buf
+			if err := fn(o); err != nil {
+				return err
+			}
+			clear(buf) // what fn kept of it is gone
+		}
+		if failAfter == len(items) {
+			return err
+		}
+		return nil
+	}
 }
 
 // countingWriter counts what is written and keeps none of it.

@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -74,4 +75,105 @@ func TestGetList_EncodedTakesTheStoredBytes(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(want), reopened[i])
 	}
+}
+
+// TestGetList_StreamReadsTheRestAsItGoes: a list whose reader writes the
+// items out as it goes (ListOptions.Stream) answers the first chunk in
+// Encoded and the others through Rest — the same items, in the same
+// order, as the list read whole — and Rest reads each chunk of values out
+// of the file into the same buffer: a value handed out is overwritten by
+// the next chunk's. Rest returns its reader's error, and Expired once a
+// compaction has passed the list's revision.
+func TestGetList_StreamReadsTheRestAsItGoes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crdlab.db")
+	const prefix = "/registry/g/things"
+	cfg := storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
+		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }}
+	ctx := context.Background()
+	const n = 2*scanChunk + 10 // three chunks
+	db, err := Open(path, Options{NoSync: true})
+	require.NoError(t, err)
+	st := db.ForResource(cfg)
+	for i := range n {
+		name := "o" + strconv.Itoa(10000+i)
+		obj := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "g/v1", "kind": "Thing",
+			"metadata": map[string]any{"name": name, "namespace": "ns"},
+			"spec":     map[string]any{"i": int64(i), "s": "<" + name + ">"}}}
+		require.NoError(t, st.Create(ctx, prefix+"/ns/"+name, obj, &unstructured.Unstructured{}))
+	}
+	require.NoError(t, db.Close())
+	db, err = Open(path, Options{NoSync: true}) // every value in the file
+	require.NoError(t, err)
+	defer func() { require.NoError(t, db.Close()) }()
+	st = db.ForResource(cfg)
+
+	whole, err := st.GetList(ctx, prefix, storage.ListOptions{Recursive: true, Encoded: true})
+	require.NoError(t, err)
+	require.Nil(t, whole.Rest, "without Stream a page is whole")
+	require.Len(t, whole.Encoded, n)
+
+	opts := storage.ListOptions{Recursive: true, Encoded: true, Stream: true}
+	res, err := st.GetList(ctx, prefix, opts)
+	require.NoError(t, err)
+	require.Equal(t, whole.ResourceVersion, res.ResourceVersion)
+	require.Len(t, res.Encoded, scanChunk, "the first chunk")
+	require.NotNil(t, res.Rest)
+	var (
+		handed [][]byte // as Rest handed them
+		copies [][]byte // copied while they were valid
+	)
+	require.NoError(t, res.Rest(ctx, func(o storage.ObjectJSON) error {
+		handed = append(handed, o.Data)
+		copies = append(copies, append([]byte(nil), o.Data...))
+		return nil
+	}))
+	require.Len(t, copies, n-scanChunk)
+	for i, o := range res.Encoded {
+		require.Equal(t, string(whole.Encoded[i].Data), string(o.Data))
+	}
+	for i, c := range copies {
+		require.Equal(t, string(whole.Encoded[scanChunk+i].Data), string(c))
+	}
+	require.NotEqual(t, string(copies[0]), string(handed[0]), "the third chunk reuses the second's buffer")
+
+	t.Run("ReaderError", func(t *testing.T) {
+		res, err := st.GetList(ctx, prefix, opts)
+		require.NoError(t, err)
+		stop := errors.New("the client is gone")
+		seen := 0
+		err = res.Rest(ctx, func(storage.ObjectJSON) error { seen++; return stop })
+		require.ErrorIs(t, err, stop)
+		require.Equal(t, 1, seen)
+	})
+	t.Run("NoRestWithALimitOrMetadataOnly", func(t *testing.T) {
+		for _, o := range []storage.ListOptions{
+			{Recursive: true, Encoded: true, Stream: true, Predicate: storage.SelectionPredicate{Limit: 1500}},
+			{Recursive: true, Encoded: true, Stream: true, MetadataOnly: true},
+		} {
+			res, err := st.GetList(ctx, prefix, o)
+			require.NoError(t, err)
+			require.Nil(t, res.Rest)
+		}
+	})
+	t.Run("Compacted", func(t *testing.T) {
+		res, err := st.GetList(ctx, prefix, opts)
+		require.NoError(t, err)
+		// Every object changes, and history up to now is compacted: the
+		// list's revision is gone before Rest reads it.
+		for i := range n {
+			key := prefix + "/ns/o" + strconv.Itoa(10000+i)
+			require.NoError(t, st.GuaranteedUpdate(ctx, key, &unstructured.Unstructured{}, false, nil,
+				func(cur storage.Object) (storage.Object, error) {
+					u := cur.(*unstructured.Unstructured)
+					u.Object["spec"].(map[string]any)["changed"] = true
+					return u, nil
+				}))
+		}
+		rev, _ := db.state()
+		require.NoError(t, db.Compact(ctx, rev))
+		err = res.Rest(ctx, func(storage.ObjectJSON) error { return nil })
+		var se *storage.Error
+		require.True(t, errors.As(err, &se) && se.Kind == storage.ErrExpired, "%v", err)
+	})
 }

@@ -86,7 +86,10 @@ func valueAt(c *bbolt.Cursor, r *record, k []byte) ([]byte, error) {
 // With cut, each value read is cut to cut's span of it when cut finds one
 // (cutOK[i] true; the rest of the value is not copied), and left whole
 // when it does not.
-func readValues(tx *bbolt.Tx, recs []*record, values [][]byte, cut func([]byte) (start, end int, ok bool), cutOK []bool) {
+//
+// With reuse, the copies go into *reuse, grown if need be and kept there
+// for the next call: they are valid until then (scanOpts.reuse).
+func readValues(tx *bbolt.Tx, recs []*record, values [][]byte, cut func([]byte) (start, end int, ok bool), cutOK []bool, reuse *[]byte) {
 	c := tx.Bucket(bucketHistory).Cursor()
 	k := make([]byte, 8)
 	var mapped []int // the values still in the mapped file: copied below
@@ -131,7 +134,15 @@ func readValues(tx *bbolt.Tx, recs []*record, values [][]byte, cut func([]byte) 
 	// Which values to copy is decided above, not by looking at loaded
 	// again: the committer may fill it in meanwhile, and a value left in
 	// the mapped file would outlive tx.
-	arena := make([]byte, 0, total)
+	var arena []byte
+	if reuse != nil && cap(*reuse) >= total {
+		arena = (*reuse)[:0]
+	} else {
+		arena = make([]byte, 0, total)
+	}
+	if reuse != nil {
+		defer func() { *reuse = arena }()
+	}
 	for _, i := range mapped {
 		start := len(arena)
 		arena = append(arena, values[i]...)

@@ -212,7 +212,7 @@ func (w *watcher) catchUp(start int64, initial, endBookmark bool) {
 		w.release()
 	}
 	if initial {
-		err := db.scanAt(context.Background(), w.rng, w.rng.Key, start, false, nil, func(r *record, _ []byte, _ bool) (bool, error) {
+		_, err := db.scanAt(context.Background(), w.rng, w.rng.Key, start, scanOpts{}, func(r *record, _ []byte, _ bool) (bool, error) {
 			obj, err := w.st.decode(r)
 			if err != nil {
 				return false, err
