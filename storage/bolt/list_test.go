@@ -19,30 +19,12 @@ import (
 // transactions: withValue) — decodes nothing and remembers nothing on the
 // records (decodeMemo), and writes what the decoded list writes.
 func TestGetList_EncodedTakesTheStoredBytes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "crdlab.db")
-	const prefix = "/registry/g/things"
-	cfg := storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
-		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }}
-	ctx := context.Background()
 	const n = 2*scanChunk + 10 // three chunks
-	open := func() (*DB, storage.Interface) {
-		db, err := Open(path, Options{NoSync: true})
-		require.NoError(t, err)
-		return db, db.ForResource(cfg)
-	}
-
-	db, st := open()
-	for i := range n {
-		name := "o" + strconv.Itoa(10000+i)
-		obj := &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "g/v1", "kind": "Thing",
-			"metadata": map[string]any{"name": name, "namespace": "ns", "labels": map[string]any{"i": strconv.Itoa(i)}},
-			"spec":     map[string]any{"i": int64(i), "s": "<" + name + ">"}}}
-		require.NoError(t, st.Create(ctx, prefix+"/ns/"+name, obj, &unstructured.Unstructured{}))
-	}
+	ctx := context.Background()
+	db, st, open := thingsFile(t, n)
 	encode := func(st storage.Interface) []string {
 		t.Helper()
-		res, err := st.GetList(ctx, prefix, storage.ListOptions{Recursive: true, Encoded: true})
+		res, err := st.GetList(ctx, thingsPrefix, storage.ListOptions{Recursive: true, Encoded: true})
 		require.NoError(t, err)
 		require.NotNil(t, res.Encoded, "bolt answers with the stored bytes")
 		require.Nil(t, res.Items)
@@ -56,18 +38,18 @@ func TestGetList_EncodedTakesTheStoredBytes(t *testing.T) {
 	}
 	fresh := encode(st)
 	require.Len(t, fresh, n)
-	require.NotZero(t, db.latest(prefix+"/ns/o10000").splice.Load(), "the list keeps where the resourceVersion goes")
+	require.NotZero(t, db.latest(thingsPrefix+"/ns/o10000").splice.Load(), "the list keeps where the resourceVersion goes")
 	require.Zero(t, db.memos.len(), "an encoded list decodes and remembers nothing")
 
 	require.NoError(t, db.Close())
 	db, st = open()
 	defer func() { require.NoError(t, db.Close()) }()
-	require.True(t, db.latest(prefix+"/ns/o10000").onDisk, "after Open, values stay in the file")
+	require.True(t, db.latest(thingsPrefix+"/ns/o10000").onDisk, "after Open, values stay in the file")
 	reopened := encode(st)
 	require.Equal(t, fresh, reopened)
 	require.Zero(t, db.memos.len())
 
-	dec, err := st.GetList(ctx, prefix, storage.ListOptions{Recursive: true})
+	dec, err := st.GetList(ctx, thingsPrefix, storage.ListOptions{Recursive: true})
 	require.NoError(t, err)
 	require.Len(t, dec.Items, n)
 	for i, it := range dec.Items {
@@ -85,36 +67,20 @@ func TestGetList_EncodedTakesTheStoredBytes(t *testing.T) {
 // the next chunk's. Rest returns its reader's error, and Expired once a
 // compaction has passed the list's revision.
 func TestGetList_StreamReadsTheRestAsItGoes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "crdlab.db")
-	const prefix = "/registry/g/things"
-	cfg := storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
-		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }}
-	ctx := context.Background()
 	const n = 2*scanChunk + 10 // three chunks
-	db, err := Open(path, Options{NoSync: true})
-	require.NoError(t, err)
-	st := db.ForResource(cfg)
-	for i := range n {
-		name := "o" + strconv.Itoa(10000+i)
-		obj := &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "g/v1", "kind": "Thing",
-			"metadata": map[string]any{"name": name, "namespace": "ns"},
-			"spec":     map[string]any{"i": int64(i), "s": "<" + name + ">"}}}
-		require.NoError(t, st.Create(ctx, prefix+"/ns/"+name, obj, &unstructured.Unstructured{}))
-	}
+	ctx := context.Background()
+	db, _, open := thingsFile(t, n)
 	require.NoError(t, db.Close())
-	db, err = Open(path, Options{NoSync: true}) // every value in the file
-	require.NoError(t, err)
+	db, st := open() // every value in the file
 	defer func() { require.NoError(t, db.Close()) }()
-	st = db.ForResource(cfg)
 
-	whole, err := st.GetList(ctx, prefix, storage.ListOptions{Recursive: true, Encoded: true})
+	whole, err := st.GetList(ctx, thingsPrefix, storage.ListOptions{Recursive: true, Encoded: true})
 	require.NoError(t, err)
 	require.Nil(t, whole.Rest, "without Stream a page is whole")
 	require.Len(t, whole.Encoded, n)
 
 	opts := storage.ListOptions{Recursive: true, Encoded: true, Stream: true}
-	res, err := st.GetList(ctx, prefix, opts)
+	res, err := st.GetList(ctx, thingsPrefix, opts)
 	require.NoError(t, err)
 	require.Equal(t, whole.ResourceVersion, res.ResourceVersion)
 	require.Len(t, res.Encoded, scanChunk, "the first chunk")
@@ -138,7 +104,7 @@ func TestGetList_StreamReadsTheRestAsItGoes(t *testing.T) {
 	require.NotEqual(t, string(copies[0]), string(handed[0]), "the third chunk reuses the second's buffer")
 
 	t.Run("ReaderError", func(t *testing.T) {
-		res, err := st.GetList(ctx, prefix, opts)
+		res, err := st.GetList(ctx, thingsPrefix, opts)
 		require.NoError(t, err)
 		stop := errors.New("the client is gone")
 		seen := 0
@@ -151,18 +117,18 @@ func TestGetList_StreamReadsTheRestAsItGoes(t *testing.T) {
 			{Recursive: true, Encoded: true, Stream: true, Predicate: storage.SelectionPredicate{Limit: 1500}},
 			{Recursive: true, Encoded: true, Stream: true, MetadataOnly: true},
 		} {
-			res, err := st.GetList(ctx, prefix, o)
+			res, err := st.GetList(ctx, thingsPrefix, o)
 			require.NoError(t, err)
 			require.Nil(t, res.Rest)
 		}
 	})
 	t.Run("Compacted", func(t *testing.T) {
-		res, err := st.GetList(ctx, prefix, opts)
+		res, err := st.GetList(ctx, thingsPrefix, opts)
 		require.NoError(t, err)
 		// Every object changes, and history up to now is compacted: the
 		// list's revision is gone before Rest reads it.
 		for i := range n {
-			key := prefix + "/ns/o" + strconv.Itoa(10000+i)
+			key := thingsPrefix + "/ns/o" + strconv.Itoa(10000+i)
 			require.NoError(t, st.GuaranteedUpdate(ctx, key, &unstructured.Unstructured{}, false, nil,
 				func(cur storage.Object) (storage.Object, error) {
 					u := cur.(*unstructured.Unstructured)
@@ -176,4 +142,32 @@ func TestGetList_StreamReadsTheRestAsItGoes(t *testing.T) {
 		var se *storage.Error
 		require.True(t, errors.As(err, &se) && se.Kind == storage.ErrExpired, "%v", err)
 	})
+}
+
+// thingsPrefix is where thingsFile's objects are.
+const thingsPrefix = "/registry/g/things"
+
+// thingsFile writes n objects o10000, o10001, … into namespace ns of a new
+// bolt file, and returns it still open (the caller closes it) and the
+// function that opens it again.
+func thingsFile(t *testing.T, n int) (db *DB, st storage.Interface, open func() (*DB, storage.Interface)) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "crdlab.db")
+	cfg := storage.ResourceConfig{Prefix: thingsPrefix, Codec: storage.JSONCodec{},
+		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }}
+	open = func() (*DB, storage.Interface) {
+		db, err := Open(path, Options{NoSync: true})
+		require.NoError(t, err)
+		return db, db.ForResource(cfg)
+	}
+	db, st = open()
+	for i := range n {
+		name := "o" + strconv.Itoa(10000+i)
+		obj := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "g/v1", "kind": "Thing",
+			"metadata": map[string]any{"name": name, "namespace": "ns", "labels": map[string]any{"i": strconv.Itoa(i)}},
+			"spec":     map[string]any{"i": int64(i), "s": "<" + name + ">"}}}
+		require.NoError(t, st.Create(context.Background(), thingsPrefix+"/ns/"+name, obj, &unstructured.Unstructured{}))
+	}
+	return db, st, open
 }
