@@ -8,8 +8,10 @@ import (
 	"hash/fnv"
 	"io"
 	"io/fs"
+	"math/bits"
 	"os"
 	"runtime/debug"
+	"slices"
 	"time"
 )
 
@@ -132,7 +134,12 @@ func checkFile(path string, lockTimeout time.Duration) error {
 
 // checkFaults is check, with a fault reading the mapping (a page the file
 // no longer holds) returned as ErrCorrupt rather than crashing the process.
-func (c *fileChecker) checkFaults() (err error) {
+func (c *fileChecker) checkFaults() error { return catchFaults(c.check) }
+
+// catchFaults runs f, a fault reading the mapping returned as ErrCorrupt.
+// SetPanicOnFault is the calling goroutine's: a goroutine of the walk
+// (walkSplit) calls it too.
+func catchFaults(f func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
@@ -142,7 +149,7 @@ func (c *fileChecker) checkFaults() (err error) {
 			err = corrupt("the file cannot be read: %v", p)
 		}
 	}()
-	return c.check()
+	return f()
 }
 
 type checkError struct {
@@ -165,6 +172,7 @@ type fileChecker struct {
 	seen     []uint64         // a bit per page: reached so far (overflow pages too)
 	blocks   map[int64][]byte // the blocks read last (read)
 	data     []byte           // the file, mapped read-only; nil: read with r
+	split    bool             // walk the first branch page's halves on two goroutines (walkSplit)
 }
 
 func (c *fileChecker) check() error {
@@ -183,6 +191,7 @@ func (c *fileChecker) check() error {
 		return corrupt("the file is truncated: it has %d bytes, and its %d pages of %d bytes need more", c.size, m.hwm, c.pageSize)
 	}
 	c.seen = make([]uint64, (m.hwm+63)/64)
+	c.split = c.data != nil && m.hwm >= splitPages
 	c.seen[0] = 0b11 // the meta pages
 	if m.freelist != noFreelist {
 		if err := c.checkFreelist(m.freelist); err != nil {
@@ -378,8 +387,22 @@ func (c *fileChecker) walkPage(id uint64, p []byte, min, max []byte, depth int) 
 	if pageHeaderSize+count*elementSize > len(p) {
 		return nil, corrupt("page %d has %d elements, more than it holds", id, count)
 	}
-	prev := min
-	for i := range count {
+	if flags == branchPage && count >= 2 && c.split {
+		return c.walkSplit(id, p, min, max, depth, count)
+	}
+	last, err := c.walkElems(id, p, flags, 0, count, min, max, depth)
+	if err != nil || count == 0 {
+		return nil, err
+	}
+	return last, nil // the last key of a leaf, the largest key under a branch
+}
+
+// walkElems checks the elements from to to of page p (flags its type),
+// prev being the key before them (min for the first), and returns the
+// last key it checked.
+func (c *fileChecker) walkElems(id uint64, p []byte, flags uint16, from, to int, prev, max []byte, depth int) ([]byte, error) {
+	count := int(ne.Uint16(p[10:]))
+	for i := from; i < to; i++ {
 		e := pageHeaderSize + i*elementSize
 		var pos, ksize, vsize int
 		var elemFlags uint32
@@ -424,10 +447,62 @@ func (c *fileChecker) walkPage(id uint64, p []byte, min, max []byte, depth int) 
 			}
 		}
 	}
-	if count == 0 {
-		return nil, nil
+	return prev, nil
+}
+
+// splitPages is the size (in pages) from which checkFile walks the largest
+// bucket's tree on two cores: a walk's cost is the first read of every
+// page, about 1.3 µs a page on the machine of docs/perf.md (0.30 s of a
+// start on 100,000 objects, 206,000 pages). A variable for tests.
+var splitPages uint64 = 1 << 14
+
+// walkSplit checks the branch page p as walkPage does, its second half of
+// children on another goroutine with a checker of its own (the pages seen
+// so far, then its own), once per walk: the first branch page with two
+// children or more, the root of the history bucket in crdlab's files.
+// Each half's pages must not meet the other's; the key that ends the
+// first half must come before the one that starts the second.
+func (c *fileChecker) walkSplit(id uint64, p []byte, min, max []byte, depth, count int) ([]byte, error) {
+	c.split = false
+	h := count / 2
+	seenBefore := slices.Clone(c.seen)
+	c2 := &fileChecker{r: c.r, size: c.size, pageSize: c.pageSize, hwm: c.hwm, data: c.data,
+		seen: slices.Clone(c.seen), blocks: map[int64][]byte{}}
+	type result struct {
+		last []byte
+		err  error
 	}
-	return prev, nil // the last key of a leaf, the largest key under a branch
+	second := make(chan result, 1)
+	go func() {
+		var r result
+		r.err = catchFaults(func() (err error) {
+			// prev nil: the order of element h after element h-1 is
+			// checked below, once both halves are done.
+			r.last, err = c2.walkElems(id, p, branchPage, h, count, nil, max, depth)
+			return err
+		})
+		second <- r
+	}()
+	last1, err1 := c.walkElems(id, p, branchPage, 0, h, min, max, depth)
+	r2 := <-second
+	if err1 != nil {
+		return nil, err1
+	}
+	if r2.err != nil {
+		return nil, r2.err
+	}
+	for w := range c.seen {
+		if both := c.seen[w] & c2.seen[w] &^ seenBefore[w]; both != 0 {
+			return nil, corrupt("page %d is reached twice", uint64(w)*64+uint64(bits.TrailingZeros64(both)))
+		}
+		c.seen[w] |= c2.seen[w]
+	}
+	e := pageHeaderSize + h*elementSize
+	pos, ksize := int(ne.Uint32(p[e:])), int(ne.Uint32(p[e+4:]))
+	if bytes.Compare(last1, p[e+pos:e+pos+ksize]) >= 0 { // in the page: walkElems checked
+		return nil, corrupt("the keys of page %d are out of order at element %d", id, h)
+	}
+	return r2.last, nil
 }
 
 // walkBucket checks a sub-bucket: its root page, or the inline page

@@ -2,6 +2,7 @@ package bolt_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -62,7 +63,66 @@ func damagedFileFixture(t *testing.T) (data []byte, pageSize int, pages map[int]
 // a panic or a fault (in Open or in bbolt's own goroutines), and the file
 // is left byte for byte as it was. Every page in use is damaged in turn:
 // zeroed, and with a bit of its header flipped.
-func TestOpen_DamagedFile(t *testing.T) {
+func TestOpen_DamagedFile(t *testing.T) { testDamagedFile(t) }
+
+// TestOpen_DamagedFileTwoCores is TestOpen_DamagedFile with the pre-check
+// walking the history bucket's tree on two goroutines (walkSplit), as it
+// does on files of splitPages pages or more.
+func TestOpen_DamagedFileTwoCores(t *testing.T) {
+	defer bolt.SetSplitPages(1)()
+	testDamagedFile(t)
+
+	// Damage across the two halves: the branch page's middle element made
+	// a copy of its first (same key, same child: both halves would reach
+	// the first child's pages, and the first half's last child is out of
+	// its bounds); and the middle key moved back to the one before it, out
+	// of order with the first half's last key, which only the two halves
+	// together see.
+	good, pageSize, pages := damagedFileFixture(t)
+	var branches []int
+	for id, typ := range pages {
+		if typ == "branch" {
+			branches = append(branches, id)
+		}
+	}
+	require.Len(t, branches, 1, "the fixture's history bucket has one branch page, its root")
+	elem := func(p []byte, i int) (key, child []byte) {
+		e := 16 + 16*i // page header, branch elements of 16 bytes
+		pos, ksize := int(binary.NativeEndian.Uint32(p[e:])), int(binary.NativeEndian.Uint32(p[e+4:]))
+		return p[e+pos : e+pos+ksize], p[e+8 : e+16]
+	}
+	for _, tc := range []struct {
+		name, want string
+		damage     func(p []byte, h int)
+	}{
+		{"ChildInBothHalves", "out of order", func(p []byte, h int) {
+			k0, c0 := elem(p, 0)
+			kh, ch := elem(p, h)
+			copy(kh, k0)
+			copy(ch, c0)
+		}},
+		{"OrderAcrossTheHalves", "out of order at element", func(p []byte, h int) {
+			kb, _ := elem(p, h-1)
+			kh, _ := elem(p, h)
+			copy(kh, kb)
+		}},
+	} {
+		t.Run("ErrCorrupt"+tc.name, func(t *testing.T) {
+			data := bytes.Clone(good)
+			p := data[branches[0]*pageSize : (branches[0]+1)*pageSize]
+			count := int(binary.NativeEndian.Uint16(p[10:]))
+			require.GreaterOrEqual(t, count, 2)
+			tc.damage(p, count/2)
+			path := filepath.Join(t.TempDir(), "crdlab.db")
+			require.NoError(t, os.WriteFile(path, data, 0o600))
+			_, err := bolt.Open(path, bolt.Options{NoSync: true})
+			require.ErrorIs(t, err, bolt.ErrCorrupt)
+			require.ErrorContains(t, err, tc.want)
+		})
+	}
+}
+
+func testDamagedFile(t *testing.T) {
 	good, pageSize, pages := damagedFileFixture(t)
 	open := func(t *testing.T, data []byte) error {
 		t.Helper()
