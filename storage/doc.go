@@ -71,7 +71,8 @@
 //     get a long page in two parts, the rest read a chunk at a time into
 //     one buffer (ListResult.Rest): a list of 100,000 objects holds a
 //     chunk of them instead of all 345 MB. Upstream's watch-cache list
-//     holds every object at once too, as shared pointers.
+//     holds every object at once too (shallow copies of the cached
+//     objects, cacher.go GetList).
 //   - Not implemented: Stats, ReadinessCheck, RequestWatchProgress,
 //     EnableResourceSizeEstimation, and storage transformers (encryption).
 package storage
