@@ -150,8 +150,8 @@ type ListResult struct {
 	// of the page that follow Encoded: it calls fn with each, in order,
 	// until fn returns an error, which Rest returns. The bytes fn is
 	// handed are valid only until fn returns (the next chunk reuses them).
-	// It may be called once; an engine holds nothing for it until then,
-	// so a reader that fails before need not call it. A failure to read
+	// Each call reads the items again; an engine holds nothing for it
+	// until then, so a reader that fails before need not call it. A failure to read
 	// (a compaction passing the page's revision meanwhile: Expired) is
 	// returned as GetList returns it.
 	Rest func(ctx context.Context, fn func(ObjectJSON) error) error

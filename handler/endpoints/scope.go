@@ -461,17 +461,19 @@ func streamList(ctx context.Context, w http.ResponseWriter, s *RequestScope, opt
 		buf = buf[:0]
 		return err
 	}
-	// add appends one item (a comma first but for the first), and sends
-	// the buffer once it holds listChunk bytes. After an error the answer
-	// is over: the client has the error's Status, or its connection cut.
+	// Each item is appended after a comma (but the first), then ended:
+	// end sends the buffer once it holds listChunk bytes. After an error
+	// the answer is over: the client has the error's Status, or its
+	// connection cut.
 	items := 0
-	add := func(appendTo func([]byte) ([]byte, error)) error {
+	comma := func() {
 		if items > 0 {
 			buf = append(buf, ',')
 		}
 		items++
-		var err error
-		if buf, err = appendTo(buf); err != nil {
+	}
+	end := func(err error) error {
+		if err != nil {
 			if started {
 				panic(http.ErrAbortHandler)
 			}
@@ -491,26 +493,28 @@ func streamList(ctx context.Context, w http.ResponseWriter, s *RequestScope, opt
 		return nil
 	}
 	for i := range n {
-		if add(func(dst []byte) ([]byte, error) { return appendItem(dst, i) }) != nil {
+		comma()
+		var err error
+		buf, err = appendItem(buf, i)
+		if end(err) != nil {
 			return
 		}
 	}
 	// The items storage reads as they are written (registry.EncodedList.Rest):
 	// each is appended before the next is read.
 	if rest != nil {
-		var addErr error
+		var endErr error
 		err := rest(ctx, func(o registry.StoredJSON) error {
-			addErr = add(func(dst []byte) ([]byte, error) { return s.EncodeStored(dst, o) })
-			return addErr
+			comma()
+			var err error
+			buf, err = s.EncodeStored(buf, o)
+			endErr = end(err)
+			return endErr
 		})
-		if addErr != nil {
-			return // add answered
+		if endErr != nil {
+			return // end answered
 		}
-		if err != nil {
-			if started {
-				panic(http.ErrAbortHandler)
-			}
-			responsewriters.WriteError(w, err)
+		if end(err) != nil {
 			return
 		}
 	}

@@ -78,20 +78,9 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 			return false, nil
 		}
 		if encoded {
-			if value == nil {
-				var err error
-				if value, err = s.db.value(r); err != nil {
-					return false, s.gone(rev, err)
-				}
-				if cut != nil {
-					if start, end, ok := cut(value); ok {
-						value, isCut = value[start:end:end], true
-					}
-				}
-			}
-			o := storage.ObjectJSON{Data: value, Rev: r.rev, Metadata: isCut}
-			if isJSON && !isCut {
-				o.Splice = r.spliceOf(value)
+			o, err := s.objectJSON(r, value, isCut, rev, cut, isJSON)
+			if err != nil {
+				return false, err
 			}
 			res.Encoded = append(res.Encoded, o)
 			n++
@@ -119,15 +108,9 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 	if next != "" {
 		res.Rest = func(ctx context.Context, fn func(storage.ObjectJSON) error) error {
 			_, err := s.db.scanAt(ctx, rng, next, rev, scanOpts{values: true, reuse: true}, func(r *record, value []byte, _ bool) (bool, error) {
-				if value == nil {
-					var err error
-					if value, err = s.db.value(r); err != nil {
-						return false, s.gone(rev, err)
-					}
-				}
-				o := storage.ObjectJSON{Data: value, Rev: r.rev}
-				if isJSON {
-					o.Splice = r.spliceOf(value)
+				o, err := s.objectJSON(r, value, false, rev, nil, isJSON)
+				if err != nil {
+					return false, err
 				}
 				return true, fn(o)
 			})
@@ -135,6 +118,30 @@ func (s *store) GetList(ctx context.Context, key string, opts storage.ListOption
 		}
 	}
 	return res, nil
+}
+
+// objectJSON is a listed record's item of an encoded list: value as the
+// scan read it (cut to its metadata if isCut), or — a record committed
+// after the scan's transaction began — read now and cut with cut. isJSON
+// says the codec is JSONCodec, whose items carry where the
+// resourceVersion goes.
+func (s *store) objectJSON(r *record, value []byte, isCut bool, rev int64, cut func([]byte) (int, int, bool), isJSON bool) (storage.ObjectJSON, error) {
+	if value == nil {
+		var err error
+		if value, err = s.db.value(r); err != nil {
+			return storage.ObjectJSON{}, s.gone(rev, err)
+		}
+		if cut != nil {
+			if start, end, ok := cut(value); ok {
+				value, isCut = value[start:end:end], true
+			}
+		}
+	}
+	o := storage.ObjectJSON{Data: value, Rev: r.rev, Metadata: isCut}
+	if isJSON && !isCut {
+		o.Splice = r.spliceOf(value)
+	}
+	return o, nil
 }
 
 // gone turns a record compacted away during a list at rev into Expired.

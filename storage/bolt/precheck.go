@@ -450,10 +450,11 @@ func (c *fileChecker) walkElems(id uint64, p []byte, flags uint16, from, to int,
 	return prev, nil
 }
 
-// splitPages is the size (in pages) from which checkFile walks the largest
-// bucket's tree on two cores: a walk's cost is the first read of every
-// page, about 1.3 µs a page on the machine of docs/perf.md (0.30 s of a
-// start on 100,000 objects, 206,000 pages). A variable for tests.
+// splitPages is the size (in pages of 16 KiB: 256 MiB) from which
+// checkFile walks the largest bucket's tree on two cores: a walk's cost is
+// the first read of every page, about 6 µs a page on the machine of
+// docs/perf.md (0.30 s of a start on 100,000 objects, 51,500 pages). A
+// variable for tests.
 var splitPages uint64 = 1 << 14
 
 // walkSplit checks the branch page p as walkPage does, its second half of

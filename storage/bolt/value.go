@@ -140,13 +140,13 @@ func readValues(tx *bbolt.Tx, recs []*record, values [][]byte, cut func([]byte) 
 	} else {
 		arena = make([]byte, 0, total)
 	}
-	if reuse != nil {
-		defer func() { *reuse = arena }()
-	}
 	for _, i := range mapped {
 		start := len(arena)
 		arena = append(arena, values[i]...)
 		values[i] = arena[start:len(arena):len(arena)]
+	}
+	if reuse != nil {
+		*reuse = arena
 	}
 }
 
