@@ -479,10 +479,34 @@ func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		close(db.closing)
 		db.wg.Wait()
+		if db.failed.Load() == nil {
+			if ferr := db.writeFreelist(); ferr != nil {
+				db.log.Warn("writing the free-page list at close failed; the next Open finds the free pages by walking the file", "err", ferr)
+			}
+		}
 		err = db.bbolt.Close()
 		db.log.Info("storage closed", "revision", db.rev)
 	})
 	return err
+}
+
+// writeFreelist ends a clean close with one more commit, which writes
+// bbolt's list of free pages into the file (a freelist page, its id in
+// the meta page). The commits before it write none (NoFreelistSync, as
+// etcd), so an Open after a crash finds the free pages by walking every
+// page of the file (bbolt's freepages: 0.26 s of bolt.Open on the 844 MB
+// file of 100,000 objects); an Open after a clean close reads the list
+// instead. The pre-check refuses a list that names a page in use
+// (precheck.go: checkFreelist), and the first commit after the Open
+// frees the freelist page again and writes none (bbolt's Tx.Commit).
+// Only the closing goroutine calls it: the committer and every other
+// writer have stopped.
+//
+// Upstream's etcd writes no freelist, at close either: its Open always
+// walks (etcd's backend sets NoFreelistSync).
+func (db *DB) writeFreelist() error {
+	db.bbolt.NoFreelistSync = false
+	return db.bbolt.Update(func(*bbolt.Tx) error { return nil })
 }
 
 // Path returns the data file's path.

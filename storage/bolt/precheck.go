@@ -193,13 +193,23 @@ func (c *fileChecker) check() error {
 	c.seen = make([]uint64, (m.hwm+63)/64)
 	c.split = c.data != nil && m.hwm >= splitPages
 	c.seen[0] = 0b11 // the meta pages
+	var free []byte
 	if m.freelist != noFreelist {
-		if err := c.checkFreelist(m.freelist); err != nil {
+		if free, err = c.checkFreelist(m.freelist); err != nil {
 			return err
 		}
 	}
-	_, err = c.walk(m.root, nil, nil, 0)
-	return err
+	if _, err = c.walk(m.root, nil, nil, 0); err != nil {
+		return err
+	}
+	// A page both in use and listed free would be handed out by bbolt's
+	// next commit and overwritten while the tree still holds it.
+	for i := 0; i+8 <= len(free); i += 8 {
+		if id := ne.Uint64(free[i:]); c.seen[id/64]&(1<<(id%64)) != 0 {
+			return corrupt("freelist page %d lists page %d, which is in use", m.freelist, id)
+		}
+	}
+	return nil
 }
 
 // pickMeta reads both meta pages and returns the one bbolt would use, the
@@ -340,26 +350,28 @@ func pageType(flags int) string {
 	return "branch or leaf"
 }
 
-// checkFreelist checks a freelist page bbolt would read (a file written
-// without NoFreelistSync; crdlab's own files have none).
-func (c *fileChecker) checkFreelist(id uint64) error {
+// checkFreelist checks a freelist page bbolt would read (crdlab writes
+// one at a clean close: DB.writeFreelist) and returns the ids it lists,
+// 8 bytes each; check looks after the walk that none is in use.
+func (c *fileChecker) checkFreelist(id uint64) ([]byte, error) {
 	p, err := c.page(id, freelistPage)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	start, count := uint64(0), uint64(ne.Uint16(p[10:]))
 	if count == 0xFFFF {
 		start, count = 1, ne.Uint64(p[pageHeaderSize:])
 	}
 	if (start+count)*8 > uint64(len(p)-pageHeaderSize) {
-		return corrupt("freelist page %d lists %d pages, more than it holds", id, count)
+		return nil, corrupt("freelist page %d lists %d pages, more than it holds", id, count)
 	}
-	for i := start; i < start+count; i++ {
-		if free := ne.Uint64(p[pageHeaderSize+8*i:]); free < 2 || free >= c.hwm {
-			return corrupt("freelist page %d lists page %d, outside the database", id, free)
+	ids := p[pageHeaderSize+8*start : pageHeaderSize+8*(start+count)]
+	for i := 0; i < len(ids); i += 8 {
+		if free := ne.Uint64(ids[i:]); free < 2 || free >= c.hwm {
+			return nil, corrupt("freelist page %d lists page %d, outside the database", id, free)
 		}
 	}
-	return nil
+	return ids, nil
 }
 
 // walk checks the subtree of a bucket at page id, whose keys must be at

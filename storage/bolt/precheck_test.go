@@ -226,3 +226,56 @@ func FuzzOpen_DamagedFile(f *testing.F) {
 		_, _ = st.GetList(ctx, "/registry/stable.example.com/crontabs", storage.ListOptions{Recursive: true})
 	})
 }
+
+// TestClose_WritesFreelist: a clean close leaves bbolt's list of free
+// pages in the file, so that the next Open reads it instead of walking
+// every page; the file opens, keeps its objects and takes writes, and a
+// freelist page that lists a page in use (bbolt would hand it out and
+// overwrite it) is refused with ErrCorrupt, the file untouched.
+func TestClose_WritesFreelist(t *testing.T) {
+	good, pageSize, pages := damagedFileFixture(t)
+	var freelist, leaf int
+	for id, typ := range pages {
+		switch typ {
+		case "freelist":
+			freelist = id
+		case "leaf":
+			leaf = id
+		}
+	}
+	require.NotZero(t, freelist, "no freelist page after a clean close: %v", pages)
+	p := good[freelist*pageSize:]
+	count := int(binary.NativeEndian.Uint16(p[10:]))
+	require.Greater(t, count, 0, "the fixture's freelist lists no page")
+	require.Less(t, count, 0xFFFF)
+
+	t.Run("Opens", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "crdlab.db")
+		require.NoError(t, os.WriteFile(path, good, 0o600))
+		db, err := bolt.Open(path, bolt.Options{NoSync: true})
+		require.NoError(t, err)
+		n, err := cronStore(db).Count(ctx, "/registry/stable.example.com/crontabs")
+		require.NoError(t, err)
+		require.EqualValues(t, 60, n)
+		create(t, cronStore(db), "after", "x")
+		require.NoError(t, db.Close())
+		db, err = bolt.Open(path, bolt.Options{NoSync: true})
+		require.NoError(t, err)
+		n, err = cronStore(db).Count(ctx, "/registry/stable.example.com/crontabs")
+		require.NoError(t, err)
+		require.EqualValues(t, 61, n)
+		require.NoError(t, db.Close())
+	})
+	t.Run("ErrCorruptListsAPageInUse", func(t *testing.T) {
+		data := bytes.Clone(good)
+		binary.NativeEndian.PutUint64(data[freelist*pageSize+16:], uint64(leaf))
+		path := filepath.Join(t.TempDir(), "crdlab.db")
+		require.NoError(t, os.WriteFile(path, data, 0o600))
+		_, err := bolt.Open(path, bolt.Options{NoSync: true})
+		require.ErrorIs(t, err, bolt.ErrCorrupt)
+		require.ErrorContains(t, err, fmt.Sprintf("lists page %d, which is in use", leaf))
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.True(t, bytes.Equal(data, after), "the damaged file was written to")
+	})
+}
