@@ -128,9 +128,11 @@ func Open(path string, opts Options) (*DB, error) {
 	isNew := errors.Is(statErr, fs.ErrNotExist)
 	// An existing file is read as plain bytes first: bbolt must never see
 	// a page it would panic on, fault on or rewrite (precheck.go).
-	if err := checkFile(path, opts.LockTimeout); err != nil {
+	checked, err := checkFileMapped(path, opts.LockTimeout)
+	if err != nil {
 		return nil, err
 	}
+	defer checked.close()
 
 	bdb, err := bbolt.Open(path, 0o600, &bbolt.Options{
 		Timeout:         opts.LockTimeout,
@@ -139,7 +141,6 @@ func Open(path string, opts Options) (*DB, error) {
 		FreelistType:    bbolt.FreelistMapType,
 		InitialMmapSize: 64 << 20,
 		PageSize:        pageSize,
-		MmapFlags:       mmapFlags,
 	})
 	if err != nil {
 		switch {
@@ -183,15 +184,11 @@ func Open(path string, opts Options) (*DB, error) {
 		closing:       make(chan struct{}),
 		committerDone: make(chan struct{}),
 	}
-	if err := db.load(); err != nil {
+	if err := db.load(checked); err != nil {
 		bdb.Close()
 		return nil, err
 	}
-	// MAP_POPULATE served the load; a commit that grows the file maps it
-	// again, and populating then would bring the whole file back into the
-	// resident set (resident.go).
-	bdb.MmapFlags = 0
-	// The writer's marker is such a commit, when it changes.
+	// The writer's marker is a commit, when it changes.
 	if err := db.noteWriter(); err != nil {
 		bdb.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -216,7 +213,7 @@ func Open(path string, opts Options) (*DB, error) {
 // load checks the format marker (writing it into a new file), rebuilds the
 // index from history and finishes a compaction a crash interrupted. A
 // panic from bbolt on a damaged page becomes ErrCorrupt.
-func (db *DB) load() (err error) {
+func (db *DB) load(checked *checked) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%w: %s: %v", ErrCorrupt, db.path, p)
@@ -241,7 +238,7 @@ func (db *DB) load() (err error) {
 			return fmt.Errorf("%s: %w", db.path, err)
 		}
 	}
-	if err := db.bbolt.View(db.rebuild); err != nil {
+	if err := db.bbolt.View(func(tx *bbolt.Tx) error { return db.rebuild(tx, checked) }); err != nil {
 		return fmt.Errorf("%s: %w", db.path, err)
 	}
 	// A crash may have left records that a compaction had already
@@ -349,12 +346,18 @@ func initFormat(tx *bbolt.Tx) error {
 	return nil
 }
 
+// rebuildThroughCheck is false in a test that rebuilds through a cursor.
+var rebuildThroughCheck = true
+
 // rebuild reads the whole history into the index, checking every record's
 // checksum and that revisions never pass the stored revision counter. The
-// index keeps no value: every record it keeps is onDisk.
+// index keeps no value: every record it keeps is onDisk. It reads the
+// history bucket's pages through checked, the pre-check's mapping, when tx
+// is the transaction the check read (checked.historyAt), else through a
+// cursor of tx.
 //
 // Mirrors (*store).restore in etcd's kvstore.go.
-func (db *DB) rebuild(tx *bbolt.Tx) error {
+func (db *DB) rebuild(tx *bbolt.Tx, checked *checked) error {
 	meta := tx.Bucket(bucketMeta)
 	db.rev = getU64(meta.Get(metaRevision))
 	db.compacted = getU64(meta.Get(metaCompacted))
@@ -366,8 +369,7 @@ func (db *DB) rebuild(tx *bbolt.Tx) error {
 	// latest (one record per key, changed in place while nobody else
 	// sees the index): Open allocates per key, not per record.
 	var r record
-	c := tx.Bucket(bucketHistory).Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
+	add := func(k, v []byte) error {
 		key, err := r.parse(k, v)
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrCorrupt, err)
@@ -385,6 +387,25 @@ func (db *DB) rebuild(tx *bbolt.Tx) error {
 		ki.revs = append(ki.revs, revision{rev: r.rev, tombstone: r.deleted})
 		l := ki.latest
 		l.rev, l.createRev, l.prevRev, l.deleted, l.expires = r.rev, r.createRev, r.prevRev, r.deleted, r.expires
+		return nil
+	}
+	history := tx.Bucket(bucketHistory)
+	if root := checked.historyAt(uint64(tx.ID()), uint64(history.Root())); root != 0 && rebuildThroughCheck {
+		// The pages the pre-check read, through its mapping.
+		if err := checked.eachElem(root, add); err != nil {
+			var ce *checkError
+			if errors.As(err, &ce) {
+				return fmt.Errorf("%w: %s", ce.kind, ce.msg)
+			}
+			return err
+		}
+	} else {
+		c := history.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if err := add(k, v); err != nil {
+				return err
+			}
+		}
 	}
 	db.index.ascend("", func(ki *keyIndex) bool {
 		db.expiry.add(ki.latest)

@@ -55,7 +55,8 @@
 //     key_index.go, index.go, revision.go, kvstore_compaction.go,
 //     watchable_store.go (synced and unsynced watchers), watcher_group.go
 //   - etcd server/storage/backend: batch_tx.go, backend.go (defrag),
-//     config_linux.go (MAP_POPULATE); server/etcdserver/api/v3compactor:
+//     config_linux.go (MAP_POPULATE, which crdlab does not set: Open
+//     rebuilds from the pre-check's mapping); server/etcdserver/api/v3compactor:
 //     periodic.go, revision.go
 //   - k8s.io/apiserver/pkg/storage/etcd3/store.go and cacher: cacher.go
 //     (dispatchEvents, bookmarks), cache_watcher.go, watch_cache.go

@@ -26,6 +26,9 @@ func lockShared(f *os.File, timeout time.Duration) error {
 	}
 }
 
+// unlock releases the lock lockShared took.
+func unlock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
 // mapFile maps the first size bytes of f read-only, for checkFile.
 func mapFile(f *os.File, size int64) ([]byte, func(), error) {
 	if int64(int(size)) != size {
