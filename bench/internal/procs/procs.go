@@ -226,3 +226,21 @@ func RaiseFileLimit() (uint64, error) {
 func splitLines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }
 
 func fields(s string) []string { return strings.Fields(s) }
+
+// MinorFaults is how many minor page faults the process pid has taken (field 10 of
+// /proc/pid/stat): each is a page the kernel mapped at its first touch.
+func MinorFaults(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, errors.New("malformed stat")
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 8 {
+		return 0, errors.New("short stat")
+	}
+	return strconv.ParseInt(f[7], 10, 64)
+}
