@@ -37,3 +37,26 @@ func TestFreePort(t *testing.T) {
 		t.Errorf("FreePort = %v, %v", p, err)
 	}
 }
+
+// TestMinorFaults: touching 8 MiB of fresh memory (mapped by the kernel a
+// page at a time) adds at least a fault per 16 KiB of it.
+func TestMinorFaults(t *testing.T) {
+	before, err := MinorFaults(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 8<<20)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	after, err := MinorFaults(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after-before < int64(len(b)/(16<<10)) {
+		t.Errorf("MinorFaults went from %d to %d after touching %d MiB", before, after, len(b)>>20)
+	}
+	sink = b
+}
+
+var sink []byte
