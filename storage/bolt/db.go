@@ -368,31 +368,26 @@ func (db *DB) rebuild(tx *bbolt.Tx, checked *checked) error {
 	// record is parsed into one scratch record, and copied into its key's
 	// latest (one record per key, changed in place while nobody else
 	// sees the index): Open allocates per key, not per record.
-	var r record
-	add := func(k, v []byte) error {
-		key, err := r.parse(k, v)
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	apply := func(p *parsedRecord) error {
+		if p.rev > db.rev {
+			return fmt.Errorf("%w: record at revision %d is after the revision counter %d", ErrCorrupt, p.rev, db.rev)
 		}
-		if r.rev > db.rev {
-			return fmt.Errorf("%w: record at revision %d is after the revision counter %d", ErrCorrupt, r.rev, db.rev)
-		}
-		ki := db.index.byKey[string(key)]
+		ki := db.index.byKey[string(p.key)]
 		if ki == nil {
-			ki = &keyIndex{key: string(key), latest: &record{onDisk: true}}
+			ki = &keyIndex{key: string(p.key), latest: &record{onDisk: true}}
 			ki.latest.key = ki.key
 			db.index.byKey[ki.key] = ki
 			db.index.insert(ki)
 		}
-		ki.revs = append(ki.revs, revision{rev: r.rev, tombstone: r.deleted})
+		ki.revs = append(ki.revs, revision{rev: p.rev, tombstone: p.deleted})
 		l := ki.latest
-		l.rev, l.createRev, l.prevRev, l.deleted, l.expires = r.rev, r.createRev, r.prevRev, r.deleted, r.expires
+		l.rev, l.createRev, l.prevRev, l.deleted, l.expires = p.rev, p.createRev, p.prevRev, p.deleted, p.expires
 		return nil
 	}
 	history := tx.Bucket(bucketHistory)
 	if root := checked.historyAt(uint64(tx.ID()), uint64(history.Root())); root != 0 && rebuildThroughCheck {
 		// The pages the pre-check read, through its mapping.
-		if err := checked.eachElem(root, add); err != nil {
+		if err := eachParsed(checked, root, apply); err != nil {
 			var ce *checkError
 			if errors.As(err, &ce) {
 				return fmt.Errorf("%w: %s", ce.kind, ce.msg)
@@ -400,9 +395,13 @@ func (db *DB) rebuild(tx *bbolt.Tx, checked *checked) error {
 			return err
 		}
 	} else {
+		var p parsedRecord
 		c := history.Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
-			if err := add(k, v); err != nil {
+			if err := p.parse(k, v); err != nil {
+				return err
+			}
+			if err := apply(&p); err != nil {
 				return err
 			}
 		}
@@ -413,6 +412,88 @@ func (db *DB) rebuild(tx *bbolt.Tx, checked *checked) error {
 	})
 	return nil
 }
+
+// parsedRecord is what rebuild keeps of a record: its key (in the page
+// it was read from) and header.
+type parsedRecord struct {
+	key                              []byte
+	rev, createRev, prevRev, expires int64
+	deleted                          bool
+}
+
+// parse parses and checks the record k, v (record.parse) into p.
+func (p *parsedRecord) parse(k, v []byte) error {
+	var r record
+	key, err := r.parse(k, v)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	*p = parsedRecord{key, r.rev, r.createRev, r.prevRev, r.expires, r.deleted}
+	return nil
+}
+
+// eachParsed calls apply with each record of the history tree at root in
+// c's mapping, in order, on the calling goroutine. Another goroutine
+// reads and parses them meanwhile (the checksums are most of the work: at
+// 100,000 objects about 0.13 s of the rebuild's 0.32 s of CPU), handing
+// them over in batches that go back and forth, so that the two cores
+// share a rebuild without a record list the size of the file.
+func eachParsed(c *checked, root uint64, apply func(*parsedRecord) error) error {
+	const batchLen, batches = 1024, 3
+	full := make(chan []parsedRecord, batches)
+	free := make(chan []parsedRecord, batches)
+	for range batches {
+		free <- make([]parsedRecord, 0, batchLen)
+	}
+	stop := make(chan struct{})
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(full)
+		b := <-free
+		err := c.eachElem(root, func(k, v []byte) error {
+			b = append(b, parsedRecord{})
+			if err := b[len(b)-1].parse(k, v); err != nil {
+				return err
+			}
+			if len(b) < batchLen {
+				return nil
+			}
+			full <- b // never blocks: there are only as many batches as room
+			select {
+			case <-stop:
+				return errStopped
+			default:
+			}
+			select {
+			case b = <-free:
+				b = b[:0]
+				return nil
+			case <-stop:
+				return errStopped
+			}
+		})
+		if err == nil && len(b) > 0 {
+			full <- b
+		}
+		readErr <- err
+	}()
+	var applyErr error
+	for b := range full {
+		for i := 0; i < len(b) && applyErr == nil; i++ {
+			if applyErr = apply(&b[i]); applyErr != nil {
+				close(stop)
+			}
+		}
+		free <- b
+	}
+	if err := <-readErr; applyErr == nil && err != nil {
+		return err
+	}
+	return applyErr
+}
+
+// errStopped ends eachParsed's reader when the index builder has failed.
+var errStopped = errors.New("stopped")
 
 // syncDir fsyncs a directory, making the entries in it durable.
 func syncDir(dir string) error {

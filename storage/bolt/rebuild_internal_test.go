@@ -28,7 +28,7 @@ func TestRebuild_ThroughTheCheckMapping(t *testing.T) {
 	db, err := Open(path, Options{NoSync: true})
 	require.NoError(t, err)
 	st := db.ForResource(storagetest.ResourceConfig())
-	for i := range 300 {
+	for i := range 800 { // more records than a batch of eachParsed
 		name := fmt.Sprintf("object-%03d", i)
 		require.NoError(t, st.Create(ctx, storagetest.Key("default", name), storagetest.CronTab("default", name, nil, "* * * * *"), &unstructured.Unstructured{}))
 		if i%3 == 0 {
@@ -72,7 +72,7 @@ func TestRebuild_ThroughTheCheckMapping(t *testing.T) {
 	}
 	viaCheck, rev := rebuilt(true)
 	viaCursor, rev2 := rebuilt(false)
-	require.Len(t, viaCheck, 300)
+	require.Len(t, viaCheck, 800)
 	require.Equal(t, rev2, rev)
 	require.Equal(t, viaCursor, viaCheck)
 	require.Len(t, viaCheck[storagetest.Key("default", "object-042")].Revs, 4, "created, updated, deleted, created again")
@@ -88,8 +88,22 @@ func TestRebuild_ThroughTheCheckMapping(t *testing.T) {
 	require.Zero(t, (*checked)(nil).historyAt(c.txid, c.history))
 	c.close()
 
-	// A record whose bytes changed is refused through the mapping too.
+	// A revision counter behind the records: the index builder fails
+	// halfway, and the reader stops.
 	b, err := bbolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.Update(func(tx *bbolt.Tx) error { return tx.Bucket(bucketMeta).Put(metaRevision, u64(500)) }))
+	require.NoError(t, b.Close())
+	_, err = Open(path, Options{NoSync: true})
+	require.ErrorIs(t, err, ErrCorrupt)
+	require.ErrorContains(t, err, "record at revision 501 is after the revision counter 500")
+	b, err = bbolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.Update(func(tx *bbolt.Tx) error { return tx.Bucket(bucketMeta).Put(metaRevision, u64(rev)) }))
+	require.NoError(t, b.Close())
+
+	// A record whose bytes changed is refused through the mapping too.
+	b, err = bbolt.Open(path, 0o600, nil)
 	require.NoError(t, err)
 	require.NoError(t, b.Update(func(tx *bbolt.Tx) error {
 		h := tx.Bucket(bucketHistory)
