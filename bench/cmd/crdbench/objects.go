@@ -379,6 +379,15 @@ func (b *bench) objectsSize(ctx context.Context, op objectsParams, n int, ss []*
 		if !live[s] {
 			continue
 		}
+		var others []*objServer
+		for o := range live {
+			if o != s && live[o] {
+				others = append(others, o)
+			}
+		}
+		if d := quiet(ctx, others, time.Minute); d > 2*time.Second {
+			logf("  %-9s restarts after %.1f s, once the other server was quiet", s.name, d.Seconds())
+		}
 		s.stop()
 		s.res.DiskBefore = procs.DirSize(s.dataDir())
 		d, err := s.start(ctx, "0")
@@ -645,4 +654,35 @@ func compactEtcd(ctx context.Context, s *objServer, n int) (*report.Compaction, 
 	}
 	c.DefragMs = stats.Ms(time.Since(d0))
 	return c, nil
+}
+
+// quiet waits until the processes of servers have used under 5 % of a core for a second,
+// at most limit, and returns how long it waited: a server timed next should not share the
+// cores with another's leftover work (the reference's apiserver, after its first list of
+// 100,000 objects, collects a heap of several GB for seconds).
+func quiet(ctx context.Context, servers []*objServer, limit time.Duration) time.Duration {
+	cpu := func() (sum time.Duration) {
+		for _, s := range servers {
+			for _, pid := range s.target.Pids {
+				if d, err := procs.CPUTime(pid); err == nil {
+					sum += d
+				}
+			}
+		}
+		return sum
+	}
+	start := time.Now()
+	for last := cpu(); time.Since(start) < limit; {
+		select {
+		case <-ctx.Done():
+			return time.Since(start)
+		case <-time.After(time.Second):
+		}
+		c := cpu()
+		if c-last < 50*time.Millisecond {
+			break
+		}
+		last = c
+	}
+	return time.Since(start)
 }
