@@ -167,20 +167,11 @@ func parseKB(line string) int64 {
 
 // CPUTime returns the user+system CPU time pid has used so far.
 func CPUTime(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := statFields(pid, 15)
 	if err != nil {
 		return 0, err
 	}
-	// The command name (field 2) may hold spaces; fields after its ')' are fixed.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, errors.New("malformed stat")
-	}
-	f := strings.Fields(string(b[i+1:]))
 	// f[0] is field 3 (state); utime is field 14, stime 15.
-	if len(f) < 13 {
-		return 0, errors.New("short stat")
-	}
 	ut, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	const hz = 100 // USER_HZ on Linux
@@ -230,17 +221,28 @@ func fields(s string) []string { return strings.Fields(s) }
 // MinorFaults is how many minor page faults the process pid has taken (field 10 of
 // /proc/pid/stat): each is a page the kernel mapped at its first touch.
 func MinorFaults(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := statFields(pid, 10)
 	if err != nil {
 		return 0, err
 	}
+	return strconv.ParseInt(f[7], 10, 64)
+}
+
+// statFields returns the fields of /proc/pid/stat from field 3 (state) on, f[0] being
+// field 3, and fails if there are fewer than up to field last.
+func statFields(pid, last int) ([]string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil, err
+	}
+	// The command name (field 2) may hold spaces; fields after its ')' are fixed.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return 0, errors.New("malformed stat")
+		return nil, errors.New("malformed stat")
 	}
 	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 8 {
-		return 0, errors.New("short stat")
+	if len(f) < last-2 {
+		return nil, errors.New("short stat")
 	}
-	return strconv.ParseInt(f[7], 10, 64)
+	return f, nil
 }
