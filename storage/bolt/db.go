@@ -365,9 +365,10 @@ func (db *DB) rebuild(tx *bbolt.Tx, checked *checked) error {
 		return fmt.Errorf("%w: compacted revision %d is after the current revision %d", ErrCorrupt, db.compacted, db.rev)
 	}
 	// Values stay on disk: DB.value reads one when it is needed. Each
-	// record is parsed into one scratch record, and copied into its key's
-	// latest (one record per key, changed in place while nobody else
-	// sees the index): Open allocates per key, not per record.
+	// record's header is parsed into a parsedRecord (a batch of them, reused,
+	// on the way from eachParsed's reader) and copied into its key's latest
+	// (one record per key, changed in place while nobody else sees the
+	// index): Open allocates per key, not per record.
 	apply := func(p *parsedRecord) error {
 		if p.rev > db.rev {
 			return fmt.Errorf("%w: record at revision %d is after the revision counter %d", ErrCorrupt, p.rev, db.rev)
