@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -105,4 +106,61 @@ func TestPipeListener_Close(t *testing.T) {
 	_, err = l.DialContext(context.Background(), "tcp", "ignored:1")
 	assert.ErrorIs(t, err, ErrPipeClosed)
 	require.NoError(t, l.Close(), "a second Close is harmless")
+}
+
+// TestPipeListener_ShutdownWithAnUnusedConnection: a connection the
+// transport dialed for a request that was canceled meanwhile is kept idle
+// and unused, and the server waits for its first request. Closing the
+// listener (Shutdown does it first) closes it, so Shutdown need not wait
+// the five seconds net/http gives such a connection.
+func TestPipeListener_ShutdownWithAnUnusedConnection(t *testing.T) {
+	l, err := NewPipeListener(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 6443})
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skip("no socketpair on this system")
+	}
+	require.NoError(t, err)
+	tr := l.Transport()
+	dialing := make(chan struct{})
+	dial := tr.DialContext
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		close(dialing)
+		return dial(ctx, network, addr)
+	}
+
+	// The request is canceled while its dial waits for the server to
+	// accept; the dial goes on (net/http detaches it from the request).
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1:6443/", nil)
+	require.NoError(t, err)
+	errc := make(chan error, 1)
+	go func() {
+		resp, err := tr.RoundTrip(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		errc <- err
+	}()
+	<-dialing
+	cancel()
+	require.ErrorIs(t, <-errc, context.Canceled)
+
+	// Now the server accepts it, and it never carries a request.
+	fresh := make(chan struct{}, 1)
+	srv := &http.Server{
+		Handler: http.NotFoundHandler(),
+		ConnState: func(_ net.Conn, st http.ConnState) {
+			if st == http.StateNew {
+				fresh <- struct{}{}
+			}
+		},
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(l) }()
+	<-fresh
+
+	// Without closing the idle connection, Shutdown would wait 5-6 s.
+	sctx, scancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer scancel()
+	require.NoError(t, srv.Shutdown(sctx), "Shutdown waited for a connection that never carried a request")
+	assert.ErrorIs(t, <-done, http.ErrServerClosed)
 }
