@@ -234,6 +234,12 @@ func run(ctx context.Context, o options) error {
 		return fmt.Errorf("fsync rate: %w", err)
 	}
 	logf("raw fsync rate: %.0f/s", res.Fsync.Before)
+	cpu := &report.CPUTask{}
+	if cpu.BeforeMs, err = procs.CPUTask(report.CPUTaskReps); err != nil {
+		return fmt.Errorf("CPU task: %w", err)
+	}
+	res.CPU = cpu
+	logf("host CPU task: %.2f ms", cpu.BeforeMs)
 
 	// Servers.
 	defer func() {
@@ -329,6 +335,9 @@ func run(ctx context.Context, o options) error {
 
 	if res.Fsync.After, err = procs.FsyncRate(work, fsyncDur); err != nil {
 		return fmt.Errorf("fsync rate: %w", err)
+	}
+	if res.CPU.AfterMs, err = procs.CPUTask(report.CPUTaskReps); err != nil {
+		return fmt.Errorf("CPU task: %w", err)
 	}
 	for _, s := range b.servers {
 		s.mem("end")

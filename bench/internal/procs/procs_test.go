@@ -1,6 +1,7 @@
 package procs
 
 import (
+	"encoding/json"
 	"os"
 	"testing"
 	"time"
@@ -60,3 +61,20 @@ func TestMinorFaults(t *testing.T) {
 }
 
 var sink []byte
+
+func TestCPUTask(t *testing.T) {
+	doc, err := json.Marshal(cpuTaskSchema(4, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(doc); n < 200<<10 || n > 400<<10 {
+		t.Errorf("the task's document is %d bytes, want about 206 KiB", n)
+	}
+	ms, err := CPUTask(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms <= 0 {
+		t.Errorf("CPUTask = %v ms, want a positive time", ms)
+	}
+}

@@ -74,6 +74,10 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 	}
 	row := func(work, fig string, f func(*Server) float64, format string) { rowOf(cl, work, fig, f, format) }
 	p("| disk | raw 4 KiB write + fdatasync, 1 thread | %s | | |\n", fmt.Sprintf("%.0f /s (before %.0f, after %.0f)", r.Fsync.Mean(), r.Fsync.Before, r.Fsync.After))
+	if c := r.CPU; c != nil {
+		p("| host CPU | a fixed task on 1 goroutine (encoding/json decodes 206 KiB of nested objects; median of %d) | %s | | |\n",
+			CPUTaskReps, fmt.Sprintf("%.2f ms (before %.2f, after %.2f)", (c.BeforeMs+c.AfterMs)/2, c.BeforeMs, c.AfterMs))
+	}
 	row("start", "process start → /readyz 200", func(s *Server) float64 { return s.StartupMs }, "%.0f ms")
 	row("CRD created → Established", fmt.Sprintf("p50 of %d", m.Params.EstablishedReps), func(s *Server) float64 { return s.Established.P50 }, "%.1f ms")
 	row("", "max", func(s *Server) float64 { return s.Established.Max }, "%.1f ms")

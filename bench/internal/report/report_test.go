@@ -157,3 +157,26 @@ func TestObjectsMerge(t *testing.T) {
 		t.Errorf("CatchUp = %d", got.CatchUp)
 	}
 }
+
+// TestWrite_HostCPU: a run that timed the host's CPU task shows it; an
+// older run (no such figure) shows no row.
+func TestWrite_HostCPU(t *testing.T) {
+	md := func(r *Results) string {
+		t.Helper()
+		r.CheckTargets()
+		dir := t.TempDir()
+		if err := r.WriteMarkdown(filepath.Join(dir, "perf.md"), filepath.Join(dir, "perf"), nil, ""); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "perf.md"))
+		return string(b)
+	}
+	if out := md(sample()); strings.Contains(out, "| host CPU |") {
+		t.Error("a run without the CPU task shows a row for it")
+	}
+	r := sample()
+	r.CPU = &CPUTask{BeforeMs: 2.5, AfterMs: 3.5}
+	if out := md(r); !strings.Contains(out, "| 3.00 ms (before 2.50, after 3.50) |") {
+		t.Errorf("perf.md does not show the CPU task:\n%s", out)
+	}
+}

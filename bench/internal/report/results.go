@@ -28,8 +28,11 @@ const NoKubeControllersArgs = "--controllers=-namespace-controller,-garbage-coll
 
 // Results is everything one crdbench run measured.
 type Results struct {
-	Meta    Meta               `json:"meta"`
-	Fsync   Fsync              `json:"fsync"`
+	Meta  Meta  `json:"meta"`
+	Fsync Fsync `json:"fsync"`
+	// CPU is the host's speed at a fixed task (procs.CPUTask), before and
+	// after the workload; absent in runs before session 28.
+	CPU     *CPUTask           `json:"cpu,omitempty"`
 	Servers map[string]*Server `json:"servers"`
 	Targets []Target           `json:"targets"`
 	// Objects is issue 20's "many objects" family, if it ran (objects.go).
@@ -89,6 +92,17 @@ type Fsync struct {
 
 // Mean is the average of the two measurements.
 func (f Fsync) Mean() float64 { return (f.Before + f.After) / 2 }
+
+// CPUTaskReps is how many times a run repeats procs.CPUTask each time it measures.
+const CPUTaskReps = 30
+
+// CPUTask is the median time of procs.CPUTask, in milliseconds, measured before and after
+// the workload: the same build on the same host gives the same figure, so two runs' figures
+// say how much of the difference between them is the host's.
+type CPUTask struct {
+	BeforeMs float64 `json:"before_ms"`
+	AfterMs  float64 `json:"after_ms"`
+}
 
 // Server is what was measured of one server.
 type Server struct {
