@@ -20,7 +20,7 @@ import (
 //   - compaction: of the writes at or before the compacted revision, only
 //     each key's last (and only if it is a put) is left;
 //   - the index: the same keys, revisions and latest values as the disk,
-//     in key order.
+//     in key order, and each chunk's count of live keys.
 //
 // It reads the whole file; writers keep going meanwhile. Strict mode runs
 // it at Open and after each compaction.
@@ -168,6 +168,15 @@ func (db *DB) checkLocked() error {
 		})
 		if n != db.index.len() {
 			report("the index's order has %d keys, its map %d", n, db.index.len())
+		}
+		if len(db.index.live) != len(db.index.chunks) {
+			report("the index counts live keys in %d chunks of %d", len(db.index.live), len(db.index.chunks))
+		} else {
+			for ci, c := range db.index.chunks {
+				if got, want := db.index.live[ci], countLive(c); got != want {
+					report("the index counts %d live keys from %s on, where there are %d", got, c[0].key, want)
+				}
+			}
 		}
 		return nil
 	})

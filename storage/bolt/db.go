@@ -411,6 +411,9 @@ func (db *DB) rebuild(tx *bbolt.Tx, checked *checked) error {
 		db.expiry.add(ki.latest)
 		return true
 	})
+	// apply filled the keys' revisions in place: count the chunks' live
+	// keys once, now that they are all there.
+	db.index.recount()
 	return nil
 }
 

@@ -3,6 +3,8 @@ package bolt
 import (
 	"slices"
 	"sort"
+
+	"github.com/crdlab/crdlab/storage"
 )
 
 // revision is one write to a key, as the index remembers it.
@@ -73,9 +75,15 @@ func (ki *keyIndex) compact(rev int64) (dropped []int64) {
 // B-tree; here a point lookup is a map and the order is kept in sorted
 // chunks of at most maxChunk keys, a two-level B-tree that is enough for
 // the hundreds of thousands of keys crdlab is meant for.
+//
+// Each chunk also counts its live keys (live: those whose latest write is
+// not a tombstone), so that how many keys of a range exist at the latest
+// revision is a sum over chunks, not a walk over keys (countLatest: a
+// paginated list's remainingItemCount). etcd counts by walking its tree.
 type treeIndex struct {
 	byKey  map[string]*keyIndex
 	chunks [][]*keyIndex // each sorted and non-empty; chunk i's keys < chunk i+1's
+	live   []int         // live[i] is how many keys of chunks[i] are live
 }
 
 const maxChunk = 512
@@ -86,6 +94,9 @@ func (t *treeIndex) get(key string) *keyIndex { return t.byKey[key] }
 
 func (t *treeIndex) len() int { return len(t.byKey) }
 
+// isLive reports whether the key exists at the latest revision.
+func (ki *keyIndex) isLive() bool { return len(ki.revs) > 0 && !ki.revs[len(ki.revs)-1].tombstone }
+
 // put records a committed write.
 func (t *treeIndex) put(r *record) {
 	ki := t.byKey[r.key]
@@ -94,8 +105,34 @@ func (t *treeIndex) put(r *record) {
 		t.byKey[r.key] = ki
 		t.insert(ki)
 	}
+	was := ki.isLive()
 	ki.revs = append(ki.revs, revision{rev: r.rev, tombstone: r.deleted})
 	ki.latest = r
+	switch is := !r.deleted; {
+	case is && !was:
+		t.live[t.chunkFor(r.key)]++
+	case was && !is:
+		t.live[t.chunkFor(r.key)]--
+	}
+}
+
+// recount counts every chunk's live keys again: after Open has filled the
+// keys' revisions in place (DB.rebuild).
+func (t *treeIndex) recount() {
+	t.live = t.live[:0]
+	for _, c := range t.chunks {
+		t.live = append(t.live, countLive(c))
+	}
+}
+
+func countLive(c []*keyIndex) int {
+	n := 0
+	for _, ki := range c {
+		if ki.isLive() {
+			n++
+		}
+	}
+	return n
 }
 
 // chunkFor returns the index of the first chunk whose last key is >= key,
@@ -107,9 +144,15 @@ func (t *treeIndex) chunkFor(key string) int {
 	})
 }
 
+// insert adds ki in key order; a chunk grown past maxChunk splits in two.
 func (t *treeIndex) insert(ki *keyIndex) {
+	add := 0
+	if ki.isLive() {
+		add = 1
+	}
 	if len(t.chunks) == 0 {
 		t.chunks = [][]*keyIndex{{ki}}
+		t.live = []int{add}
 		return
 	}
 	ci := min(t.chunkFor(ki.key), len(t.chunks)-1)
@@ -118,6 +161,7 @@ func (t *treeIndex) insert(ki *keyIndex) {
 	c = slices.Insert(c, i, ki)
 	if len(c) <= maxChunk {
 		t.chunks[ci] = c
+		t.live[ci] += add
 		return
 	}
 	half := len(c) / 2
@@ -125,10 +169,13 @@ func (t *treeIndex) insert(ki *keyIndex) {
 	right := slices.Clone(c[half:])
 	t.chunks[ci] = left
 	t.chunks = slices.Insert(t.chunks, ci+1, right)
+	t.live[ci] = countLive(left)
+	t.live = slices.Insert(t.live, ci+1, countLive(right))
 }
 
 func (t *treeIndex) remove(key string) {
-	if _, ok := t.byKey[key]; !ok {
+	ki, ok := t.byKey[key]
+	if !ok {
 		return
 	}
 	delete(t.byKey, key)
@@ -138,9 +185,43 @@ func (t *treeIndex) remove(key string) {
 	c = slices.Delete(c, i, i+1)
 	if len(c) == 0 {
 		t.chunks = slices.Delete(t.chunks, ci, ci+1)
+		t.live = slices.Delete(t.live, ci, ci+1)
 		return
 	}
 	t.chunks[ci] = c
+	if ki.isLive() {
+		t.live[ci]--
+	}
+}
+
+// countLatest returns how many keys from the key from on are live, up to
+// the first key outside rng (from is in rng or just after one of its
+// keys): the chunks wholly in the range add their counts, the keys of the
+// others are looked at one by one.
+func (t *treeIndex) countLatest(rng storage.KeyRange, from string) int64 {
+	var n int64
+	for ci := t.chunkFor(from); ci < len(t.chunks); ci++ {
+		c := t.chunks[ci]
+		first, last := c[0].key, c[len(c)-1].key
+		if first >= from && rng.Contains(first) && rng.Contains(last) {
+			// A range is one run of keys in order (a key, or every key
+			// with a prefix): the keys between two of it are in it.
+			n += int64(t.live[ci])
+			continue
+		}
+		for _, ki := range c {
+			if ki.key < from {
+				continue
+			}
+			if !rng.Contains(ki.key) {
+				return n
+			}
+			if ki.isLive() {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // ascend calls fn for every keyIndex with a key >= from, in key order,

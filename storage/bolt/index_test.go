@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/crdlab/crdlab/storage"
 )
 
 func TestKeyIndex_At(t *testing.T) {
@@ -115,4 +118,71 @@ func TestTreeIndex_Compact(t *testing.T) {
 	require.Equal(t, 1, ti.len())
 	require.Nil(t, ti.get("/b"))
 	require.Equal(t, []revision{{3, false}}, ti.get("/a").revs)
+}
+
+// TestTreeIndex_CountLatest checks the chunks' live counts, and the counts
+// of ranges made from them, against a walk over the keys, through random
+// puts, deletes, removals and compactions under three prefixes.
+func TestTreeIndex_CountLatest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ti := newTreeIndex()
+	rev := int64(0)
+	prefixes := []string{"/a/", "/b/", "/c/"}
+	key := func() string { return fmt.Sprintf("%s%05d", prefixes[rng.IntN(3)], rng.IntN(3000)) }
+	walk := func(r storage.KeyRange, from string) int64 {
+		var n int64
+		ti.ascend(from, func(ki *keyIndex) bool {
+			if !r.Contains(ki.key) {
+				return false
+			}
+			if _, ok := ki.at(rev); ok {
+				n++
+			}
+			return true
+		})
+		return n
+	}
+	check := func(step int) {
+		t.Helper()
+		require.Len(t, ti.live, len(ti.chunks), "step %d", step)
+		for ci, c := range ti.chunks {
+			require.Equal(t, countLive(c), ti.live[ci], "step %d: chunk %d's live count", step, ci)
+		}
+		for _, p := range prefixes {
+			r := storage.KeyRange{Key: p, Prefix: true}
+			for _, from := range []string{p, p + "01500", p + "01500\x00", key(), p + "99999"} {
+				if !strings.HasPrefix(from, p) {
+					continue
+				}
+				require.Equal(t, walk(r, from), ti.countLatest(r, from), "step %d: %s from %q", step, p, from)
+			}
+		}
+		k := key()
+		r := storage.KeyRange{Key: k}
+		require.Equal(t, walk(r, k), ti.countLatest(r, k), "step %d: the key %s alone", step, k)
+	}
+	for step := range 30000 {
+		switch n := rng.IntN(20); {
+		case n == 0:
+			ti.remove(key()) // as a test may; compaction removes only keys it emptied
+		case n == 1 && step%500 == 0:
+			ti.compact(rev - int64(rng.IntN(100)))
+		default:
+			rev++
+			ti.put(&record{rev: rev, key: key(), deleted: n < 6})
+		}
+		if step%1000 == 999 {
+			check(step)
+		}
+	}
+	check(-1)
+	// Open fills the revisions in place and counts once at the end.
+	for _, c := range ti.chunks {
+		for _, ki := range c {
+			ki.revs = append(ki.revs, revision{rev: rev + 1, tombstone: rng.IntN(2) == 0})
+		}
+	}
+	rev++
+	ti.recount()
+	check(-2)
 }

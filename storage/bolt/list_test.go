@@ -171,3 +171,58 @@ func thingsFile(t *testing.T, n int) (db *DB, st storage.Interface, open func() 
 	}
 	return db, st, open
 }
+
+// TestGetList_RemainingItemCount pages through 1,300 keys (three of the
+// index's chunks), some of them deleted, 100 at a time: each page counts
+// the keys after it — from the chunks' counts at the latest revision,
+// after the writes and after a reopen by either way of rebuilding the
+// index, and by walking the keys at an older revision (a write between
+// two pages: the next pages read the first page's revision).
+func TestGetList_RemainingItemCount(t *testing.T) {
+	const n, limit = 1300, 100
+	ctx := context.Background()
+	db, st, open := thingsFile(t, n)
+	for i := 0; i < n; i += 7 {
+		name := "o" + strconv.Itoa(10000+i)
+		require.NoError(t, st.Delete(ctx, thingsPrefix+"/ns/"+name, &unstructured.Unstructured{}, nil, nil))
+	}
+	live := n - (n+6)/7
+	// pages lists every page; between runs after the first page, if set.
+	pages := func(st storage.Interface, between func()) {
+		t.Helper()
+		got, cont := 0, ""
+		for page := 0; ; page++ {
+			res, err := st.GetList(ctx, thingsPrefix, storage.ListOptions{Recursive: true, Encoded: true,
+				Predicate: storage.SelectionPredicate{Limit: limit, Continue: cont}})
+			require.NoError(t, err)
+			got += len(res.Encoded)
+			if cont = res.Continue; cont == "" {
+				require.Nil(t, res.RemainingItemCount, "the last page")
+				break
+			}
+			require.NotNil(t, res.RemainingItemCount, "page %d", page)
+			require.EqualValues(t, live-got, *res.RemainingItemCount, "page %d", page)
+			if page == 0 && between != nil {
+				between()
+			}
+		}
+		require.Equal(t, live, got)
+	}
+	pages(st, nil)
+	require.NoError(t, db.Close())
+	for _, through := range []bool{true, false} {
+		was := rebuildThroughCheck
+		rebuildThroughCheck = through
+		db, st = open()
+		rebuildThroughCheck = was
+		pages(st, nil)
+		require.NoError(t, db.Close())
+	}
+	db, st = open()
+	defer db.Close()
+	pages(st, func() {
+		obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "g/v1", "kind": "Thing",
+			"metadata": map[string]any{"name": "o10650a", "namespace": "ns"}}}
+		require.NoError(t, st.Create(ctx, thingsPrefix+"/ns/o10650a", obj, &unstructured.Unstructured{}))
+	})
+}
