@@ -556,7 +556,9 @@ func BenchmarkListEncoded(b *testing.B) {
 // BenchmarkListPaginated reads 100,000 objects in pages of 500 (kubectl
 // get's chunk size), following the continue token to the end, encoded as
 // the handler asks for them; an op is the whole list. Each page but the
-// last counts the objects after it (ListMeta.remainingItemCount).
+// last counts the objects after it (ListMeta.remainingItemCount), at the
+// first page's revision: the latest one while nothing is written (quiet),
+// an older one after a write (one object updated after the first page).
 //
 //	go test -run '^$' -bench ListPaginated -benchtime 5x ./storage/bolt/
 func BenchmarkListPaginated(b *testing.B) {
@@ -567,26 +569,40 @@ func BenchmarkListPaginated(b *testing.B) {
 	st := db.ForResource(storagetest.ResourceConfig())
 	fill(b, st, n)
 	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		got, cont := 0, ""
-		for {
-			res, err := st.GetList(ctx, storagetest.Prefix, storage.ListOptions{Recursive: true, Encoded: true,
-				Predicate: storage.SelectionPredicate{Limit: limit, Continue: cont}})
-			if err != nil {
-				b.Fatal(err)
+	for _, bc := range []struct {
+		name  string
+		write bool
+	}{{"quiet", false}, {"a-write-after-the-first-page", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				got, cont := 0, ""
+				for {
+					res, err := st.GetList(ctx, storagetest.Prefix, storage.ListOptions{Recursive: true, Encoded: true,
+						Predicate: storage.SelectionPredicate{Limit: limit, Continue: cont}})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if got == 0 && bc.write {
+						key := storagetest.Key("default", fmt.Sprintf("o%08d", n/2))
+						require.NoError(b, st.GuaranteedUpdate(ctx, key, &unstructured.Unstructured{}, false, nil,
+							func(cur storage.Object) (storage.Object, error) {
+								u := cur.(*unstructured.Unstructured)
+								return u, unstructured.SetNestedField(u.Object, fmt.Sprint(i), "spec", "cronSpec")
+							}))
+					}
+					got += len(res.Encoded)
+					if cont = res.Continue; cont == "" {
+						break
+					}
+					if res.RemainingItemCount == nil || *res.RemainingItemCount != int64(n-got) {
+						b.Fatalf("after %d objects: remainingItemCount %v, want %d", got, res.RemainingItemCount, n-got)
+					}
+				}
+				if got != n {
+					b.Fatalf("listed %d objects, want %d", got, n)
+				}
 			}
-			got += len(res.Encoded)
-			if cont = res.Continue; cont == "" {
-				break
-			}
-			if res.RemainingItemCount == nil || *res.RemainingItemCount != int64(n-got) {
-				b.Fatalf("after %d objects: remainingItemCount %v, want %d", got, res.RemainingItemCount, n-got)
-			}
-		}
-		if got != n {
-			b.Fatalf("listed %d objects, want %d", got, n)
-		}
+		})
 	}
 }

@@ -20,7 +20,7 @@ import (
 //   - compaction: of the writes at or before the compacted revision, only
 //     each key's last (and only if it is a put) is left;
 //   - the index: the same keys, revisions and latest values as the disk,
-//     in key order, and each chunk's count of live keys.
+//     in key order, and each chunk's figures (its live keys, its latest write).
 //
 // It reads the whole file; writers keep going meanwhile. Strict mode runs
 // it at Open and after each compaction.
@@ -169,12 +169,16 @@ func (db *DB) checkLocked() error {
 		if n != db.index.len() {
 			report("the index's order has %d keys, its map %d", n, db.index.len())
 		}
-		if len(db.index.live) != len(db.index.chunks) {
-			report("the index counts live keys in %d chunks of %d", len(db.index.live), len(db.index.chunks))
+		if len(db.index.stats) != len(db.index.chunks) {
+			report("the index has figures of %d chunks of %d", len(db.index.stats), len(db.index.chunks))
 		} else {
 			for ci, c := range db.index.chunks {
-				if got, want := db.index.live[ci], countLive(c); got != want {
-					report("the index counts %d live keys from %s on, where there are %d", got, c[0].key, want)
+				got, want := db.index.stats[ci], statsOf(c)
+				if got.live != want.live {
+					report("the index counts %d live keys from %s on, where there are %d", got.live, c[0].key, want.live)
+				}
+				if got.written < want.written {
+					report("the index has the keys from %s on last written at %d, where one was at %d", c[0].key, got.written, want.written)
 				}
 			}
 		}

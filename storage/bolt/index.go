@@ -76,14 +76,22 @@ func (ki *keyIndex) compact(rev int64) (dropped []int64) {
 // chunks of at most maxChunk keys, a two-level B-tree that is enough for
 // the hundreds of thousands of keys crdlab is meant for.
 //
-// Each chunk also counts its live keys (live: those whose latest write is
-// not a tombstone), so that how many keys of a range exist at the latest
-// revision is a sum over chunks, not a walk over keys (countLatest: a
-// paginated list's remainingItemCount). etcd counts by walking its tree.
+// Each chunk also keeps two figures of its keys (chunkStats): how many
+// are live (their latest write is not a tombstone), and the revision of
+// the latest write to any of them. How many keys of a range exist at a
+// revision is then a sum over the chunks written to at or before it, and
+// a walk over the keys of the others only (count: a paginated list's
+// remainingItemCount). etcd counts by walking its tree.
 type treeIndex struct {
 	byKey  map[string]*keyIndex
 	chunks [][]*keyIndex // each sorted and non-empty; chunk i's keys < chunk i+1's
-	live   []int         // live[i] is how many keys of chunks[i] are live
+	stats  []chunkStats  // stats[i] is chunks[i]'s
+}
+
+// chunkStats are the figures of one chunk's keys.
+type chunkStats struct {
+	live    int   // keys whose latest write is not a tombstone
+	written int64 // at least the revision of the latest write to any of them
 }
 
 const maxChunk = 512
@@ -108,31 +116,36 @@ func (t *treeIndex) put(r *record) {
 	was := ki.isLive()
 	ki.revs = append(ki.revs, revision{rev: r.rev, tombstone: r.deleted})
 	ki.latest = r
+	st := &t.stats[t.chunkFor(r.key)]
+	st.written = max(st.written, r.rev)
 	switch is := !r.deleted; {
 	case is && !was:
-		t.live[t.chunkFor(r.key)]++
+		st.live++
 	case was && !is:
-		t.live[t.chunkFor(r.key)]--
+		st.live--
 	}
 }
 
-// recount counts every chunk's live keys again: after Open has filled the
-// keys' revisions in place (DB.rebuild).
+// recount works out every chunk's figures again: after Open has filled
+// the keys' revisions in place (DB.rebuild).
 func (t *treeIndex) recount() {
-	t.live = t.live[:0]
+	t.stats = t.stats[:0]
 	for _, c := range t.chunks {
-		t.live = append(t.live, countLive(c))
+		t.stats = append(t.stats, statsOf(c))
 	}
 }
 
-func countLive(c []*keyIndex) int {
-	n := 0
+func statsOf(c []*keyIndex) chunkStats {
+	var st chunkStats
 	for _, ki := range c {
 		if ki.isLive() {
-			n++
+			st.live++
+		}
+		if n := len(ki.revs); n > 0 {
+			st.written = max(st.written, ki.revs[n-1].rev)
 		}
 	}
-	return n
+	return st
 }
 
 // chunkFor returns the index of the first chunk whose last key is >= key,
@@ -144,15 +157,12 @@ func (t *treeIndex) chunkFor(key string) int {
 	})
 }
 
-// insert adds ki in key order; a chunk grown past maxChunk splits in two.
+// insert adds ki, a key without revisions yet (put and DB.rebuild add
+// them), in key order; a chunk grown past maxChunk splits in two.
 func (t *treeIndex) insert(ki *keyIndex) {
-	add := 0
-	if ki.isLive() {
-		add = 1
-	}
 	if len(t.chunks) == 0 {
 		t.chunks = [][]*keyIndex{{ki}}
-		t.live = []int{add}
+		t.stats = []chunkStats{statsOf(t.chunks[0])}
 		return
 	}
 	ci := min(t.chunkFor(ki.key), len(t.chunks)-1)
@@ -161,7 +171,6 @@ func (t *treeIndex) insert(ki *keyIndex) {
 	c = slices.Insert(c, i, ki)
 	if len(c) <= maxChunk {
 		t.chunks[ci] = c
-		t.live[ci] += add
 		return
 	}
 	half := len(c) / 2
@@ -169,8 +178,8 @@ func (t *treeIndex) insert(ki *keyIndex) {
 	right := slices.Clone(c[half:])
 	t.chunks[ci] = left
 	t.chunks = slices.Insert(t.chunks, ci+1, right)
-	t.live[ci] = countLive(left)
-	t.live = slices.Insert(t.live, ci+1, countLive(right))
+	t.stats[ci] = statsOf(left)
+	t.stats = slices.Insert(t.stats, ci+1, statsOf(right))
 }
 
 func (t *treeIndex) remove(key string) {
@@ -185,28 +194,29 @@ func (t *treeIndex) remove(key string) {
 	c = slices.Delete(c, i, i+1)
 	if len(c) == 0 {
 		t.chunks = slices.Delete(t.chunks, ci, ci+1)
-		t.live = slices.Delete(t.live, ci, ci+1)
+		t.stats = slices.Delete(t.stats, ci, ci+1)
 		return
 	}
 	t.chunks[ci] = c
 	if ki.isLive() {
-		t.live[ci]--
+		t.stats[ci].live--
 	}
 }
 
-// countLatest returns how many keys from the key from on are live, up to
+// count returns how many keys exist at rev from the key from on, up to
 // the first key outside rng (from is in rng or just after one of its
-// keys): the chunks wholly in the range add their counts, the keys of the
-// others are looked at one by one.
-func (t *treeIndex) countLatest(rng storage.KeyRange, from string) int64 {
+// keys). A chunk wholly in the range and not written to after rev adds
+// its count of live keys (each key's state at rev is its latest); the
+// keys of the others are looked at one by one.
+func (t *treeIndex) count(rng storage.KeyRange, from string, rev int64) int64 {
 	var n int64
 	for ci := t.chunkFor(from); ci < len(t.chunks); ci++ {
 		c := t.chunks[ci]
 		first, last := c[0].key, c[len(c)-1].key
-		if first >= from && rng.Contains(first) && rng.Contains(last) {
+		if t.stats[ci].written <= rev && first >= from && rng.Contains(first) && rng.Contains(last) {
 			// A range is one run of keys in order (a key, or every key
 			// with a prefix): the keys between two of it are in it.
-			n += int64(t.live[ci])
+			n += int64(t.stats[ci].live)
 			continue
 		}
 		for _, ki := range c {
@@ -216,7 +226,7 @@ func (t *treeIndex) countLatest(rng storage.KeyRange, from string) int64 {
 			if !rng.Contains(ki.key) {
 				return n
 			}
-			if ki.isLive() {
+			if _, ok := ki.at(rev); ok {
 				n++
 			}
 		}

@@ -120,16 +120,18 @@ func TestTreeIndex_Compact(t *testing.T) {
 	require.Equal(t, []revision{{3, false}}, ti.get("/a").revs)
 }
 
-// TestTreeIndex_CountLatest checks the chunks' live counts, and the counts
-// of ranges made from them, against a walk over the keys, through random
-// puts, deletes, removals and compactions under three prefixes.
-func TestTreeIndex_CountLatest(t *testing.T) {
+// TestTreeIndex_Count checks the chunks' figures, and the counts of ranges
+// made from them at the latest revision and at older ones, against a walk
+// over the keys, through random puts, deletes, removals and compactions
+// under three prefixes.
+func TestTreeIndex_Count(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	ti := newTreeIndex()
 	rev := int64(0)
 	prefixes := []string{"/a/", "/b/", "/c/"}
 	key := func() string { return fmt.Sprintf("%s%05d", prefixes[rng.IntN(3)], rng.IntN(3000)) }
-	walk := func(r storage.KeyRange, from string) int64 {
+	compacted := int64(0)
+	walk := func(r storage.KeyRange, from string, rev int64) int64 {
 		var n int64
 		ti.ascend(from, func(ki *keyIndex) bool {
 			if !r.Contains(ki.key) {
@@ -142,11 +144,21 @@ func TestTreeIndex_CountLatest(t *testing.T) {
 		})
 		return n
 	}
+	// at is a revision to count at: the latest, or one since the last
+	// compaction.
+	at := func() int64 {
+		if rng.IntN(2) == 0 || rev == compacted {
+			return rev
+		}
+		return compacted + rng.Int64N(rev-compacted)
+	}
 	check := func(step int) {
 		t.Helper()
-		require.Len(t, ti.live, len(ti.chunks), "step %d", step)
+		require.Len(t, ti.stats, len(ti.chunks), "step %d", step)
 		for ci, c := range ti.chunks {
-			require.Equal(t, countLive(c), ti.live[ci], "step %d: chunk %d's live count", step, ci)
+			want := statsOf(c)
+			require.Equal(t, want.live, ti.stats[ci].live, "step %d: chunk %d's live keys", step, ci)
+			require.GreaterOrEqual(t, ti.stats[ci].written, want.written, "step %d: chunk %d's latest write", step, ci)
 		}
 		for _, p := range prefixes {
 			r := storage.KeyRange{Key: p, Prefix: true}
@@ -154,19 +166,22 @@ func TestTreeIndex_CountLatest(t *testing.T) {
 				if !strings.HasPrefix(from, p) {
 					continue
 				}
-				require.Equal(t, walk(r, from), ti.countLatest(r, from), "step %d: %s from %q", step, p, from)
+				rev := at()
+				require.Equal(t, walk(r, from, rev), ti.count(r, from, rev), "step %d: %s from %q at %d", step, p, from, rev)
 			}
 		}
 		k := key()
 		r := storage.KeyRange{Key: k}
-		require.Equal(t, walk(r, k), ti.countLatest(r, k), "step %d: the key %s alone", step, k)
+		rev := at()
+		require.Equal(t, walk(r, k, rev), ti.count(r, k, rev), "step %d: the key %s alone at %d", step, k, rev)
 	}
 	for step := range 30000 {
 		switch n := rng.IntN(20); {
 		case n == 0:
 			ti.remove(key()) // as a test may; compaction removes only keys it emptied
 		case n == 1 && step%500 == 0:
-			ti.compact(rev - int64(rng.IntN(100)))
+			compacted = max(compacted, rev-int64(rng.IntN(100)))
+			ti.compact(compacted)
 		default:
 			rev++
 			ti.put(&record{rev: rev, key: key(), deleted: n < 6})
