@@ -119,23 +119,13 @@ func TestWrite(t *testing.T) {
 // TestWrite_WatchRounds: a watch run in rounds shows each round's events/s
 // next to the pooled figure; one run alone shows no such row.
 func TestWrite_WatchRounds(t *testing.T) {
-	md := func(r *Results) string {
-		t.Helper()
-		r.CheckTargets()
-		dir := t.TempDir()
-		if err := r.WriteMarkdown(filepath.Join(dir, "perf.md"), filepath.Join(dir, "perf"), nil, ""); err != nil {
-			t.Fatal(err)
-		}
-		b, _ := os.ReadFile(filepath.Join(dir, "perf.md"))
-		return string(b)
-	}
-	if out := md(sample()); strings.Contains(out, "each round's events /s") {
+	if out := renderMarkdown(t, sample()); strings.Contains(out, "each round's events /s") {
 		t.Error("a watch without rounds shows a row of rounds")
 	}
 	r := sample()
 	r.Servers[Reference].WatchSmall.RoundEventsPerSec = []float64{19000, 21000}
 	r.Servers[Crdlab].WatchSmall.RoundEventsPerSec = []float64{199000, 201000}
-	out := md(r)
+	out := renderMarkdown(t, r)
 	if !strings.Contains(out, "| 19000, 21000 | 199000, 201000 |") {
 		t.Errorf("perf.md does not list each round's events/s:\n%s", out)
 	}
@@ -161,22 +151,25 @@ func TestObjectsMerge(t *testing.T) {
 // TestWrite_HostCPU: a run that timed the host's CPU task shows it; an
 // older run (no such figure) shows no row.
 func TestWrite_HostCPU(t *testing.T) {
-	md := func(r *Results) string {
-		t.Helper()
-		r.CheckTargets()
-		dir := t.TempDir()
-		if err := r.WriteMarkdown(filepath.Join(dir, "perf.md"), filepath.Join(dir, "perf"), nil, ""); err != nil {
-			t.Fatal(err)
-		}
-		b, _ := os.ReadFile(filepath.Join(dir, "perf.md"))
-		return string(b)
-	}
-	if out := md(sample()); strings.Contains(out, "| host CPU |") {
+	if out := renderMarkdown(t, sample()); strings.Contains(out, "| host CPU |") {
 		t.Error("a run without the CPU task shows a row for it")
 	}
 	r := sample()
 	r.CPU = &CPUTask{BeforeMs: 2.5, AfterMs: 3.5}
-	if out := md(r); !strings.Contains(out, "| 3.00 ms (before 2.50, after 3.50) |") {
+	if out := renderMarkdown(t, r); !strings.Contains(out, "| 3.00 ms (before 2.50, after 3.50) |") {
 		t.Errorf("perf.md does not show the CPU task:\n%s", out)
 	}
+}
+
+// renderMarkdown checks r's targets and returns the perf.md it writes,
+// without charts or notes.
+func renderMarkdown(t *testing.T, r *Results) string {
+	t.Helper()
+	r.CheckTargets()
+	dir := t.TempDir()
+	if err := r.WriteMarkdown(filepath.Join(dir, "perf.md"), filepath.Join(dir, "perf"), nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "perf.md"))
+	return string(b)
 }
