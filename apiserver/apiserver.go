@@ -246,8 +246,11 @@ type Server struct {
 	// pipe is the in-process listener of the server's own controllers
 	// (LoopbackClientConfig); nil over TLS and where the system has no
 	// socketpair.
-	pipe    *client.PipeListener
-	http    *http.Server
+	pipe *client.PipeListener
+	http *http.Server
+	// fresh are the connections that have sent no request yet
+	// (newconns.go): Shutdown closes them at once.
+	fresh   newConns
 	metrics *metrics
 	// controllers are the CRD informer and controllers (controllers.go).
 	controllers *crdControllers
@@ -416,7 +419,9 @@ func (c CompletedConfig) New() (*Server, error) {
 		MaxHeaderBytes:    1 << 20,
 		TLSConfig:         acc.tls,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ConnState:         s.fresh.track,
 	}
+	s.http.RegisterOnShutdown(s.fresh.closeAll)
 	return s, nil
 }
 
