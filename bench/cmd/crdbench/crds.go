@@ -187,7 +187,7 @@ func (b *bench) crdsOne(ctx context.Context, cp crdsParams, crds []workload.GenC
 	// The bulk: CRDs 1 … n-1, 4 clients; meanwhile discovery is polled.
 	m0 := s.mem()
 	res.RSSBefore, res.AnonBefore = m0.RSS, m0.Anon
-	cpu0, self0 := cpu(), selfCPU()
+	cpu0, self0, bulkFaults0 := cpu(), selfCPU(), faults()
 	t0 := time.Now()
 	budget := cp.budget
 	if s.name == report.Crdlab && cp.crdlabBudget > 0 {
@@ -232,8 +232,8 @@ func (b *bench) crdsOne(ctx context.Context, cp crdsParams, crds []workload.GenC
 	if err := <-created; err != nil {
 		return err
 	}
-	logf("crds %d: %s: all Established and served after %.1f s (creates answered after %.1f s; server CPU %.1f s, this process's %.1f s)",
-		n, s.name, res.EstablishedSec, res.CreatesSec, (cpu() - cpu0).Seconds(), (selfCPU() - self0).Seconds())
+	logf("crds %d: %s: all Established and served after %.1f s (creates answered after %.1f s; server CPU %.1f s, this process's %.1f s; the server's minor page faults %d)",
+		n, s.name, res.EstablishedSec, res.CreatesSec, (cpu() - cpu0).Seconds(), (selfCPU() - self0).Seconds(), faults()-bulkFaults0)
 
 	// Settle: until the server's CPU stays under 5% of a core for 10 s.
 	settleEnd := time.Now().Add(cp.settle)

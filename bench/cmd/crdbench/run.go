@@ -240,6 +240,12 @@ func run(ctx context.Context, o options) error {
 	}
 	res.CPU = cpu
 	logf("host CPU task: %.2f ms", cpu.BeforeMs)
+	touch := &report.PageTouch{PageBytes: os.Getpagesize()}
+	if touch.BeforeUs, err = procs.PageTouch(report.PageTouchBytes, report.PageTouchReps); err != nil {
+		return fmt.Errorf("page touch: %w", err)
+	}
+	res.PageTouch = touch
+	logf("host memory: first write to a fresh page %.1f µs", touch.BeforeUs)
 
 	// Servers.
 	defer func() {
@@ -338,6 +344,9 @@ func run(ctx context.Context, o options) error {
 	}
 	if res.CPU.AfterMs, err = procs.CPUTask(report.CPUTaskReps); err != nil {
 		return fmt.Errorf("CPU task: %w", err)
+	}
+	if res.PageTouch.AfterUs, err = procs.PageTouch(report.PageTouchBytes, report.PageTouchReps); err != nil {
+		return fmt.Errorf("page touch: %w", err)
 	}
 	for _, s := range b.servers {
 		s.mem("end")

@@ -78,3 +78,19 @@ func TestCPUTask(t *testing.T) {
 		t.Errorf("CPUTask = %v ms, want a positive time", ms)
 	}
 }
+
+func TestPageTouch(t *testing.T) {
+	us, err := PageTouch(1<<20, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if us <= 0 {
+		t.Errorf("PageTouch = %v µs, want a positive time", us)
+	}
+	if _, err := PageTouch(100, 1); err == nil {
+		t.Error("PageTouch of less than a page: no error")
+	}
+	if _, err := PageTouch(1<<20, 0); err == nil {
+		t.Error("PageTouch of no repetitions: no error")
+	}
+}

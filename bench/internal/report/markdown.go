@@ -78,6 +78,10 @@ func (r *Results) WriteMarkdown(path, chartDir string, charts []Chart, notes str
 		p("| host CPU | a fixed task on 1 goroutine (encoding/json decodes 206 KiB of nested objects; median of %d) | %s | | |\n",
 			CPUTaskReps, fmt.Sprintf("%.2f ms (before %.2f, after %.2f)", (c.BeforeMs+c.AfterMs)/2, c.BeforeMs, c.AfterMs))
 	}
+	if pt := r.PageTouch; pt != nil {
+		p("| host memory | first write to a fresh %d KiB page (%d MiB mapped anonymous, one byte a page; median of %d) | %s | | |\n",
+			pt.PageBytes>>10, PageTouchBytes>>20, PageTouchReps, fmt.Sprintf("%.1f µs (before %.1f, after %.1f)", (pt.BeforeUs+pt.AfterUs)/2, pt.BeforeUs, pt.AfterUs))
+	}
 	row("start", "process start → /readyz 200", func(s *Server) float64 { return s.StartupMs }, "%.0f ms")
 	row("CRD created → Established", fmt.Sprintf("p50 of %d", m.Params.EstablishedReps), func(s *Server) float64 { return s.Established.P50 }, "%.1f ms")
 	row("", "max", func(s *Server) float64 { return s.Established.Max }, "%.1f ms")

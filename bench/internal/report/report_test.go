@@ -161,6 +161,20 @@ func TestWrite_HostCPU(t *testing.T) {
 	}
 }
 
+// TestWrite_HostMemory: a run that timed the first touch of fresh pages
+// shows it next to the CPU task; an older run shows no row.
+func TestWrite_HostMemory(t *testing.T) {
+	if out := renderMarkdown(t, sample()); strings.Contains(out, "| host memory |") {
+		t.Error("a run without the page-touch figure shows a row for it")
+	}
+	r := sample()
+	r.PageTouch = &PageTouch{PageBytes: 4096, BeforeUs: 20, AfterUs: 30}
+	out := renderMarkdown(t, r)
+	if !strings.Contains(out, "| host memory | first write to a fresh 4 KiB page (64 MiB mapped anonymous, one byte a page; median of 5) | 25.0 µs (before 20.0, after 30.0) |") {
+		t.Errorf("perf.md does not show the page-touch figure:\n%s", out)
+	}
+}
+
 // renderMarkdown checks r's targets and returns the perf.md it writes,
 // without charts or notes.
 func renderMarkdown(t *testing.T, r *Results) string {

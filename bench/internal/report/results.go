@@ -32,9 +32,12 @@ type Results struct {
 	Fsync Fsync `json:"fsync"`
 	// CPU is the host's speed at a fixed task (procs.CPUTask), before and
 	// after the workload; absent in runs before session 28.
-	CPU     *CPUTask           `json:"cpu,omitempty"`
-	Servers map[string]*Server `json:"servers"`
-	Targets []Target           `json:"targets"`
+	CPU *CPUTask `json:"cpu,omitempty"`
+	// PageTouch is the cost of the host's fresh memory (procs.PageTouch), before
+	// and after the workload; absent in runs before session 29.
+	PageTouch *PageTouch         `json:"page_touch,omitempty"`
+	Servers   map[string]*Server `json:"servers"`
+	Targets   []Target           `json:"targets"`
 	// Objects is issue 20's "many objects" family, if it ran (objects.go).
 	Objects *Objects `json:"objects,omitempty"`
 	// CRDs is issue 20's "many CRDs" family, if it ran (crds.go).
@@ -102,6 +105,21 @@ const CPUTaskReps = 30
 type CPUTask struct {
 	BeforeMs float64 `json:"before_ms"`
 	AfterMs  float64 `json:"after_ms"`
+}
+
+// PageTouchBytes and PageTouchReps are what a run maps and how many times, each time it
+// measures procs.PageTouch.
+const (
+	PageTouchBytes = 64 << 20
+	PageTouchReps  = 5
+)
+
+// PageTouch is the median cost of the first write to a fresh page (procs.PageTouch), in
+// microseconds, measured before and after the workload.
+type PageTouch struct {
+	PageBytes int     `json:"page_bytes"`
+	BeforeUs  float64 `json:"before_us"`
+	AfterUs   float64 `json:"after_us"`
 }
 
 // Server is what was measured of one server.
