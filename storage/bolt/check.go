@@ -54,8 +54,12 @@ func (db *DB) checkLocked() error {
 			report("missing the meta or history bucket")
 			return nil
 		}
-		if f := string(meta.Get(metaFormat)); f != formatV1 {
-			report("meta/format is %q, want %q", f, formatV1)
+		f := string(meta.Get(metaFormat))
+		if !knownFormat(f) {
+			report("meta/format is %q, want %q or %q", f, formatV1, formatV2)
+		}
+		if f != formatV2 && tx.Bucket(bucketValues) != nil {
+			report("meta/format is %q, but the file has a values bucket (%q)", f, formatV2)
 		}
 		if len(meta.Get(metaRevision)) != 8 || len(meta.Get(metaCompacted)) != 8 {
 			report("meta/revision or meta/compacted is not 8 bytes")
@@ -85,11 +89,30 @@ func (db *DB) checkLocked() error {
 		}
 		keys := map[string]*chain{}
 		c := h.Cursor()
+		stubs := 0
 		for k, v := c.First(); k != nil; k, v = c.Next() {
 			r, err := decodeRecord(k, v)
 			if err != nil {
 				report("%v", err)
 				continue
+			}
+			if isStub(v) {
+				// The record the stub stands for (outofline.go) must be
+				// whole and say what the stub says.
+				stubs++
+				whole, err := resolve(tx, k, v)
+				var w *record
+				if err == nil {
+					w, err = decodeRecord(k, whole)
+				}
+				if err != nil {
+					report("%v", err)
+					continue
+				}
+				if w.key != r.key || w.deleted != r.deleted || w.createRev != r.createRev || w.prevRev != r.prevRev || w.expires != r.expires {
+					report("record %d: the values bucket's record differs from its stub in history", r.rev)
+				}
+				r = w
 			}
 			if r.rev > diskRev {
 				report("record %d is after the revision counter %d", r.rev, diskRev)
@@ -123,6 +146,21 @@ func (db *DB) checkLocked() error {
 			}
 			ch.revs = append(ch.revs, revision{rev: r.rev, tombstone: r.deleted})
 			ch.last = r
+		}
+
+		// Every record of the values bucket has its stub in history.
+		if vals := tx.Bucket(bucketValues); vals != nil {
+			n := 0
+			_ = vals.ForEach(func(k, _ []byte) error {
+				n++
+				if v := h.Get(k); !isStub(v) {
+					report("the values bucket holds a record under key %x, which history has no stub for", k)
+				}
+				return nil
+			})
+			if n != stubs {
+				report("history has %d stubs, the values bucket %d records", stubs, n)
+			}
 		}
 
 		// The index against the disk.

@@ -321,14 +321,14 @@ func (db *DB) commit(ops []*writeOp, dels []int64) (deleted bool) {
 	err := db.bbolt.Update(func(tx *bbolt.Tx) error {
 		h := tx.Bucket(bucketHistory)
 		for _, r := range dels {
-			if err := h.Delete(revKey(r)); err != nil {
+			if err := deleteRecord(tx, h, revKey(r)); err != nil {
 				return err
 			}
 		}
 		loadSuperseded(tx, events)
 		h.FillPercent = 1 // keys only ever append: fill pages up
 		for _, e := range events {
-			if err := h.Put(revKey(e.rec.rev), e.rec.encode()); err != nil {
+			if err := putRecord(tx, h, revKey(e.rec.rev), e.rec, e.rec.encode()); err != nil {
 				return err
 			}
 		}
@@ -417,7 +417,7 @@ func (db *DB) commitDeletes(j *deleteJob) *deleteJob {
 	err := db.bbolt.Update(func(tx *bbolt.Tx) error {
 		h := tx.Bucket(bucketHistory)
 		for _, r := range dels {
-			if err := h.Delete(revKey(r)); err != nil {
+			if err := deleteRecord(tx, h, revKey(r)); err != nil {
 				return err
 			}
 		}

@@ -140,7 +140,7 @@ func (db *DB) deleteRevisions(revs []int64) error {
 		err := db.bbolt.Update(func(tx *bbolt.Tx) error {
 			h := tx.Bucket(bucketHistory)
 			for _, r := range revs[:n] {
-				if err := h.Delete(revKey(r)); err != nil {
+				if err := deleteRecord(tx, h, revKey(r)); err != nil {
 					return err
 				}
 			}

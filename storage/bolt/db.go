@@ -23,6 +23,10 @@ import (
 var (
 	bucketMeta    = []byte("meta")
 	bucketHistory = []byte("history")
+	// bucketValues holds the records too large for history's leaves
+	// (record.go: outOfLineMin), under their history keys. Made by the
+	// first commit that needs it.
+	bucketValues = []byte("values")
 
 	metaFormat    = []byte("format")
 	metaRevision  = []byte("revision")
@@ -34,7 +38,17 @@ var (
 )
 
 // formatV1 is the value of meta/format: a file without it is not ours.
-const formatV1 = "crdlab.storage/v1"
+// formatV2 is the same layout with a values bucket (outofline.go): the
+// first commit that makes the bucket sets it, so that a crdlab that
+// predates the bucket refuses the file as a format it does not read
+// rather than as a corrupt one. This build reads both.
+const (
+	formatV1 = "crdlab.storage/v1"
+	formatV2 = "crdlab.storage/v2"
+)
+
+// knownFormat says whether this build reads the meta/format value f.
+func knownFormat(f string) bool { return f == formatV1 || f == formatV2 }
 
 // DB is the store of a whole crdlab server in one bbolt file: one revision
 // counter, the history of every key, and a store per resource on top
@@ -332,8 +346,8 @@ func initFormat(tx *bbolt.Tx) error {
 		}
 		return meta.Put(metaCompacted, u64(0))
 	}
-	if f := string(meta.Get(metaFormat)); f != formatV1 {
-		return fmt.Errorf("%w: format %q, this build reads %q", ErrForeignFile, f, formatV1)
+	if f := string(meta.Get(metaFormat)); !knownFormat(f) {
+		return fmt.Errorf("%w: format %q, this build reads %q and %q", ErrForeignFile, f, formatV1, formatV2)
 	}
 	if tx.Bucket(bucketHistory) == nil {
 		return fmt.Errorf("%w: no %q bucket", ErrCorrupt, bucketHistory)

@@ -275,11 +275,25 @@ func (db *DB) copyHistory(ndb *bbolt.DB, last *[]byte, maxBytes int) (end bool, 
 			h.FillPercent = 1 // keys arrive in order: fill pages up
 			copied := 0
 			for ; k != nil && (maxBytes == 0 || copied < maxBytes); k, v = c.Next() {
+				// A stub's record goes with it (outofline.go).
+				whole, err := resolve(tx, k, v)
+				if err != nil {
+					return fmt.Errorf("%w: %w", ErrCorrupt, err)
+				}
+				if isStub(v) {
+					vals, err := valuesBucket(ntx)
+					if err != nil {
+						return err
+					}
+					if err := vals.Put(k, whole); err != nil {
+						return err
+					}
+				}
 				if err := h.Put(k, v); err != nil {
 					return err
 				}
 				*last = append((*last)[:0], k...)
-				copied += len(k) + len(v)
+				copied += len(k) + len(whole)
 			}
 			end = k == nil
 			return nil

@@ -7,7 +7,8 @@
 //
 // A DB is the whole data file (a storage.Backend); a store is one
 // resource's view of it (ForResource). A record is what one write did to
-// one key (put or delete), kept in the history bucket under its revision;
+// one key (put or delete), kept in the history bucket under its revision
+// (a large one in the values bucket, with its stub in history);
 // a tombstone is the record of a delete and keeps the deleted state. The
 // index is the in-memory map from each key to its revisions still in
 // history and its latest record; a record whose value stays on disk
@@ -25,6 +26,7 @@
 //	             WrittenSince (the revision from which Options.Writer wrote every record)
 //	precheck.go  the file's pages checked as bytes before bbolt maps them
 //	record.go    a record's bytes on disk (with its CRC-32C)
+//	outofline.go large records in the values bucket, their stubs in history
 //	memo.go      the decoded objects readers leave on records, forgotten when idle
 //	index.go     the in-memory index
 //	value.go     values read from the file when needed (records onDisk)

@@ -74,14 +74,56 @@ func (r *record) spliceOf(value []byte) storage.Splice {
 // wrong revision is caught. bbolt checksums only its meta pages. Records
 // without an expiry keep version 1, so a file that never held one stays
 // readable by a crdlab that predates expiry.
+//
+// A record whose encoding is outOfLineMin bytes or more (a real-size
+// CRD: hundreds of KB) is stored whole in the values bucket, under the
+// same key, and history holds its stub: the same layout with kind 'p' or
+// 'd' and no value (outofline.go). Each such record would otherwise fill
+// a history leaf of its own: at 2,000 real-size CRDs (9,000 records)
+// history had 3,200 leaves, the branch page above the newest one about
+// 640 children, and every commit, a small object's create too, read that
+// branch into memory and wrote it back (docs/storage.md, "On disk").
+// With the stubs, history's leaves hold about a hundred records each
+// whatever the objects weigh; the values bucket is written only when a
+// large record is.
 const (
 	recordVersion        = 1
 	recordVersionExpires = 2
 	kindPut              = 'P'
 	kindDelete           = 'D'
+	kindPutStub          = 'p' // a put whose record is in the values bucket
+	kindDeleteStub       = 'd' // a tombstone whose record is in the values bucket
 	recordHeader         = 18
 	recordHeaderExpires  = 26
 )
+
+// outOfLineMin is the size of an encoded record from which it goes to the
+// values bucket: half a page of a new file, so that history's leaves hold
+// at least two records in any case, and the objects of 1-5 KB that most
+// custom resources are stay in history, where a list reads them in order.
+// A variable for tests.
+var outOfLineMin = pageSize / 2
+
+// isStub says whether the history bucket value v is a stub: its record
+// is in the values bucket under the same key.
+func isStub(v []byte) bool {
+	return len(v) > 1 && (v[1] == kindPutStub || v[1] == kindDeleteStub)
+}
+
+// encodeStub returns the history bucket value that stands for r when its
+// record is in the values bucket: r's header and key, without the value.
+func (r *record) encodeStub() []byte {
+	stub := record{rev: r.rev, key: r.key, createRev: r.createRev, prevRev: r.prevRev, deleted: r.deleted, expires: r.expires}
+	b := stub.encode()
+	if b[1] == kindPut {
+		b[1] = kindPutStub
+	} else {
+		b[1] = kindDeleteStub
+	}
+	crc := crc32.Update(crc32.Checksum(revKey(r.rev), crcTable), crcTable, b[:len(b)-4])
+	binary.BigEndian.PutUint32(b[len(b)-4:], crc)
+	return b
+}
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -182,9 +224,9 @@ func (r *record) parse(k, v []byte) (key []byte, err error) {
 		}
 	}
 	switch body[1] {
-	case kindPut:
+	case kindPut, kindPutStub:
 		r.deleted = false
-	case kindDelete:
+	case kindDelete, kindDeleteStub:
 		r.deleted = true
 	default:
 		return fail("unknown kind")

@@ -65,7 +65,11 @@ func valueAt(c *bbolt.Cursor, r *record, k []byte) ([]byte, error) {
 			Msg: fmt.Sprintf("the state at revision %d was compacted", r.rev)}
 	}
 	var d record
-	key, err := d.parse(k, v)
+	v, err := resolve(c.Bucket().Tx(), k, v)
+	var key []byte
+	if err == nil {
+		key, err = d.parse(k, v)
+	}
 	if err == nil && (string(key) != r.key || d.deleted != r.deleted || d.createRev != r.createRev || d.prevRev != r.prevRev) {
 		err = fmt.Errorf("%w at revision %d: it differs from the record read at open", errBadRecord, r.rev)
 	}
