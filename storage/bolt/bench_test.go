@@ -195,6 +195,42 @@ func fillPayload(b *testing.B, st storage.Interface, n int, payload string) {
 	wg.Wait()
 }
 
+// BenchmarkCreateAfterLargeRecords creates small objects one after
+// another in a file that first got large=N objects of 20 KB (records past
+// outOfLineMin, as real-size CRDs' are), without fsync so that the
+// commit's CPU shows. Kept in history's leaves, such records made the
+// branch above its newest leaf wide, and every later commit read it into
+// memory and wrote it back (outofline.go): "inline" keeps them there, as
+// before, to compare with.
+func BenchmarkCreateAfterLargeRecords(b *testing.B) {
+	for _, tc := range []struct {
+		large  int
+		inline bool
+	}{{0, false}, {3000, true}, {3000, false}} {
+		name := fmt.Sprintf("large=%d", tc.large)
+		if tc.inline {
+			name += "/inline"
+		}
+		b.Run(name, func(b *testing.B) {
+			if tc.inline {
+				b.Cleanup(bolt.SetOutOfLineMin(1 << 30))
+			}
+			db, err := bolt.Open(filepath.Join(b.TempDir(), "bench.db"), bolt.Options{NoSync: true})
+			require.NoError(b, err)
+			b.Cleanup(func() { require.NoError(b, db.Close()) })
+			st := db.ForResource(storagetest.ResourceConfig())
+			fillPayload(b, st, tc.large, strings.Repeat("x", 20000))
+			out := &unstructured.Unstructured{}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				name := fmt.Sprintf("s%08d", i)
+				require.NoError(b, st.Create(ctx, storagetest.Key("default", name), storagetest.CronTab("default", name, nil, "* * * * */5"), out))
+			}
+		})
+	}
+}
+
 // BenchmarkGet reads objects at the latest revision.
 func BenchmarkGet(b *testing.B) {
 	_, st, _ := benchDB(b)
