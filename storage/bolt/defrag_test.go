@@ -187,7 +187,11 @@ func (d defragmenting) Compact(ctx context.Context, rev int64) error {
 // TestDB_ConformanceDefragmenting runs the conformance suite with a
 // defragmentation after every compaction: reads, watches and writes
 // across the switch to the new file keep every promise.
-func TestDB_ConformanceDefragmenting(t *testing.T) {
+func TestDB_ConformanceDefragmenting(t *testing.T) { runConformanceDefragmenting(t) }
+
+// runConformanceDefragmenting runs the conformance suite on DBs that
+// defragment after every compaction and are checked after each test.
+func runConformanceDefragmenting(t *testing.T) {
 	storagetest.RunConformance(t, func(t *testing.T) storage.Backend {
 		db := openDB(t, bolt.Options{Strict: true})
 		t.Cleanup(func() {

@@ -1,7 +1,6 @@
 package bolt_test
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -25,15 +24,7 @@ import (
 // alone did.
 func TestDB_ConformanceOutOfLine(t *testing.T) {
 	t.Cleanup(bolt.SetOutOfLineMin(0))
-	storagetest.RunConformance(t, func(t *testing.T) storage.Backend {
-		db := openDB(t, bolt.Options{Strict: true})
-		t.Cleanup(func() {
-			if err := db.Check(); err != nil && !errors.Is(err, storage.ErrInternal) {
-				t.Errorf("Check after the test: %v", err)
-			}
-		})
-		return defragmenting{db}
-	})
+	runConformanceDefragmenting(t)
 }
 
 // TestDB_LargeRecordsOutOfLine: records of large objects go to the values
