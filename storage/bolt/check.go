@@ -100,11 +100,7 @@ func (db *DB) checkLocked() error {
 				// The record the stub stands for (outofline.go) must be
 				// whole and say what the stub says.
 				stubs++
-				whole, err := resolve(tx, k, v)
-				var w *record
-				if err == nil {
-					w, err = decodeRecord(k, whole)
-				}
+				w, err := decodeResolved(tx, k, v)
 				if err != nil {
 					report("%v", err)
 					continue

@@ -284,11 +284,7 @@ func (db *DB) scanAt(ctx context.Context, rng storage.KeyRange, from string, rev
 				db.endRead(tx)
 				return "", &storage.Error{Kind: storage.ErrInternal, Key: rng.Key, Err: fmt.Errorf("%w: history has no record at revision %d", ErrCorrupt, hits[i].rev)}
 			}
-			v, err := resolve(tx, k, v)
-			var r *record
-			if err == nil {
-				r, err = decodeRecord(k, v)
-			}
+			r, err := decodeResolved(tx, k, v)
 			if err != nil {
 				db.endRead(tx)
 				return "", &storage.Error{Kind: storage.ErrInternal, Key: rng.Key, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}

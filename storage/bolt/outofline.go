@@ -57,6 +57,16 @@ func deleteRecord(tx *bbolt.Tx, h *bbolt.Bucket, k []byte) error {
 	return nil
 }
 
+// decodeResolved decodes the whole record for the history value v at k
+// (resolve, then decodeRecord).
+func decodeResolved(tx *bbolt.Tx, k, v []byte) (*record, error) {
+	whole, err := resolve(tx, k, v)
+	if err != nil {
+		return nil, err
+	}
+	return decodeRecord(k, whole)
+}
+
 // resolve returns the whole record for the history value v at k: v
 // itself, or, for a stub, the record in the values bucket (part of the
 // mapped file, valid while tx is). A nil v stays nil.

@@ -315,22 +315,14 @@ func (db *DB) historyAfter(st *store, after int64, rng storage.KeyRange, withPre
 		if key := recordKey(v); key != "" && !rng.Contains(key) {
 			continue // another key's: skip it without decoding
 		}
-		v, err := resolve(tx, k, v)
-		var r *record
-		if err == nil {
-			r, err = decodeRecord(k, v)
-		}
+		r, err := decodeResolved(tx, k, v)
 		if err != nil {
 			return nil, 0, &storage.Error{Kind: storage.ErrInternal, Key: rng.Key, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
 		}
 		ch := &change{st: st, rec: r}
 		if withPrev && !r.deleted && r.prevRev != 0 {
 			pk := revKey(r.prevRev)
-			pv, err := resolve(tx, pk, h.Get(pk))
-			var p *record
-			if err == nil {
-				p, err = decodeRecord(pk, pv)
-			}
+			p, err := decodeResolved(tx, pk, h.Get(pk))
 			if err != nil {
 				return nil, 0, &storage.Error{Kind: storage.ErrInternal, Key: r.key, Err: fmt.Errorf("%w: the state before revision %d: %w", ErrCorrupt, r.rev, err)}
 			}
