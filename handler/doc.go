@@ -54,7 +54,8 @@
 //   - Protobuf is read, never written; not supported: CBOR. Answers over
 //     128 KiB go gzip-compressed to clients that accept gzip, as upstream
 //     sends them (filters.WithCompression); the /apis and OpenAPI v3
-//     documents are kept compressed between changes.
+//     documents are kept compressed between changes, and sent compressed
+//     whatever their size.
 //   - One chain of links in one process, without the aggregator; the
 //     links share one discovery and one OpenAPI service.
 //   - Server-side apply: a CRD whose schemas are not typed is merged with

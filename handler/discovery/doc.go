@@ -35,7 +35,9 @@
 // served by this process, so it is always "Current"). The /apis
 // documents are kept encoded between changes (upstream keeps the
 // aggregated one decoded and encodes it per request), and, once a client
-// that accepts gzip asks for one over 128 KiB, compressed as well
-// (upstream compresses it per request): 2,000 real-size CRDs' aggregated
-// document is 2.1 MB, 134 KB compressed.
+// that accepts gzip asks for one, compressed as well, whatever its size
+// (upstream compresses an answer over 128 KiB per request and sends a
+// smaller one plain; a kept document costs no compression per request):
+// 2,000 real-size CRDs' aggregated document is 2.1 MB, 134 KB compressed,
+// their legacy list 73 KB, 4 KB compressed.
 package discovery

@@ -349,7 +349,12 @@ func aggregatedAllowed(t negotiation.Target) bool {
 }
 
 // ServeAPIs answers /apis: the aggregated document if the client asks for
-// it (with an ETag; If-None-Match gives 304), else the APIGroupList.
+// it (with an ETag; If-None-Match gives 304), else the APIGroupList;
+// gzip-compressed to a client that accepts gzip, whatever its size, as the
+// OpenAPI v3 documents are (upstream: only an answer over 128 KiB). With
+// 2,000 CRDs the legacy list is 73 KB (4 KB compressed): sent plain, its
+// p50 was 0.6-0.7 ms against 0.2 ms at 100 CRDs on one machine, and about
+// 0.3 ms compressed.
 //
 // Mirrors (*resourceDiscoveryManager).ServeHTTP, which falls back to the
 // legacy handler.
@@ -376,7 +381,7 @@ func (m *Manager) ServeAPIs(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if responsewriters.Compressible(r, opts, d.body) {
+	if responsewriters.CompressibleKept(r, opts) {
 		gz, err := m.gzipped(doc, d)
 		if err != nil {
 			responsewriters.WriteError(w, err)
@@ -392,8 +397,9 @@ func (m *Manager) ServeAPIs(w http.ResponseWriter, r *http.Request) {
 // gzipped returns d, the document doc of some generation, compressed: kept
 // with d while d is the current one, so that each generation's document is
 // compressed at most once. Upstream compresses each answer over 128 KiB
-// anew (deferredResponseWriter); 2,000 real-size CRDs' aggregated document
-// is 2.1 MB, and kubectl's discovery asks for it with gzip.
+// anew (deferredResponseWriter), and no smaller one; 2,000 real-size CRDs'
+// aggregated document is 2.1 MB, and kubectl's discovery asks for it with
+// gzip.
 func (m *Manager) gzipped(doc string, d encodedDoc) ([]byte, error) {
 	m.aggMu.Lock()
 	defer m.aggMu.Unlock()

@@ -396,11 +396,12 @@ func TestManager_ServeGroupVersionEncodedOncePerChange(t *testing.T) {
 	check.Equal(t, 404, w.Code)
 }
 
-// TestManager_AggregatedGzipped: a /apis document over 128 KiB is sent
-// gzip-compressed to a client that accepts gzip (as kubectl's discovery
-// asks, and as upstream answers), compressed once per change of the
-// document, and decompresses to exactly the plain answer; a smaller one,
-// a client that refuses gzip and an indented answer get the plain bytes.
+// TestManager_AggregatedGzipped: a /apis document, aggregated or legacy,
+// is sent gzip-compressed to a client that accepts gzip (as kubectl's
+// discovery asks) whatever its size (upstream: over 128 KiB), compressed
+// once per change of the document, and decompresses to exactly the plain
+// answer; a client that refuses gzip and an indented answer get the plain
+// bytes.
 func TestManager_AggregatedGzipped(t *testing.T) {
 	m := newManager()
 	const v2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
@@ -426,10 +427,13 @@ func TestManager_AggregatedGzipped(t *testing.T) {
 		return string(b)
 	}
 
-	// Small: plain even when gzip is accepted.
+	// Small (under upstream's 128 KiB): compressed all the same.
 	small := getEnc(v2, "gzip")
-	check.Equal(t, "", small.Header().Get("Content-Encoding"))
-	check.Equal(t, get(t, m.ServeAPIs, v2).Body.String(), small.Body.String())
+	check.Equal(t, "gzip", small.Header().Get("Content-Encoding"))
+	check.Equal(t, get(t, m.ServeAPIs, v2).Body.String(), plainOf(small))
+	smallLegacy := getEnc("application/json", "gzip")
+	check.Equal(t, "gzip", smallLegacy.Header().Get("Content-Encoding"))
+	check.Equal(t, get(t, m.ServeAPIs, "application/json").Body.String(), plainOf(smallLegacy))
 
 	for i := range 600 {
 		m.SetGroupVersion(scheme.GroupVersion{Group: fmt.Sprintf("g%03d.example.com", i), Version: "v1"}, []apiresource.Resource{crontabs()})
@@ -472,10 +476,15 @@ func TestManager_AggregatedGzipped(t *testing.T) {
 	check.Equal(t, "", pretty.Header().Get("Content-Encoding"))
 	check.Contains(t, pretty.Body.String(), "\n  ")
 
-	// The legacy list is sent as it is (under 128 KiB here).
+	// The legacy list of 600 groups (under 128 KiB, which upstream sends
+	// plain): compressed, to under a quarter.
+	legacyPlain := get(t, m.ServeAPIs, "application/json")
+	check.True(t, legacyPlain.Body.Len() < 128<<10, "the legacy list is %d bytes", legacyPlain.Body.Len())
 	legacy := getEnc("application/json", "gzip")
-	check.Equal(t, "", legacy.Header().Get("Content-Encoding"))
-	check.Equal(t, get(t, m.ServeAPIs, "application/json").Body.String(), legacy.Body.String())
+	check.Equal(t, "gzip", legacy.Header().Get("Content-Encoding"))
+	check.True(t, legacy.Body.Len() < legacyPlain.Body.Len()/4, "compressed to %d of %d bytes", legacy.Body.Len(), legacyPlain.Body.Len())
+	check.Equal(t, legacyPlain.Body.String(), plainOf(legacy))
+	check.Equal(t, legacyPlain.Body.String(), getEnc("application/json", "identity").Body.String())
 
 	// A change: compressed again, and the compressed answer shows it.
 	m.SetGroupVersion(scheme.GroupVersion{Group: "new.example.com", Version: "v1"}, []apiresource.Resource{crontabs()})

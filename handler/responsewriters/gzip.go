@@ -106,5 +106,13 @@ func WriteGzipped(w http.ResponseWriter, opts negotiation.Options, code int, gz 
 // over GzipThreshold, and the answer is compact JSON (indented and YAML
 // answers are written from body anew).
 func Compressible(r *http.Request, opts negotiation.Options, body []byte) bool {
-	return len(body) > GzipThreshold && !opts.Pretty && opts.MediaType != negotiation.MediaTypeYAML && AcceptsGzip(r)
+	return len(body) > GzipThreshold && CompressibleKept(r, opts)
+}
+
+// CompressibleKept is Compressible for an answer whose compressed form the
+// server keeps (compressed once per change, not per request), whatever its
+// size: the threshold weighs a compression's CPU, which a kept document
+// does not spend again.
+func CompressibleKept(r *http.Request, opts negotiation.Options) bool {
+	return !opts.Pretty && opts.MediaType != negotiation.MediaTypeYAML && AcceptsGzip(r)
 }

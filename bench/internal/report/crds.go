@@ -199,7 +199,8 @@ func (r *Results) crdsMarkdown(b *strings.Builder) {
 	if gets, crs := c.samples(); gets > 0 && c.OpenAPIGVs > 0 {
 		asked := "uncompressed"
 		if c.GetsEncoding != "" {
-			asked = "asked as kubectl asks (`Accept-Encoding: " + c.GetsEncoding + "`: both servers compress an answer over 128 KiB) " +
+			asked = "asked as kubectl asks (`Accept-Encoding: " + c.GetsEncoding + "`: the reference compresses an answer over 128 KiB, " +
+				"crdlab its OpenAPI documents at any size and its `/apis` documents over 128 KiB, or at any size since session 32) " +
 				"and timed to the last byte received, not decompressed; aggregated discovery is timed again uncompressed (in brackets, " +
 				"with the document's size as received)"
 		}
