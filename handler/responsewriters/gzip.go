@@ -101,18 +101,12 @@ func WriteGzipped(w http.ResponseWriter, opts negotiation.Options, code int, gz 
 	_, _ = w.Write(gz)
 }
 
-// Compressible reports whether an answer of body in the representation
-// opts names may be sent as WriteGzipped sends it: r accepts gzip, body is
-// over GzipThreshold, and the answer is compact JSON (indented and YAML
-// answers are written from body anew).
-func Compressible(r *http.Request, opts negotiation.Options, body []byte) bool {
-	return len(body) > GzipThreshold && CompressibleKept(r, opts)
-}
-
-// CompressibleKept is Compressible for an answer whose compressed form the
-// server keeps (compressed once per change, not per request), whatever its
-// size: the threshold weighs a compression's CPU, which a kept document
-// does not spend again.
+// CompressibleKept reports whether an answer in the representation opts
+// names, whose compressed form the server keeps (compressed once per
+// change, not per request), may be sent as WriteGzipped sends it: r
+// accepts gzip and the answer is compact JSON (indented and YAML answers
+// are written anew). Its size does not matter: GzipThreshold weighs a
+// compression's CPU, which a kept document does not spend again.
 func CompressibleKept(r *http.Request, opts negotiation.Options) bool {
 	return !opts.Pretty && opts.MediaType != negotiation.MediaTypeYAML && AcceptsGzip(r)
 }
