@@ -55,11 +55,30 @@ func calculateCondition(in *apiextensionsv1.CustomResourceDefinition) *apiextens
 	if in.Spec.PreserveUnknownFields {
 		allErrs = append(allErrs, "spec.preserveUnknownFields: Invalid value: true: must be false")
 	}
+	// read are the schemas read so far: a version repeating one (most
+	// multi-version CRDs; the loopback client shares them,
+	// controller.ShareSpecSchemas) is checked on the structural schema
+	// read before, under its own path (crdlab only: upstream converts and
+	// reads each version's).
+	type readSchema struct {
+		props *apiextensionsv1.JSONSchemaProps
+		s     *structural.Structural
+	}
+	var read []readSchema
+versions:
 	for i, v := range in.Spec.Versions {
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			continue
 		}
 		path := field.NewPath("spec", "versions").Index(i).Child("schema", "openAPIV3Schema")
+		for _, r := range read {
+			if apiextensionsv1.EqualSchemas(r.props, v.Schema.OpenAPIV3Schema) {
+				for _, e := range structural.ValidateStructural(path, r.s) {
+					allErrs = append(allErrs, e.Error())
+				}
+				continue versions
+			}
+		}
 		// As upstream: converted to the internal type and read from it
 		// (structural.FromProps), a fraction of writing and reading its
 		// JSON; a schema FromProps refuses goes the JSON way, whose error
@@ -67,6 +86,7 @@ func calculateCondition(in *apiextensionsv1.CustomResourceDefinition) *apiextens
 		var hub apiextensions.JSONSchemaProps
 		if apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(v.Schema.OpenAPIV3Schema, &hub) == nil {
 			if s, err := structural.FromProps(&hub); err == nil {
+				read = append(read, readSchema{v.Schema.OpenAPIV3Schema, s})
 				for _, e := range structural.ValidateStructural(path, s) {
 					allErrs = append(allErrs, e.Error())
 				}
@@ -83,6 +103,7 @@ func calculateCondition(in *apiextensionsv1.CustomResourceDefinition) *apiextens
 		if err == nil {
 			var s *structural.Structural
 			if s, err = structural.FromJSON(raw); err == nil {
+				read = append(read, readSchema{v.Schema.OpenAPIV3Schema, s})
 				for _, e := range structural.ValidateStructural(path, s) {
 					allErrs = append(allErrs, e.Error())
 				}

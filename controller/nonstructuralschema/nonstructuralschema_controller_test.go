@@ -55,6 +55,22 @@ func TestCalculateCondition(t *testing.T) {
 		assert.Equal(t, "Violations", got.Reason)
 		assert.Contains(t, got.Message, "spec.versions[0].schema.openAPIV3Schema.properties[spec].type")
 	})
+	// Versions sharing one schema (as the loopback client shares them)
+	// are checked on one structural schema, each under its own path; a
+	// version whose schema differs is read on its own.
+	t.Run("SharedSchemaEachVersion", func(t *testing.T) {
+		crd := withSchema(untyped)
+		shallow := *untyped // what controller.ShareSpecSchemas leaves
+		crd.Spec.Versions = append(crd.Spec.Versions,
+			apiextensionsv1.CustomResourceDefinitionVersion{Name: "v2", Served: true,
+				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &shallow}},
+			apiextensionsv1.CustomResourceDefinitionVersion{Name: "v3", Served: true,
+				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: structuralSchema}})
+		got := calculateCondition(crd)
+		require.NotNil(t, got)
+		assert.Equal(t, "[spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields, "+
+			"spec.versions[1].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields]", got.Message)
+	})
 	t.Run("PreserveUnknownFields", func(t *testing.T) {
 		crd := withSchema(structuralSchema)
 		crd.Spec.PreserveUnknownFields = true

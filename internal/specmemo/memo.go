@@ -91,8 +91,12 @@ type writtenSpec[S any] struct {
 type Stats struct {
 	// Hits and Misses count Lookup and Find.
 	Hits, Misses int
-	// Added counts the specs remembered: each was decoded whole.
+	// Added counts the specs remembered: each was decoded whole, or
+	// taken as written (TakenWritten).
 	Added int
+	// TakenWritten counts the specs written whole that a reader took
+	// instead of decoding their JSON (TakeWrittenSpec).
+	TakenWritten int
 	// Evicted counts the entries dropped by the bound (MaxJSON).
 	Evicted int
 	// PeakJSON is the most JSON the entries kept at once, in bytes.
@@ -271,6 +275,26 @@ func (m *Memo[S, V]) TakeWritten(specJSON []byte, spec *S) (written S, e *Entry[
 		return written, nil, false
 	}
 	return w.spec, e, true
+}
+
+// TakeWrittenSpec returns and forgets the spec written whole as specJSON
+// (NoteWritten), if one was: a reader that can tell it would decode that
+// JSON to the spec written takes it instead of decoding (then
+// Remember). ok is false if none was.
+func (m *Memo[S, V]) TakeWrittenSpec(specJSON []byte) (written S, ok bool) {
+	if len(specJSON) < MinJSON {
+		return written, false
+	}
+	h := maphash.Bytes(m.seed, specJSON)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w := m.written[h]
+	if w == nil || !bytes.Equal(w.json, specJSON) {
+		return written, false
+	}
+	delete(m.written, h)
+	m.stats.TakenWritten++
+	return w.spec, true
 }
 
 // Stats returns the counts so far.

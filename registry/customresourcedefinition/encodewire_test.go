@@ -352,11 +352,17 @@ func TestCodec_NoteEncoded(t *testing.T) {
 		rest, _ := NewREST(db, s)
 		obj := decode()
 		rest.NoteEncoded(obj, v1, marked(obj))
-		created, err := rest.Create(context.Background(), obj, nil, nil)
+		if _, err := rest.Create(context.Background(), obj, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		// What was stored, read by a codec that remembers nothing (the
+		// create's own read-back takes the spec written: decodeWritten).
+		fresh, _ := NewREST(db, s)
+		stored, err := fresh.Get(context.Background(), obj.Name, &metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Contains(wire(created, v1), []byte(`"description":"NOTED `)) {
+		if !bytes.Contains(wire(stored, v1), []byte(`"description":"NOTED `)) {
 			t.Error("the create stored a spec it wrote again, not the noted one")
 		}
 	})
@@ -375,6 +381,14 @@ func TestCodec_NoteEncoded(t *testing.T) {
 		}
 		if st := wireOf(rest.codec, created); st != wireSame {
 			t.Errorf("wire state %d after the create's read-back, want %d (known)", st, wireSame)
+		}
+		// The read-back took the spec written instead of decoding it
+		// (decodeWritten): the created CRD has the very spec.
+		if n := rest.codec.memo.Stats().TakenWritten; n != 1 {
+			t.Errorf("specs taken as written: %d, want 1", n)
+		}
+		if &created.(*apiextensions.CustomResourceDefinition).Spec.Versions[0] != &obj.Spec.Versions[0] {
+			t.Error("the create's read-back decoded the spec it had just written")
 		}
 		got, ok := rest.EncodeWire(created, v1)
 		if want := wire(created, v1); !ok || !bytes.Equal(got, want) {
