@@ -196,42 +196,55 @@ func skipString(data []byte, pos int) int {
 }
 
 // skip moves past one value (not checking it beyond strings and nesting).
+// It runs over every byte of a stored CRD each time the storage codec
+// looks for its spec (SpecSpan): one loop over the bytes, with a table
+// for what ends a number or a literal.
 func (r *jsonReader) skip() bool {
-	depth := 0
-	for {
-		switch c := r.next(); c {
-		case 0:
-			return false
+	data, i, depth := r.data, r.pos, 0
+	for i < len(data) {
+		switch c := data[i]; c {
+		case ' ', '\t', '\n', '\r':
+			i++
+			continue
 		case '"':
-			end := skipString(r.data, r.pos)
+			end := skipString(data, i)
 			if end < 0 {
+				r.pos = i
 				return false
 			}
-			r.pos = end
+			i = end
 		case '{', '[':
 			depth++
-			r.pos++
+			i++
 		case '}', ']':
 			depth--
-			r.pos++
+			i++
 			if depth < 0 {
+				r.pos = i
 				return false
 			}
 		case ',', ':':
 			if depth == 0 {
+				r.pos = i
 				return false
 			}
-			r.pos++
+			i++
 		default:
-			for r.pos < len(r.data) && !strings.ContainsRune(" \t\r\n,:]}[{\"", rune(r.data[r.pos])) {
-				r.pos++
+			for i < len(data) && !endsScalar[data[i]] {
+				i++
 			}
 		}
 		if depth == 0 {
+			r.pos = i
 			return true
 		}
 	}
+	r.pos = i
+	return false
 }
+
+// endsScalar holds the bytes that end a number or a literal.
+var endsScalar = [256]bool{' ': true, '\t': true, '\r': true, '\n': true, ',': true, ':': true, ']': true, '}': true, '[': true, '{': true, '"': true}
 
 // path moves through the object at r.pos to keys[0], then keys[1] in
 // its value…, and calls at with r.pos at the last key's value; a value on
@@ -310,7 +323,7 @@ func (r *schemaReader) literal() []byte {
 	start := r.pos
 	r.next()
 	start = r.pos
-	for r.pos < len(r.data) && !strings.ContainsRune(" \t\r\n,:]}[{\"", rune(r.data[r.pos])) {
+	for r.pos < len(r.data) && !endsScalar[r.data[r.pos]] {
 		r.pos++
 	}
 	return r.data[start:r.pos]
