@@ -56,10 +56,10 @@ func (db *DB) checkLocked() error {
 		}
 		f := string(meta.Get(metaFormat))
 		if !knownFormat(f) {
-			report("meta/format is %q, want %q or %q", f, formatV1, formatV2)
+			report("meta/format is %q, want %q, %q or %q", f, formatV1, formatV2, formatV3)
 		}
-		if f != formatV2 && tx.Bucket(bucketValues) != nil {
-			report("meta/format is %q, but the file has a values bucket (%q)", f, formatV2)
+		if f == formatV1 && tx.Bucket(bucketValues) != nil {
+			report("meta/format is %q, but the file has a values bucket (%q or later)", f, formatV2)
 		}
 		if len(meta.Get(metaRevision)) != 8 || len(meta.Get(metaCompacted)) != 8 {
 			report("meta/revision or meta/compacted is not 8 bytes")
@@ -147,10 +147,20 @@ func (db *DB) checkLocked() error {
 		// Every record of the values bucket has its stub in history.
 		if vals := tx.Bucket(bucketValues); vals != nil {
 			n := 0
-			_ = vals.ForEach(func(k, _ []byte) error {
+			_ = vals.ForEach(func(k, v []byte) error {
 				n++
 				if v := h.Get(k); !isStub(v) {
 					report("the values bucket holds a record under key %x, which history has no stub for", k)
+				}
+				if v != nil {
+					return nil // a v2 file's plain value
+				}
+				if f != formatV3 {
+					report("meta/format is %q, but the values bucket has a record in a bucket of its own (%q)", f, formatV3)
+				}
+				b := vals.Bucket(k)
+				if b.Get(valueKey) == nil || b.Stats().KeyN != 1 {
+					report("the bucket of the record under key %x does not hold just the record", k)
 				}
 				return nil
 			})

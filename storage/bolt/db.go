@@ -41,14 +41,17 @@ var (
 // formatV2 is the same layout with a values bucket (outofline.go): the
 // first commit that makes the bucket sets it, so that a crdlab that
 // predates the bucket refuses the file as a format it does not read
-// rather than as a corrupt one. This build reads both.
+// rather than as a corrupt one. formatV3 keeps each record of the values
+// bucket in a bucket of its own (outofline.go); the first commit that
+// puts one there sets it. This build reads all three.
 const (
 	formatV1 = "crdlab.storage/v1"
 	formatV2 = "crdlab.storage/v2"
+	formatV3 = "crdlab.storage/v3"
 )
 
 // knownFormat says whether this build reads the meta/format value f.
-func knownFormat(f string) bool { return f == formatV1 || f == formatV2 }
+func knownFormat(f string) bool { return f == formatV1 || f == formatV2 || f == formatV3 }
 
 // DB is the store of a whole crdlab server in one bbolt file: one revision
 // counter, the history of every key, and a store per resource on top

@@ -285,7 +285,7 @@ func (db *DB) copyHistory(ndb *bbolt.DB, last *[]byte, maxBytes int) (end bool, 
 					if err != nil {
 						return err
 					}
-					if err := vals.Put(k, whole); err != nil {
+					if err := putValue(vals, k, whole); err != nil {
 						return err
 					}
 				}

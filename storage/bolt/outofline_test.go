@@ -55,7 +55,8 @@ func TestDB_LargeRecordsOutOfLine(t *testing.T) {
 	require.Equal(t, 3*n, shape.Records, "history has a record (or a stub) for every write")
 	require.Equal(t, 2*n, shape.Stubs, "the large writes are stubs in history")
 	require.Equal(t, 2*n, shape.Values, "the values bucket has the large writes")
-	require.Equal(t, "crdlab.storage/v2", shape.Format)
+	require.Zero(t, shape.PlainValues, "each large record in a bucket of its own")
+	require.Equal(t, "crdlab.storage/v3", shape.Format)
 	// Each large record in history's leaves would take a leaf of its own,
 	// or half of one: n*2/2 leaves at least.
 	require.Less(t, shape.Leaves, n/4, "history's leaves hold stubs, not large records")
@@ -105,7 +106,8 @@ func TestDB_LargeRecordsOutOfLine(t *testing.T) {
 	require.Equal(t, 2*n, shape.Records)
 	require.Equal(t, n, shape.Stubs)
 	require.Equal(t, n, shape.Values, "the values bucket keeps only the latest large records")
-	require.Equal(t, "crdlab.storage/v2", shape.Format, "a defragmented copy keeps the format")
+	require.Zero(t, shape.PlainValues)
+	require.Equal(t, "crdlab.storage/v3", shape.Format, "a defragmented copy keeps the format")
 
 	db, err = bolt.Open(path, bolt.Options{Strict: true})
 	require.NoError(t, err)
@@ -155,7 +157,7 @@ func TestOpen_ErrCorruptMissingValue(t *testing.T) {
 		path := setup(t)
 		edit(t, path, func(vals *bbolt.Bucket) error {
 			k, _ := vals.Cursor().First()
-			return vals.Delete(k)
+			return vals.DeleteBucket(k)
 		})
 		_, err := bolt.Open(path, bolt.Options{Strict: true})
 		require.ErrorIs(t, err, bolt.ErrCorrupt)
@@ -171,11 +173,83 @@ func TestOpen_ErrCorruptMissingValue(t *testing.T) {
 	t.Run("RecordWithoutStub", func(t *testing.T) {
 		path := setup(t)
 		edit(t, path, func(vals *bbolt.Bucket) error {
-			k, v := vals.Cursor().First()
-			return vals.Put(append([]byte{0xff}, k[1:]...), v)
+			k, _ := vals.Cursor().First()
+			b, err := vals.CreateBucket(append([]byte{0xff}, k[1:]...))
+			if err != nil {
+				return err
+			}
+			return b.Put([]byte("r"), vals.Bucket(k).Get([]byte("r")))
 		})
 		_, err := bolt.Open(path, bolt.Options{Strict: true})
 		require.ErrorIs(t, err, bolt.ErrCorrupt)
 		require.Contains(t, err.Error(), "which history has no stub for")
 	})
+}
+
+// TestOpen_FormatV2PlainValues: a file written before records had buckets
+// of their own (format v2: plain values in the values bucket) opens, reads
+// and passes Check; the next large write moves it to v3, with both kinds
+// in the values bucket; compaction and defragmentation handle both.
+func TestOpen_FormatV2PlainValues(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crdlab.db")
+	db, err := bolt.Open(path, bolt.Options{Strict: true})
+	require.NoError(t, err)
+	for i := range 3 {
+		create(t, cronStore(db), fmt.Sprintf("big%d", i), strings.Repeat(strconv.Itoa(i), 20000))
+	}
+	require.NoError(t, db.Close())
+	// What a v2 build wrote: each record a plain value.
+	b, err := bbolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.Update(func(tx *bbolt.Tx) error {
+		vals := tx.Bucket([]byte("values"))
+		var keys [][]byte
+		require.NoError(t, vals.ForEach(func(k, _ []byte) error { keys = append(keys, append([]byte(nil), k...)); return nil }))
+		for _, k := range keys {
+			v := append([]byte(nil), vals.Bucket(k).Get([]byte("r"))...)
+			require.NoError(t, vals.DeleteBucket(k))
+			require.NoError(t, vals.Put(k, v))
+		}
+		return tx.Bucket([]byte("meta")).Put([]byte("format"), []byte("crdlab.storage/v2"))
+	}))
+	require.NoError(t, b.Close())
+	shape, err := bolt.HistoryShape(path)
+	require.NoError(t, err)
+	require.Equal(t, 3, shape.PlainValues)
+
+	db, err = bolt.Open(path, bolt.Options{Strict: true, NoSync: true})
+	require.NoError(t, err)
+	st := cronStore(db)
+	spec := func(o storage.Object) string {
+		s, _, _ := unstructuredString(o, "spec", "cronSpec")
+		return s
+	}
+	for i := range 3 {
+		require.Equal(t, strings.Repeat(strconv.Itoa(i), 20000), spec(getObj(t, st, fmt.Sprintf("big%d", i))))
+	}
+	setSpec(t, st, "big0", strings.Repeat("7", 20000))
+	require.NoError(t, db.Check())
+	require.NoError(t, db.Close())
+	shape, err = bolt.HistoryShape(path)
+	require.NoError(t, err)
+	require.Equal(t, "crdlab.storage/v3", shape.Format)
+	require.Equal(t, 4, shape.Values)
+	require.Equal(t, 3, shape.PlainValues)
+
+	db, err = bolt.Open(path, bolt.Options{Strict: true, NoSync: true})
+	require.NoError(t, err)
+	cur, err := db.CurrentRevision(ctx)
+	require.NoError(t, err)
+	require.NoError(t, db.Compact(ctx, cur)) // deletes big0's plain value
+	require.NoError(t, db.Check())
+	require.NoError(t, db.Defragment(ctx))
+	require.NoError(t, db.Check())
+	st = cronStore(db)
+	require.Equal(t, strings.Repeat("7", 20000), spec(getObj(t, st, "big0")))
+	require.Equal(t, strings.Repeat("2", 20000), spec(getObj(t, st, "big2")))
+	require.NoError(t, db.Close())
+	shape, err = bolt.HistoryShape(path)
+	require.NoError(t, err)
+	require.Equal(t, 3, shape.Values)
+	require.Zero(t, shape.PlainValues, "the defragmented copy has each record in a bucket of its own")
 }

@@ -24,6 +24,7 @@ func SetOutOfLineMin(n int) (restore func()) {
 type FileShape struct {
 	Format                         string // meta/format
 	Leaves, Records, Values, Stubs int    // history's leaf pages and records (stubs among them), the values bucket's records
+	PlainValues                    int    // the values bucket's records kept as plain values (v2), not in a bucket of their own
 }
 
 // HistoryShape opens the closed data file at path and returns the shape of
@@ -47,7 +48,13 @@ func HistoryShape(path string) (FileShape, error) {
 			return nil
 		})
 		if v := tx.Bucket(bucketValues); v != nil {
-			fs.Values = v.Stats().KeyN
+			_ = v.ForEach(func(_, val []byte) error {
+				fs.Values++
+				if val != nil {
+					fs.PlainValues++
+				}
+				return nil
+			})
 		}
 		return nil
 	})
