@@ -1,6 +1,10 @@
 package apiextensions
 
-import "reflect"
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+)
 
 // SpecWritesAsRead reports whether spec, converted to
 // apiextensions.k8s.io/v1, written as JSON and read back (with v1's
@@ -18,9 +22,9 @@ import "reflect"
 // without versions loses what every version shares. It
 // returns false for any of those, so the caller reads the spec back as
 // upstream does. Everything else round-trips: strings, numbers (written
-// in their shortest form, read back as the same bits) and JSON values
-// (default, example, enum: decoded Go values, written and decoded
-// again). TestSpecWritesAsRead_EveryList checks that every list and map
+// in their shortest form, read back as the same bits) and the rest of
+// the JSON values (default, example, enum: decoded Go values, written
+// and decoded again). TestSpecWritesAsRead_EveryList checks that every list and map
 // of a schema is looked at; TestSpecWritesAsRead_RoundTrip that specs
 // it accepts round-trip.
 //
@@ -106,6 +110,14 @@ func schemaWritesAsRead(s *JSONSchemaProps) bool {
 		emptyNotNil(s.XListMapKeys == nil, len(s.XListMapKeys)) || emptyNotNil(s.XValidations == nil, len(s.XValidations)) {
 		return false
 	}
+	if (s.Default != nil && !jsonWritesAsRead(*s.Default)) || (s.Example != nil && !jsonWritesAsRead(*s.Example)) {
+		return false
+	}
+	for _, v := range s.Enum {
+		if !jsonWritesAsRead(v) {
+			return false
+		}
+	}
 	if it := s.Items; it != nil {
 		if (it.Schema == nil) == (len(it.JSONSchemas) == 0) {
 			return false
@@ -167,4 +179,34 @@ func schemaMapWritesAsRead(m map[string]JSONSchemaProps) bool {
 		}
 	}
 	return true
+}
+
+// jsonWritesAsRead reports whether a JSON value (default, example, an
+// enum's) reads back as itself once written (RawFromJSON, then
+// JSONFromRaw): a number is read as an int64 when its JSON is an integer,
+// so a float64 with an integral value in int64's range (a body's 2.0, or
+// -0) is written as 2 and read back as int64(2); and only the types
+// decoding gives come back as they are.
+func jsonWritesAsRead(v any) bool {
+	switch t := v.(type) {
+	case nil, bool, string, int64, json.Number:
+		return true
+	case float64:
+		return t != math.Trunc(t) || t < math.MinInt64 || t >= math.MaxInt64
+	case []any:
+		for _, e := range t {
+			if !jsonWritesAsRead(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range t {
+			if !jsonWritesAsRead(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -55,16 +55,23 @@ func TestSpecWritesAsRead_RoundTrip(t *testing.T) {
 		}
 	}
 
-	body := bytes.Replace(crdgen.CRD(0, crdgen.Options{Bytes: 20 << 10, Versions: 2, Seed: 4}), []byte(`"type":"object"`), []byte(`"required":[],"type":"object"`), 1)
-	read, back, ok := writeAndRead(t, codecs, body)
-	if !ok {
-		t.Fatal("empty list: not decoded or written")
-	}
-	if apiextensions.EqualSpecs(&read.Spec, &back.Spec) {
-		t.Error("an empty required list read back as written: the test lost its point")
-	}
-	if apiextensions.SpecWritesAsRead(&read.Spec) {
-		t.Error("SpecWritesAsRead true for a spec with an empty required list")
+	// What does not write as read, and SpecWritesAsRead says so.
+	for _, tc := range []struct{ name, from, to string }{
+		{"EmptyList", `"type":"object"`, `"required":[],"type":"object"`},
+		{"IntegralFloatDefault", `"type":"object"`, `"type":"object","default":{},"x-kubernetes-preserve-unknown-fields":true,"example":2.0`},
+		{"NegativeZeroInEnum", `"type":"object"`, `"type":"object","x-kubernetes-preserve-unknown-fields":true,"enum":[{"a":[1.5,-0.0]}]`},
+	} {
+		body := bytes.Replace(crdgen.CRD(0, crdgen.Options{Bytes: 20 << 10, Versions: 2, Seed: 4}), []byte(tc.from), []byte(tc.to), 1)
+		read, back, ok := writeAndRead(t, codecs, body)
+		if !ok {
+			t.Fatalf("%s: not decoded or written", tc.name)
+		}
+		if apiextensions.EqualSpecs(&read.Spec, &back.Spec) {
+			t.Errorf("%s: read back as written: the case lost its point", tc.name)
+		}
+		if apiextensions.SpecWritesAsRead(&read.Spec) {
+			t.Errorf("%s: SpecWritesAsRead true", tc.name)
+		}
 	}
 }
 
@@ -85,6 +92,7 @@ func FuzzSpecWritesAsRead(f *testing.F) {
 		`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"name":"a","additionalPrinterColumns":[]},{"name":"b"}],"preserveUnknownFields":true}}`,
 		`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"name":"a","schema":{"openAPIV3Schema":{"items":[{"type":"string"}],"additionalProperties":false,"dependencies":{"x":["y"],"z":{"type":"object"}},"properties":{"p":{"items":{"type":"string"},"additionalItems":true,"x-kubernetes-list-map-keys":[],"x-kubernetes-validations":[]}}}}}]}}`,
 		`{"apiVersion":"apiextensions.k8s.io/v1beta1","kind":"CustomResourceDefinition","spec":{"version":"v1","validation":{"openAPIV3Schema":{"type":"object","properties":{}}},"additionalPrinterColumns":[{"name":"A","type":"string","JSONPath":".a"}]}}`,
+		`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"as.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"as","kind":"A"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"n":{"type":"number","default":2.0,"enum":[1.0,-0.0,1.5,1e21,12345678901234567890],"example":-0}}}}}]}}`,
 	} {
 		f.Add([]byte(s))
 	}
