@@ -110,8 +110,12 @@ func schemaWritesAsRead(s *JSONSchemaProps) bool {
 		emptyNotNil(s.XListMapKeys == nil, len(s.XListMapKeys)) || emptyNotNil(s.XValidations == nil, len(s.XValidations)) {
 		return false
 	}
-	if (s.Default != nil && !jsonWritesAsRead(*s.Default)) || (s.Example != nil && !jsonWritesAsRead(*s.Example)) {
-		return false
+	// A default or example that is there but null is written as null
+	// and read back as none.
+	for _, p := range []*JSON{s.Default, s.Example} {
+		if p != nil && (*p == nil || !jsonWritesAsRead(*p)) {
+			return false
+		}
 	}
 	for _, v := range s.Enum {
 		if !jsonWritesAsRead(v) {

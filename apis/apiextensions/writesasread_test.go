@@ -42,8 +42,15 @@ func TestSpecWritesAsRead_EveryList(t *testing.T) {
 	if lists < 11 {
 		t.Errorf("found %d lists and maps in JSONSchemaProps, want at least 11", lists)
 	}
+	// A default that is there but null.
+	var null JSON
+	spec := &CustomResourceDefinitionSpec{Versions: []CustomResourceDefinitionVersion{{Name: "v1",
+		Schema: &CustomResourceValidation{OpenAPIV3Schema: &JSONSchemaProps{Type: "object", Default: &null}}}}}
+	if SpecWritesAsRead(spec) {
+		t.Error("a null default: SpecWritesAsRead true")
+	}
 	// And outside the schemas.
-	spec := &CustomResourceDefinitionSpec{Versions: []CustomResourceDefinitionVersion{{Name: "v1", AdditionalPrinterColumns: []CustomResourceColumnDefinition{}}}}
+	spec = &CustomResourceDefinitionSpec{Versions: []CustomResourceDefinitionVersion{{Name: "v1", AdditionalPrinterColumns: []CustomResourceColumnDefinition{}}}}
 	if SpecWritesAsRead(spec) {
 		t.Error("an empty printer columns list: SpecWritesAsRead true")
 	}
