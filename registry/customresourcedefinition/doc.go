@@ -27,6 +27,12 @@
 //     with the resourceVersion spliced in, instead of decoding and writing
 //     each again (stored.go, CodecVersion); upstream encodes every item
 //     of the watch cache's list.
+//   - The codec remembers the specs it last read or wrote (specmemo.go):
+//     a stored CRD whose spec is one of them is decoded without its spec,
+//     and a create's read-back takes the spec it has just written when
+//     that spec reads back as written (Codec.decodeWritten,
+//     apiextensions.SpecWritesAsRead); upstream decodes every value it
+//     reads or writes whole.
 //   - No table convertor (the handler prints CRDs), no dropDisabledFields
 //     (no feature gates), no warnings for deprecated fields.
 //   - No generic garbage collection of the CRD's dependents: the finalizer
