@@ -34,4 +34,8 @@
 //     (structural.FromProps), as upstream; one it refuses is read through
 //     its JSON (structural.FromJSON), whose error gives reason
 //     StructuralError, as upstream's NewStructural failure.
+//   - A schema several versions share (equal: the loopback client makes
+//     them one, controller.ShareSpecSchemas) is converted and read once,
+//     then checked under each version's path; upstream reads each
+//     version's.
 package nonstructuralschema
