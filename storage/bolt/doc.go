@@ -26,7 +26,7 @@
 //	             WrittenSince (the revision from which Options.Writer wrote every record)
 //	precheck.go  the file's pages checked as bytes before bbolt maps them
 //	record.go    a record's bytes on disk (with its CRC-32C)
-//	outofline.go large records in the values bucket, their stubs in history
+//	outofline.go large records in the values bucket (each in a bucket of its own), their stubs in history
 //	memo.go      the decoded objects readers leave on records, forgotten when idle
 //	index.go     the in-memory index
 //	value.go     values read from the file when needed (records onDisk)
