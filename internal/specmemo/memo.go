@@ -265,11 +265,10 @@ func (m *Memo[S, V]) TakeWritten(specJSON []byte, spec *S) (written S, e *Entry[
 	h := maphash.Bytes(m.seed, specJSON)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	w := m.written[h]
-	if w == nil || !bytes.Equal(w.json, specJSON) {
+	w := m.takeWritten(specJSON, h)
+	if w == nil {
 		return written, nil, false
 	}
-	delete(m.written, h)
 	e = m.byHash[h]
 	if e == nil || m.id(&e.Spec) != m.id(spec) {
 		return written, nil, false
@@ -288,13 +287,23 @@ func (m *Memo[S, V]) TakeWrittenSpec(specJSON []byte) (written S, ok bool) {
 	h := maphash.Bytes(m.seed, specJSON)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	w := m.written[h]
-	if w == nil || !bytes.Equal(w.json, specJSON) {
+	w := m.takeWritten(specJSON, h)
+	if w == nil {
 		return written, false
 	}
-	delete(m.written, h)
 	m.stats.TakenWritten++
 	return w.spec, true
+}
+
+// takeWritten forgets and returns the spec written whole as specJSON
+// (whose hash is h), or nil. m.mu is held.
+func (m *Memo[S, V]) takeWritten(specJSON []byte, h uint64) *writtenSpec[S] {
+	w := m.written[h]
+	if w == nil || !bytes.Equal(w.json, specJSON) {
+		return nil
+	}
+	delete(m.written, h)
+	return w
 }
 
 // Stats returns the counts so far.
