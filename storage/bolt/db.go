@@ -350,7 +350,7 @@ func initFormat(tx *bbolt.Tx) error {
 		return meta.Put(metaCompacted, u64(0))
 	}
 	if f := string(meta.Get(metaFormat)); !knownFormat(f) {
-		return fmt.Errorf("%w: format %q, this build reads %q and %q", ErrForeignFile, f, formatV1, formatV2)
+		return fmt.Errorf("%w: format %q, this build reads %q, %q and %q", ErrForeignFile, f, formatV1, formatV2, formatV3)
 	}
 	if tx.Bucket(bucketHistory) == nil {
 		return fmt.Errorf("%w: no %q bucket", ErrCorrupt, bucketHistory)
