@@ -16,17 +16,21 @@ import (
 //
 // Such a spec writes as read except where JSON keeps no trace of a
 // difference: a list or map that is empty but not nil is left out
-// (omitempty) and read back as nil, and a schema's items,
+// (omitempty) and read back as nil; a schema's items,
 // additionalProperties, additionalItems or dependency that is neither
-// one schema nor a non-empty list reads back as another shape, and a spec
-// without versions loses what every version shares. It
-// returns false for any of those, so the caller reads the spec back as
-// upstream does. Everything else round-trips: strings, numbers (written
-// in their shortest form, read back as the same bits) and the rest of
-// the JSON values (default, example, enum: decoded Go values, written
-// and decoded again). TestSpecWritesAsRead_EveryList checks that every list and map
-// of a schema is looked at; TestSpecWritesAsRead_RoundTrip that specs
-// it accepts round-trip.
+// one schema nor a non-empty list reads back as another shape; a JSON
+// value (default, example, enum) holding a float64 with an integral value
+// is written as an integer and read back as an int64 (jsonWritesAsRead);
+// a default or example that is there but null reads back as none; and a
+// spec without versions loses what every version shares. It returns
+// false for any of those, so the caller reads the spec back as upstream
+// does. Everything else round-trips: strings, the schema's numbers
+// (written in their shortest form, read back as the same bits) and the
+// rest of the JSON values. TestSpecWritesAsRead_EveryList checks that
+// every list and map of a schema is looked at;
+// TestSpecWritesAsRead_RoundTrip that specs it accepts round-trip and
+// that the ones it refuses do not; FuzzSpecWritesAsRead searches for a
+// spec it accepts that does not.
 //
 // crdlab only: upstream decodes every value it stores back from the
 // bytes it wrote (etcd3 store's Create).

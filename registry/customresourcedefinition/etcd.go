@@ -417,16 +417,24 @@ func (c Codec) Decode(data []byte, into storage.Object) error {
 // decoded whole).
 func (c Codec) decodeRemembered(data []byte, start, end int, crd *apiextensions.CustomResourceDefinition) bool {
 	spec, hit := c.memo.Lookup(data[start:end])
-	if !hit {
+	if !hit || !c.decodeRest(data, start, end, crd) {
 		return false
 	}
+	crd.Spec = spec
+	return true
+}
+
+// decodeRest decodes data into crd with an empty spec in place of
+// data[start:end], for a caller that has the spec already. False, with
+// crd zero, on an error or an empty storedVersions (defaulted from the
+// spec: then data must be decoded whole).
+func (c Codec) decodeRest(data []byte, start, end int, crd *apiextensions.CustomResourceDefinition) bool {
 	rest := specmemo.Splice(data, start, end, []byte("{}"))
-	if err := c.decode(rest, crd); err == nil && len(crd.Status.StoredVersions) > 0 {
-		crd.Spec = spec
-		return true
+	if err := c.decode(rest, crd); err != nil || len(crd.Status.StoredVersions) == 0 {
+		*crd = apiextensions.CustomResourceDefinition{}
+		return false
 	}
-	*crd = apiextensions.CustomResourceDefinition{}
-	return false
+	return true
 }
 
 // decodeWritten decodes data into crd without its spec, data[start:end],
@@ -442,12 +450,7 @@ func (c Codec) decodeRemembered(data []byte, start, end int, crd *apiextensions.
 func (c Codec) decodeWritten(data []byte, start, end int, crd *apiextensions.CustomResourceDefinition) bool {
 	specJSON := data[start:end]
 	written, ok := c.memo.TakeWrittenSpec(specJSON)
-	if !ok || !apiextensions.SpecWritesAsRead(&written) {
-		return false
-	}
-	rest := specmemo.Splice(data, start, end, []byte("{}"))
-	if err := c.decode(rest, crd); err != nil || len(crd.Status.StoredVersions) == 0 {
-		*crd = apiextensions.CustomResourceDefinition{}
+	if !ok || !apiextensions.SpecWritesAsRead(&written) || !c.decodeRest(data, start, end, crd) {
 		return false
 	}
 	crd.Spec = c.memo.Remember(specJSON, written)

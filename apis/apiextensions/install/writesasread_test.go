@@ -34,8 +34,8 @@ func writeAndRead(t *testing.T, codecs scheme.CodecFactory, body []byte) (read, 
 
 // TestSpecWritesAsRead_RoundTrip: the specs of real-shaped CRDs (crdgen's,
 // v1 and v1beta1 table cases) write as read, and SpecWritesAsRead says
-// so; a spec with an empty list does not, and SpecWritesAsRead says that
-// too.
+// so; specs with an empty list or an integral float in a JSON value do
+// not, and SpecWritesAsRead says that too.
 func TestSpecWritesAsRead_RoundTrip(t *testing.T) {
 	codecs := newCodecs(t)
 	bodies := loadDocs(t, "testdata/crds-v1beta1.yaml")
