@@ -1,7 +1,8 @@
 // Command 06-informer walks through a shared informer in numbered steps,
 // against a crdlab server it starts in-process: one informer (one list,
 // one watch) feeds two independent event handlers and a lister; handlers
-// get the initial list as adds, then every change in order; the lister
+// get the initial list as adds, then every change to an object in
+// order (changes to different objects may be reordered); the lister
 // answers from the cache without asking the server.
 //
 //	go run ./examples/06-informer
@@ -203,7 +204,20 @@ func run(w io.Writer, dir string) error {
 	synced := informer.WaitForCacheSync(runCtx, auditReg.HasSynced, metricsReg.HasSynced)
 	say("started: synced=%v; audit saw %s, metrics saw %s", synced, list(audit.seen()), list(metrics.seen()))
 
+	// The DeltaFIFO keeps changes in order per object, not across
+	// objects: a change to b that arrives while b's earlier change still
+	// waits in the queue joins it, ahead of a change to a that came
+	// between (upstream's DeltaFIFO does the same). So the example lets
+	// the handlers see each change before it makes the next one.
+	seen := func(n int) error {
+		return waitUntil("handlers see the change", func() bool {
+			return len(audit.seen()) == n && len(metrics.seen()) == n
+		})
+	}
 	if _, err := cts.Create(ctx, crontab("b", "0 * * * *"), metav1.CreateOptions{}); err != nil {
+		return err
+	}
+	if err := seen(2); err != nil {
 		return err
 	}
 	a, err := cts.Get(ctx, "a", metav1.GetOptions{})
@@ -214,12 +228,13 @@ func run(w io.Writer, dir string) error {
 	if _, err := cts.Update(ctx, a, metav1.UpdateOptions{}); err != nil {
 		return err
 	}
+	if err := seen(3); err != nil {
+		return err
+	}
 	if err := cts.Delete(ctx, "b", metav1.DeleteOptions{}); err != nil {
 		return err
 	}
-	if err := waitUntil("handlers see the changes", func() bool {
-		return len(audit.seen()) == 4 && len(metrics.seen()) == 4
-	}); err != nil {
+	if err := seen(4); err != nil {
 		return err
 	}
 	say("created b, updated a, deleted b: audit saw %s", list(audit.seen()[1:]))
