@@ -5,6 +5,7 @@ import (
 
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	"github.com/crdlab/crdlab/internal/specmemo"
 	"github.com/crdlab/crdlab/scheme"
 )
@@ -55,7 +56,19 @@ func (s *SharedSpecs) decode(data []byte, crd *apiextensionsv1.CustomResourceDef
 	}
 	s.prepareSpec(&crd.Spec)
 	crd.Spec = s.memo.Remember(specJSON, crd.Spec)
+	s.finishEstablished(crd)
 	return nil
+}
+
+// finishEstablished says to the memo that an Established CRD's spec is
+// one the controllers are done with: it goes first when the memo is full
+// (specmemo.Entry.Finish).
+func (s *SharedSpecs) finishEstablished(crd *apiextensionsv1.CustomResourceDefinition) {
+	if helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
+		if e := s.memo.Find(&crd.Spec); e != nil {
+			e.Finish()
+		}
+	}
 }
 
 // decodeShared decodes data into crd if its spec is a remembered one: the
@@ -75,6 +88,7 @@ func (s *SharedSpecs) decodeShared(data []byte, crd *apiextensionsv1.CustomResou
 		return nil, true, err
 	}
 	crd.Spec = spec
+	s.finishEstablished(crd)
 	return nil, true, nil
 }
 

@@ -82,7 +82,18 @@ type Entry[S any] struct {
 	State atomic.Int32
 	// added is when it was remembered.
 	added time.Time
+	// finished is set by Finish.
+	finished atomic.Bool
 }
+
+// Finish says that the entry's spec is not likely to be read again soon
+// (its CRD is Established: the controllers are done with it), so that the
+// bound drops it before the specs still on their way. Without it the
+// bound dropped the spec remembered first, which, with the controllers
+// trailing hundreds of CRDs behind the creates, is the next one they
+// need: at 2,000 real-size CRDs about half the specs were decoded whole
+// twice on each side (docs/crd-memory.md, "Session 31", "Session 33").
+func (e *Entry[S]) Finish() { e.finished.Store(true) }
 
 // writtenSpec is a spec written whole, and the JSON written for it.
 type writtenSpec[S any] struct {
@@ -195,13 +206,7 @@ func (m *Memo[S, V]) Remember(specJSON []byte, spec S) S {
 		m.drop(e)
 	}
 	for m.json+len(specJSON) > m.maxJSON && len(m.byHash) > 0 {
-		var oldest *Entry[S]
-		for _, e := range m.byHash {
-			if oldest == nil || e.added.Before(oldest.added) {
-				oldest = e
-			}
-		}
-		m.drop(oldest)
+		m.drop(m.evictable())
 		m.stats.Evicted++
 	}
 	e := &Entry[S]{hash: h, JSON: bytes.Clone(specJSON), Spec: spec, added: now}
@@ -326,6 +331,25 @@ func (m *Memo[S, V]) Entries() []*Entry[S] {
 		out = append(out, e)
 	}
 	return out
+}
+
+// evictable returns the entry the bound drops next: the finished one
+// remembered first, or else the one remembered first. m.mu is held and
+// there is an entry.
+func (m *Memo[S, V]) evictable() *Entry[S] {
+	var oldest, oldestFinished *Entry[S]
+	for _, e := range m.byHash {
+		if oldest == nil || e.added.Before(oldest.added) {
+			oldest = e
+		}
+		if e.finished.Load() && (oldestFinished == nil || e.added.Before(oldestFinished.added)) {
+			oldestFinished = e
+		}
+	}
+	if oldestFinished != nil {
+		return oldestFinished
+	}
+	return oldest
 }
 
 // drop forgets e. m.mu is held.

@@ -170,6 +170,36 @@ func TestMemo_Remember(t *testing.T) {
 				st.Evicted, len(m.Entries()), st.PeakJSON, maxTestEntries, m.maxJSON)
 		}
 	})
+	t.Run("FinishedDroppedFirst", func(t *testing.T) {
+		// Specs whose CRDs are done with (Finish) go before those still on
+		// their way, the first finished first; then, as before, the first
+		// remembered.
+		m, c := newTestMemo()
+		const maxTestEntries = 4
+		m.maxJSON = maxTestEntries * len(specJSON(0))
+		for i := range maxTestEntries {
+			m.Remember(specJSON(i), newSpec(i))
+			c.advance(time.Millisecond)
+		}
+		for _, i := range []int{3, 2} {
+			spec, _ := m.Lookup(specJSON(i))
+			m.Find(&spec).Finish()
+		}
+		var kept []int
+		for i := maxTestEntries; i < maxTestEntries+3; i++ {
+			m.Remember(specJSON(i), newSpec(i))
+			c.advance(time.Millisecond)
+		}
+		for i := range maxTestEntries + 3 {
+			if _, ok := m.Lookup(specJSON(i)); ok {
+				kept = append(kept, i)
+			}
+		}
+		// 2 and 3 (finished, 2 remembered first) go, then 0 (the first).
+		if want := []int{1, 4, 5, 6}; !slices.Equal(kept, want) {
+			t.Errorf("kept %v, want %v", kept, want)
+		}
+	})
 }
 
 func TestMemo_Sweep(t *testing.T) {

@@ -254,6 +254,11 @@ func NewCodec(s *scheme.Scheme) Codec {
 func (c Codec) Encode(obj storage.Object) ([]byte, error) {
 	if crd, ok := obj.(*apiextensions.CustomResourceDefinition); ok && c.memo != nil {
 		if e := c.memo.Find(&crd.Spec); e != nil {
+			// The write that makes a CRD Established is the controllers'
+			// last: its spec goes first when the memo is full.
+			if apiextensions.IsCRDConditionTrue(crd, apiextensions.Established) {
+				e.Finish()
+			}
 			if b, ok := c.appendSpliced(nil, crd, e.JSON); ok {
 				return b, nil
 			}
