@@ -3,9 +3,9 @@ package client
 import (
 	"encoding/json"
 
+	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	apiextensionsv1 "github.com/crdlab/crdlab/apis/apiextensions/v1"
 	metav1 "github.com/crdlab/crdlab/apis/meta/v1"
-	"github.com/crdlab/crdlab/apis/apiextensions/helpers"
 	"github.com/crdlab/crdlab/internal/specmemo"
 	"github.com/crdlab/crdlab/scheme"
 )
