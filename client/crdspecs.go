@@ -66,7 +66,7 @@ func (s *SharedSpecs) decode(data []byte, crd *apiextensionsv1.CustomResourceDef
 func (s *SharedSpecs) finishEstablished(crd *apiextensionsv1.CustomResourceDefinition) {
 	if helpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
 		if e := s.memo.Find(&crd.Spec); e != nil {
-			e.Finish()
+			s.memo.Finish(e)
 		}
 	}
 }

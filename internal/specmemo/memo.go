@@ -82,18 +82,25 @@ type Entry[S any] struct {
 	State atomic.Int32
 	// added is when it was remembered.
 	added time.Time
-	// finished is set by Finish.
-	finished atomic.Bool
+	// finished is when Finish was first called (Unix nanoseconds), or 0.
+	finished atomic.Int64
 }
 
 // Finish says that the entry's spec is not likely to be read again soon
-// (its CRD is Established: the controllers are done with it), so that the
-// bound drops it before the specs still on their way. Without it the
-// bound dropped the spec remembered first, which, with the controllers
-// trailing hundreds of CRDs behind the creates, is the next one they
-// need: at 2,000 real-size CRDs about half the specs were decoded whole
-// twice on each side (docs/crd-memory.md, "Session 31", "Session 33").
-func (e *Entry[S]) Finish() { e.finished.Store(true) }
+// (its CRD is Established: the controllers are done with it), so that,
+// FinishGrace later, the bound drops it before the specs still on their
+// way. Without it the bound dropped the spec remembered first, which,
+// with the controllers trailing hundreds of CRDs behind the creates, is
+// the next one they need: at 2,000 real-size CRDs about half the specs
+// were decoded whole twice on each side (docs/crd-memory.md, "Session
+// 31", "Session 33").
+func (m *Memo[S, V]) Finish(e *Entry[S]) { e.finished.CompareAndSwap(0, m.now().UnixNano()) }
+
+// FinishGrace is how long a finished entry is kept as any other: the
+// write that finishes a spec is read back, answered and sent to watchers
+// within milliseconds, each of which looks the spec up again. Dropped at
+// once, the spec was decoded whole by each of them.
+const FinishGrace = time.Second
 
 // writtenSpec is a spec written whole, and the JSON written for it.
 type writtenSpec[S any] struct {
@@ -333,16 +340,18 @@ func (m *Memo[S, V]) Entries() []*Entry[S] {
 	return out
 }
 
-// evictable returns the entry the bound drops next: the finished one
-// remembered first, or else the one remembered first. m.mu is held and
+// evictable returns the entry the bound drops next: the one remembered
+// first among those finished FinishGrace ago or more, or else the one
+// remembered first. m.mu is held and
 // there is an entry.
 func (m *Memo[S, V]) evictable() *Entry[S] {
 	var oldest, oldestFinished *Entry[S]
+	graceEnded := m.now().Add(-FinishGrace).UnixNano()
 	for _, e := range m.byHash {
 		if oldest == nil || e.added.Before(oldest.added) {
 			oldest = e
 		}
-		if e.finished.Load() && (oldestFinished == nil || e.added.Before(oldestFinished.added)) {
+		if f := e.finished.Load(); f != 0 && f <= graceEnded && (oldestFinished == nil || e.added.Before(oldestFinished.added)) {
 			oldestFinished = e
 		}
 	}

@@ -172,8 +172,8 @@ func TestMemo_Remember(t *testing.T) {
 	})
 	t.Run("FinishedDroppedFirst", func(t *testing.T) {
 		// Specs whose CRDs are done with (Finish) go before those still on
-		// their way, the first finished first; then, as before, the first
-		// remembered.
+		// their way once FinishGrace has passed, the first remembered
+		// first; then, as before, the first remembered.
 		m, c := newTestMemo()
 		const maxTestEntries = 4
 		m.maxJSON = maxTestEntries * len(specJSON(0))
@@ -183,20 +183,27 @@ func TestMemo_Remember(t *testing.T) {
 		}
 		for _, i := range []int{3, 2} {
 			spec, _ := m.Lookup(specJSON(i))
-			m.Find(&spec).Finish()
+			m.Finish(m.Find(&spec))
 		}
+		// Within FinishGrace a finished spec is kept as any other.
+		m.Remember(specJSON(maxTestEntries), newSpec(maxTestEntries))
+		if _, ok := m.Lookup(specJSON(0)); ok {
+			t.Error("within the grace, the first spec remembered was kept")
+		}
+		c.advance(FinishGrace)
 		var kept []int
-		for i := maxTestEntries; i < maxTestEntries+3; i++ {
+		for i := maxTestEntries + 1; i < maxTestEntries+4; i++ {
 			m.Remember(specJSON(i), newSpec(i))
 			c.advance(time.Millisecond)
 		}
-		for i := range maxTestEntries + 3 {
+		for i := range maxTestEntries + 4 {
 			if _, ok := m.Lookup(specJSON(i)); ok {
 				kept = append(kept, i)
 			}
 		}
-		// 2 and 3 (finished, 2 remembered first) go, then 0 (the first).
-		if want := []int{1, 4, 5, 6}; !slices.Equal(kept, want) {
+		// After the grace: 2 and 3 (finished, 2 remembered first) go,
+		// then 1 (the first remembered left).
+		if want := []int{4, 5, 6, 7}; !slices.Equal(kept, want) {
 			t.Errorf("kept %v, want %v", kept, want)
 		}
 	})

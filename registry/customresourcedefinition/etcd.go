@@ -257,7 +257,7 @@ func (c Codec) Encode(obj storage.Object) ([]byte, error) {
 			// The write that makes a CRD Established is the controllers'
 			// last: its spec goes first when the memo is full.
 			if apiextensions.IsCRDConditionTrue(crd, apiextensions.Established) {
-				e.Finish()
+				c.memo.Finish(e)
 			}
 			if b, ok := c.appendSpliced(nil, crd, e.JSON); ok {
 				return b, nil
