@@ -16,9 +16,10 @@
 //   - NoteWritten and TakeWritten pair a spec written whole with its JSON
 //     until a reader decodes that JSON back, so the reader can tell
 //     whether the JSON is the writer's own (the storage codec's use).
-//   - the bound: beyond MaxJSON bytes of JSON, the entries remembered
-//     first are dropped first (the controllers take CRDs in the order
-//     they were created); once no entry was used for Idle, all are, so
+//   - the bound: beyond MaxJSON bytes of JSON, the entries finished
+//     (Finish: their CRD is Established) FinishGrace ago go first, then
+//     the entries remembered first (the controllers take CRDs in the
+//     order they were created); once no entry was used for Idle, all go, so
 //     the memo empties once CRDs settle. Specs under MinJSON are not kept.
 //
 // What it costs: while CRDs are on their way to Established, each memo

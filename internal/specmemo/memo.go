@@ -92,8 +92,9 @@ type Entry[S any] struct {
 // way. Without it the bound dropped the spec remembered first, which,
 // with the controllers trailing hundreds of CRDs behind the creates, is
 // the next one they need: at 2,000 real-size CRDs about half the specs
-// were decoded whole twice on each side (docs/crd-memory.md, "Session
-// 31", "Session 33").
+// were decoded whole twice on each side with a bound of 64 MiB
+// (docs/crd-memory.md, "Session 31", "Session 33"; with 128 MiB,
+// "Session 34").
 func (m *Memo[S, V]) Finish(e *Entry[S]) { e.finished.CompareAndSwap(0, m.now().UnixNano()) }
 
 // FinishGrace is how long a finished entry is kept as any other: the
