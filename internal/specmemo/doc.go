@@ -28,8 +28,8 @@
 // them anyway; the storage codec's internal specs are held by the memo
 // alone, about twice their JSON. A burst of real-size creates that fills
 // both memos holds about 500 MiB more (heap) than without them until the
-// burst ends (at 2,000 CRDs the peak RSS was 3.8 GiB against 3.1 with half
-// the bound), and is garbage only once they empty: the server's idle
+// burst ends (at 2,000 CRDs the peak RSS was 3.8–4.0 GiB against 3.1 with
+// half the bound), and is garbage only once they empty: the server's idle
 // collection (apiserver/idlegc.go) waits longer than Idle for that
 // ("Session 13: RSS after settling at 500"). With the former bound of 32
 // specs, a backlog longer than 32 CRDs was decoded whole again at each

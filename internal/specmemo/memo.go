@@ -343,8 +343,7 @@ func (m *Memo[S, V]) Entries() []*Entry[S] {
 
 // evictable returns the entry the bound drops next: the one remembered
 // first among those finished FinishGrace ago or more, or else the one
-// remembered first. m.mu is held and
-// there is an entry.
+// remembered first. m.mu is held and there is an entry.
 func (m *Memo[S, V]) evictable() *Entry[S] {
 	var oldest, oldestFinished *Entry[S]
 	graceEnded := m.now().Add(-FinishGrace).UnixNano()

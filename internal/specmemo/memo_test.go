@@ -29,6 +29,18 @@ type clock struct {
 func (c *clock) now() time.Time          { return time.Unix(0, c.ns.Load()) }
 func (c *clock) advance(d time.Duration) { c.ns.Add(int64(d)) }
 
+// fullTestMemo returns a memo bounded to n test specs and holding specs
+// 0 … n-1, remembered a millisecond apart in that order.
+func fullTestMemo(n int) (*Memo[testSpec, testVersion], *clock) {
+	m, c := newTestMemo()
+	m.maxJSON = n * len(specJSON(0))
+	for i := range n {
+		m.Remember(specJSON(i), newSpec(i))
+		c.advance(time.Millisecond)
+	}
+	return m, c
+}
+
 func newTestMemo() (*Memo[testSpec, testVersion], *clock) {
 	m := New(func(s *testSpec) []testVersion { return s.Versions })
 	c := &clock{}
@@ -148,13 +160,8 @@ func TestMemo_Remember(t *testing.T) {
 		// The controllers take CRDs in the order they were created: the
 		// spec remembered first is the one most likely done with, even
 		// if it was used last.
-		m, c := newTestMemo()
 		const maxTestEntries = 8
-		m.maxJSON = maxTestEntries * len(specJSON(0))
-		for i := range maxTestEntries {
-			m.Remember(specJSON(i), newSpec(i))
-			c.advance(time.Millisecond)
-		}
+		m, _ := fullTestMemo(maxTestEntries)
 		m.Lookup(specJSON(0))
 		m.Remember(specJSON(maxTestEntries), newSpec(maxTestEntries))
 		if _, ok := m.Lookup(specJSON(0)); ok {
@@ -174,13 +181,8 @@ func TestMemo_Remember(t *testing.T) {
 		// Specs whose CRDs are done with (Finish) go before those still on
 		// their way once FinishGrace has passed, the first remembered
 		// first; then, as before, the first remembered.
-		m, c := newTestMemo()
 		const maxTestEntries = 4
-		m.maxJSON = maxTestEntries * len(specJSON(0))
-		for i := range maxTestEntries {
-			m.Remember(specJSON(i), newSpec(i))
-			c.advance(time.Millisecond)
-		}
+		m, c := fullTestMemo(maxTestEntries)
 		for _, i := range []int{3, 2} {
 			spec, _ := m.Lookup(specJSON(i))
 			m.Finish(m.Find(&spec))
