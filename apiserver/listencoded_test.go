@@ -243,3 +243,109 @@ func TestServer_LongListStreams(t *testing.T) {
 	}
 	check("the paginated list", paged)
 }
+
+// TestServer_MetadataListOfCustomResources: a metadata-only list of custom
+// resources (PartialObjectMetadataList, what the garbage collector's
+// monitors ask for) reads each item's metadata out of storage's bytes;
+// in each served version, a page at a time and with a label selector
+// (whose objects storage decodes), every item's metadata is what a get
+// of the object in that version answers, resourceVersion included, and
+// nothing else of the object goes out.
+func TestServer_MetadataListOfCustomResources(t *testing.T) {
+	ts := startServer(t, Config{})
+	const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+	const crd = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"gadgets.lab.example.com"},
+"spec":{"group":"lab.example.com","scope":"Namespaced","names":{"plural":"gadgets","kind":"Gadget"},
+"versions":[
+ {"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{
+  "spec":{"type":"object","properties":{"size":{"type":"integer","default":7}}}}}}},
+ {"name":"v2","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object","properties":{
+  "spec":{"type":"object","properties":{"size":{"type":"integer"}}}}}}}]}}`
+	if code := post(t, ts.url+crds, crd); code != 201 {
+		t.Fatalf("create the CRD: %d", code)
+	}
+	base := ts.url + "/apis/lab.example.com/%s/namespaces/default/gadgets"
+	eventually(t, "the gadgets are served", func() bool { code, _ := get(t, fmt.Sprintf(base, "v1")); return code == 200 })
+	for i, name := range []string{"c", "a", "d", "b", "e"} {
+		body := fmt.Sprintf(`{"apiVersion":"lab.example.com/v1","kind":"Gadget","metadata":{"name":%q,
+"labels":{"tier":"t%d","app":"gadget"},"annotations":{"note":"a \"quoted\" <b>&</b> é"},
+"finalizers":["lab.example.com/keep"],
+"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"owner","uid":"6f1e3c2a-0000-4000-8000-00000000000%d"}]},
+"spec":{"size":%d}}`, name, i%2, i, i)
+		if code := post(t, fmt.Sprintf(base, "v1"), body); code != 201 {
+			t.Fatalf("create %s: %d", name, code)
+		}
+	}
+
+	const accept = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"
+	metaList := func(url string) (items []map[string]any, cont string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req.Header.Set("Accept", accept)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d %s", url, resp.StatusCode, b)
+		}
+		var l struct {
+			APIVersion, Kind string
+			Metadata         struct{ Continue string }
+			Items            []map[string]any
+		}
+		if err := json.Unmarshal(b, &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.APIVersion != "meta.k8s.io/v1" || l.Kind != "PartialObjectMetadataList" {
+			t.Fatalf("GET %s: %s %s, want meta.k8s.io/v1 PartialObjectMetadataList", url, l.APIVersion, l.Kind)
+		}
+		return l.Items, l.Metadata.Continue
+	}
+	for _, version := range []string{"v1", "v2"} {
+		list := fmt.Sprintf(base, version)
+		var whole []map[string]any
+		for cont := ""; ; {
+			items, next := metaList(list + "?limit=2&continue=" + cont)
+			whole = append(whole, items...)
+			if next == "" {
+				break
+			}
+			cont = next
+		}
+		all, _ := metaList(list)
+		selected, _ := metaList(list + "?labelSelector=tier%3Dt1")
+		for _, tc := range []struct {
+			name  string
+			items []map[string]any
+			want  []string
+		}{
+			{"all", all, []string{"a", "b", "c", "d", "e"}},
+			{"pages", whole, []string{"a", "b", "c", "d", "e"}},
+			{"selected", selected, []string{"a", "b"}},
+		} {
+			if len(tc.items) != len(tc.want) {
+				t.Fatalf("%s %s: %d items, want %d", version, tc.name, len(tc.items), len(tc.want))
+			}
+			for i, it := range tc.items {
+				if it["apiVersion"] != "meta.k8s.io/v1" || it["kind"] != "PartialObjectMetadata" || len(it) != 3 {
+					t.Errorf("%s %s: item %d has %v, want apiVersion, kind and metadata alone", version, tc.name, i, it)
+				}
+				code, body := get(t, list+"/"+tc.want[i])
+				if code != 200 {
+					t.Fatalf("get %s: %d %s", tc.want[i], code, body)
+				}
+				var obj map[string]any
+				if err := json.Unmarshal([]byte(body), &obj); err != nil {
+					t.Fatal(err)
+				}
+				if !jsonEqual(it["metadata"], obj["metadata"]) {
+					t.Errorf("%s %s: item %d:\n%v\nthe get of %s:\n%v", version, tc.name, i, it["metadata"], tc.want[i], obj["metadata"])
+				}
+			}
+		}
+	}
+}

@@ -77,8 +77,9 @@ type RequestScope struct {
 	// the object Encode makes of it: a metadata-only answer
 	// (PartialObjectMetadataList) is read from storage's objects without
 	// Encode. True for built-in kinds, whose conversions between versions
-	// copy ObjectMeta; not for custom resources, whose conversion webhook
-	// may change labels and annotations.
+	// copy ObjectMeta, and for custom resources under the None conversion
+	// strategy, the only one served (upstream's conversion webhook may
+	// change labels and annotations).
 	MetadataAsStored bool
 	// ReadsAsStored and EncodeStored, if set, let a list in plain JSON
 	// write storage's bytes (registry.WithEncodedItems, an
