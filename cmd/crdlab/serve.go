@@ -49,8 +49,12 @@ type serveOptions struct {
 	trace    bool
 	traceLog string
 	// compactionInterval: history older than this is forgotten, as
-	// kube-apiserver's --etcd-compaction-interval (0: never).
-	compactionInterval time.Duration
+	// kube-apiserver's --etcd-compaction-interval (0: never), except what a
+	// watch from a list read in the last eventsHistoryWindow needs
+	// (bolt.Options.KeepListed; upstream's watch cache keeps the events of
+	// at least storagebackend.DefaultEventsHistoryWindow, 75 s).
+	compactionInterval  time.Duration
+	eventsHistoryWindow time.Duration
 	// Storage backend: bbolt (default) or etcd (storage/etcd3).
 	storageBackend string
 	etcdServers    []string
@@ -75,6 +79,7 @@ func newServeCommand() *cobra.Command {
 		maxWatches:                  limits.DefaultMaxWatches,
 		profiling:                   true,
 		compactionInterval:          5 * time.Minute,
+		eventsHistoryWindow:         75 * time.Second,
 		storageBackend:              apiserver.StorageBolt,
 		etcdPrefix:                  storage.KeyRoot,
 		traceLog:                    "-",
@@ -131,7 +136,8 @@ on stderr and drawn on the page:
 	f.BoolVar(&o.trace, "trace", false, "trace every step of requests and the control loop: narrate them (see --trace-log) and stream them to the /ui page")
 	f.StringVar(&o.traceLog, "trace-log", o.traceLog, `where --trace narrates: "-" for stderr, "none" for nowhere (the /ui page only), or a file to append to`)
 	f.BoolVar(&o.profiling, "profiling", o.profiling, "serve Go's profiles under /debug/pprof/ (to those authorized)")
-	f.DurationVar(&o.compactionInterval, "compaction-interval", o.compactionInterval, "every interval, forget the history written before the previous one, as kube-apiserver's --etcd-compaction-interval; watches and lists from older resourceVersions then get 410 Gone (0: keep all history, which grows without bound)")
+	f.DurationVar(&o.compactionInterval, "compaction-interval", o.compactionInterval, "every interval, forget the history written before the previous one, as kube-apiserver's --etcd-compaction-interval; watches and lists from older resourceVersions then get 410 Gone, except a watch from the resourceVersion of a list read within --events-history-window (0: keep all history, which grows without bound)")
+	f.DurationVar(&o.eventsHistoryWindow, "events-history-window", o.eventsHistoryWindow, "how long the resourceVersion a list answers stays watchable through compactions, so that an informer's watch after its list is not told 410 Gone: upstream's watch cache keeps the events of at least this long (storagebackend.DefaultEventsHistoryWindow, 75s) whatever etcd compacted (0: compactions keep nothing for lists)")
 	f.StringVar(&o.storageBackend, "storage", o.storageBackend, `where objects are kept: "bbolt" (a file in --data-dir, one server) or "etcd" (an etcd v3 cluster at --etcd-servers, which several crdlab servers may share)`)
 	f.StringSliceVar(&o.etcdServers, "etcd-servers", nil, "etcd client URLs for --storage=etcd, comma separated, as kube-apiserver's --etcd-servers")
 	f.StringVar(&o.etcdPrefix, "etcd-prefix", o.etcdPrefix, "the key prefix of every object in etcd, as kube-apiserver's --etcd-prefix (servers sharing objects use the same prefix)")
@@ -197,7 +203,7 @@ func runServe(ctx context.Context, stderr io.Writer, o serveOptions) error {
 			MaxWatches:                  noLimit(o.maxWatches),
 		},
 		Profiling: o.profiling,
-		Storage:   bolt.Options{RetainAge: o.compactionInterval, CompactInterval: o.compactionInterval},
+		Storage:   bolt.Options{RetainAge: o.compactionInterval, CompactInterval: o.compactionInterval, KeepListed: o.eventsHistoryWindow},
 
 		StorageBackend: o.storageBackend,
 		EtcdServers:    o.etcdServers,

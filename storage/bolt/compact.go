@@ -161,7 +161,8 @@ type revSample struct {
 }
 
 // runCompactor compacts history every CompactInterval to the window set by
-// RetainRevisions and RetainAge, if any.
+// RetainRevisions and RetainAge, if any, but not past the revision of a
+// list read or a watch begun in the last KeepListed (listed.go).
 //
 // Mirrors etcd's auto-compactors (server/etcdserver/api/v3compactor:
 // revision.go keeps the last N revisions; periodic.go samples the revision
@@ -185,6 +186,9 @@ func (db *DB) runCompactor() {
 			samples = append(samples, revSample{now, cur})
 			var target int64
 			target, samples = compactionTarget(samples, now, cur, db.opts.RetainRevisions, db.opts.RetainAge)
+			if listed := db.listed.oldest(now); listed > 0 && listed < target {
+				target = listed // a recent list's watch may still come
+			}
 			if target <= compacted {
 				continue
 			}

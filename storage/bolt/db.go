@@ -109,6 +109,9 @@ type DB struct {
 	failed atomic.Pointer[error]
 
 	fanout *fanout
+	// listed holds the revisions recent lists and watches began at, which
+	// the auto-compactor keeps (Options.KeepListed, listed.go).
+	listed listedRevs
 	expiry expiry // the deadlines of objects that expire (ttl.go)
 	// expiring serializes expire: a run that finds nothing due may be
 	// one whose deadlines another run has taken and is still deleting.
@@ -200,6 +203,7 @@ func Open(path string, opts Options) (*DB, error) {
 		deletes:       make(chan *deleteJob),
 		closing:       make(chan struct{}),
 		committerDone: make(chan struct{}),
+		listed:        listedRevs{window: opts.KeepListed},
 	}
 	if err := db.load(checked); err != nil {
 		bdb.Close()

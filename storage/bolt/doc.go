@@ -40,6 +40,7 @@
 //	queue.go     a watcher's events waiting for its reader (TryNext, ResultChan)
 //	change.go    one write as a watcher sees it (predicate transitions)
 //	compact.go   Compact and the auto-compaction loop
+//	listed.go    the revisions of recent lists, which the loop keeps
 //	defrag.go    Defragment: the live pages copied into a new file
 //	ttl.go       expiry: the deadlines and the expirer
 //	check.go     Check

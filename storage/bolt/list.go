@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/crdlab/crdlab/storage"
 )
@@ -166,6 +167,10 @@ func (s *store) listRevision(rng storage.KeyRange, opts storage.ListOptions) (re
 	rev = p.Rev
 	if rev == 0 {
 		rev = max(cur, p.MinRev)
+		if rev == cur {
+			// The current state: its reader may watch from it next.
+			s.db.listed.note(rev, time.Now())
+		}
 	}
 	switch {
 	case rev > cur:

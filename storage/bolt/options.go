@@ -33,6 +33,15 @@ type Options struct {
 	// CompactInterval is how often the auto-compaction loop runs.
 	// Default: one minute.
 	CompactInterval time.Duration
+	// KeepListed, if > 0, makes the automatic compaction keep the history
+	// after the current revision of every list read, and every watch
+	// begun from now, in the last KeepListed: the watch an informer opens
+	// from its list's resourceVersion is then not told 410 Gone by a
+	// compaction that came between the two (listed.go). crdlab serve:
+	// 75 s, the least history upstream's watch cache keeps
+	// (storagebackend's DefaultEventsHistoryWindow). Compact, called by
+	// hand, keeps nothing for it.
+	KeepListed time.Duration
 
 	// WatchBufferSize is how many events a watcher may have waiting for
 	// its reader before it is closed as too slow (without an error, as

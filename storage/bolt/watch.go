@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/crdlab/crdlab/machinery/watch"
 	"github.com/crdlab/crdlab/storage"
@@ -159,6 +160,9 @@ func (s *store) Watch(ctx context.Context, key string, opts storage.ListOptions)
 		return nil, storage.NewTooLargeResourceVersionError(plan.MinRev, cur)
 	case start == 0:
 		start = cur
+		// Its initial state may take a while to send; the history after
+		// it is read then.
+		s.db.listed.note(start, time.Now())
 	case start < compacted:
 		return nil, storage.NewExpiredError(start, compacted)
 	}

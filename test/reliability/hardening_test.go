@@ -318,7 +318,9 @@ func countLongRunning(metrics string) int {
 // one ERROR event carrying the 410 Expired Status, and ends — as upstream's
 // cacher (newErrWatcher) does — instead of an HTTP 410.
 func TestHardening_WatchFromCompacted(t *testing.T) {
-	s := startServer(t, t.TempDir(), serverOptions{args: []string{"--compaction-interval", "500ms"}})
+	// The lists of the server's own informers at its start would keep
+	// the history after them for --events-history-window (75 s).
+	s := startServer(t, t.TempDir(), serverOptions{args: []string{"--compaction-interval", "500ms", "--events-history-window", "0"}})
 	setupCRD(s)
 	first := s.must(201, "POST", crontabsPath, cronTab("default", "c0", "w", 0))
 	o, err := parseObject(first)

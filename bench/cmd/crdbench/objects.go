@@ -495,7 +495,7 @@ var (
 // intervals after the start it forgets every superseded version written before.
 func compactCrdlab(ctx context.Context, s *objServer, n int, rvOld string) (*report.Compaction, error) {
 	const interval = 3 * time.Second
-	c := &report.Compaction{How: fmt.Sprintf("restarted with --compaction-interval=%s (its compactor then compacts to the revision of %s after the start, forgetting every superseded version before it, and defragments the file if that freed 40%% of it); the time is the `took` of its log line (the defragmentation's apart), and writes that overlap the compaction and the defragmentation count as during it", interval, interval)}
+	c := &report.Compaction{How: fmt.Sprintf("restarted with --compaction-interval=%s (its compactor then compacts to the revision of %s after the start, or of the lists its own informers read at the start if older (--events-history-window keeps their watches' history), forgetting every superseded version before it, and defragments the file if that freed 40%% of it); the time is the `took` of its log line (the defragmentation's apart), and writes that overlap the compaction and the defragmentation count as during it", interval, interval)}
 	s.stop()
 	if _, err := s.start(ctx, interval.String()); err != nil {
 		return nil, err
