@@ -38,6 +38,29 @@ func completeNew(c *Config) (*Server, error) {
 	return cc.New()
 }
 
+// runNoSync runs a whole server for a benchmark: on bbolt without fsync,
+// on a loopback port of its own, its logs discarded, cfg's other fields
+// as they are (DataDir: a new temporary directory if empty). It runs until
+// stop is called or the benchmark ends; url is its base URL.
+func runNoSync(tb testing.TB, cfg Config) (url string, stop func()) {
+	tb.Helper()
+	if cfg.DataDir == "" {
+		cfg.DataDir = tb.TempDir()
+	}
+	cfg.Listen, cfg.Logger, cfg.Storage.NoSync = "127.0.0.1:0", slog.New(slog.DiscardHandler), true
+	s, err := completeNew(&cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); <-done }) }
+	tb.Cleanup(stop)
+	return "http://" + s.Addr(), stop
+}
+
 func startServer(t *testing.T, cfg Config, setup ...func(*Server)) *testServer {
 	t.Helper()
 	if cfg.DataDir == "" {

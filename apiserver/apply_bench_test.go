@@ -2,17 +2,13 @@ package apiserver
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // benchWidgetCRD is bench's widgets CRD (bench/internal/workload: CRD.JSON):
@@ -63,16 +59,8 @@ func benchApplyBody(name string, counter, ports int) []byte {
 //	go test -run '^$' -bench ServerSideApply -count 6 ./apiserver/
 func BenchmarkServerSideApply_ListMap20(b *testing.B) {
 	const objects, ports = 100, 20
-	s, err := completeNew(&Config{DataDir: b.TempDir(), Listen: "127.0.0.1:0",
-		Logger: slog.New(slog.DiscardHandler), Storage: bolt.Options{NoSync: true}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx) }()
-	b.Cleanup(func() { cancel(); <-done })
-	l := &crdLoad{url: "http://" + s.Addr()}
+	url, _ := runNoSync(b, Config{})
+	l := &crdLoad{url: url}
 	pollFor(b, "ready", time.Minute, func() bool { return l.status("GET", "/readyz", nil) == 200 })
 	if code, msg := l.do("POST", "/api/v1/namespaces", []byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"bench"}}`)); code != 201 {
 		b.Fatalf("create namespace: %d %s", code, msg)

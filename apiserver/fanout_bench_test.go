@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -14,8 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // fanoutCRDJSON is the bench's watched CRD (bench/internal/workload:
@@ -69,16 +66,7 @@ func BenchmarkWatchFanout_Update(b *testing.B) {
 }
 
 func benchWatchFanout(b *testing.B, watchers int, controllers []string) {
-	s, err := completeNew(&Config{DataDir: b.TempDir(), Listen: "127.0.0.1:0", Controllers: controllers,
-		Logger: slog.New(slog.DiscardHandler), Storage: bolt.Options{NoSync: true}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx) }()
-	b.Cleanup(func() { cancel(); <-done })
-	url := "http://" + s.Addr()
+	url, _ := runNoSync(b, Config{Controllers: controllers})
 	c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 	do := func(method, path, body string) (int, []byte) {
 		req, _ := http.NewRequest(method, url+path, strings.NewReader(body))
@@ -111,7 +99,7 @@ func benchWatchFanout(b *testing.B, watchers int, controllers []string) {
 	rv := resourceVersionOf(body)
 
 	// The watchers: each counts the events it reads.
-	wctx, stop := context.WithCancel(ctx)
+	wctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	b.Cleanup(func() { stop(); wg.Wait() })
 	counts := make([]atomic.Int64, watchers)

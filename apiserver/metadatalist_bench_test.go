@@ -1,15 +1,11 @@
 package apiserver
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"testing"
 	"time"
-
-	"github.com/crdlab/crdlab/storage/bolt"
 )
 
 // BenchmarkMetadataList_CustomResources is the garbage collector's list of
@@ -28,17 +24,10 @@ func BenchmarkMetadataList_CustomResources(b *testing.B) {
 	const objects = 5000
 	dir := b.TempDir()
 	start := func(b *testing.B) (*crdLoad, func()) {
-		s, err := completeNew(&Config{DataDir: dir, Listen: "127.0.0.1:0", Controllers: []string{"-garbage-collector-controller"},
-			Logger: slog.New(slog.DiscardHandler), Storage: bolt.Options{NoSync: true}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- s.Run(ctx) }()
-		l := &crdLoad{url: "http://" + s.Addr()}
+		url, stop := runNoSync(b, Config{DataDir: dir, Controllers: []string{"-" + GarbageCollectorControllerName}})
+		l := &crdLoad{url: url}
 		pollFor(b, "ready", time.Minute, func() bool { return l.status("GET", "/readyz", nil) == 200 })
-		return l, func() { cancel(); <-done }
+		return l, stop
 	}
 	const path = "/apis/bench.crdlab.dev/v1/namespaces/bench/widgets"
 	l, stop := start(b)

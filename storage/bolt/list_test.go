@@ -144,7 +144,7 @@ func TestGetList_StreamReadsTheRestAsItGoes(t *testing.T) {
 	})
 }
 
-// thingsPrefix is where thingsFile's objects are.
+// thingsPrefix is where the objects of thingsFile and openThings are.
 const thingsPrefix = "/registry/g/things"
 
 // thingsFile writes n objects o10000, o10001, … into namespace ns of a new

@@ -3,7 +3,6 @@ package bolt
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -45,13 +44,9 @@ func TestListedRevs(t *testing.T) {
 func TestAutoCompaction_KeepsListed(t *testing.T) {
 	for _, keep := range []time.Duration{0, time.Minute} {
 		t.Run(fmt.Sprint("KeepListed=", keep), func(t *testing.T) {
-			db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true,
+			db, st := openThings(t, Options{NoSync: true,
 				RetainRevisions: 2, CompactInterval: 5 * time.Millisecond, KeepListed: keep})
-			require.NoError(t, err)
-			t.Cleanup(func() { require.NoError(t, db.Close()) })
-			const prefix = "/registry/g/things"
-			st := db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
-				NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+			const prefix = thingsPrefix
 			ctx := context.Background()
 			write := func(name string) {
 				t.Helper()

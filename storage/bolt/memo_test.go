@@ -18,12 +18,8 @@ import (
 // that a read between two sweeps keeps its object, and that a record whose
 // memo was emptied is remembered again by the next read.
 func TestMemo_SweepForgetsIdleObjects(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true, MemoIdle: -1}) // swept by hand
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	const prefix = "/registry/g/things"
-	st := db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
-		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+	db, st := openThings(t, Options{NoSync: true, MemoIdle: -1}) // swept by hand
+	const prefix = thingsPrefix
 	ctx := context.Background()
 	const n = 10
 	for i := range n {
@@ -61,12 +57,8 @@ func TestMemo_SweepForgetsIdleObjects(t *testing.T) {
 // leaves the live heap: 2,000 listed objects of ≈ 1 KB hold several MB
 // until two sweeps, and less than a tenth of that after them.
 func TestMemo_SweptObjectsAreCollected(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true, MemoIdle: -1})
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	const prefix = "/registry/g/things"
-	st := db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
-		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+	db, st := openThings(t, Options{NoSync: true, MemoIdle: -1})
+	const prefix = thingsPrefix
 	ctx := context.Background()
 	const n = 2000
 	for i := range n {
@@ -103,18 +95,14 @@ func TestMemo_SweptObjectsAreCollected(t *testing.T) {
 // TestMemo_DeleteForgetsObject checks that deleting a key forgets the
 // object a list left on its record, and only that one.
 func TestMemo_DeleteForgetsObject(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true, MemoIdle: -1})
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	const prefix = "/registry/g/things"
-	st := db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
-		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+	db, st := openThings(t, Options{NoSync: true, MemoIdle: -1})
+	const prefix = thingsPrefix
 	ctx := context.Background()
 	for i := range 2 {
 		obj := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": fmt.Sprint(i)}}}
 		require.NoError(t, st.Create(ctx, fmt.Sprintf("%s/%d", prefix, i), obj, &unstructured.Unstructured{}))
 	}
-	_, err = st.GetList(ctx, prefix, storage.ListOptions{Recursive: true})
+	_, err := st.GetList(ctx, prefix, storage.ListOptions{Recursive: true})
 	require.NoError(t, err)
 	deleted, kept := db.latest(prefix+"/0"), db.latest(prefix+"/1")
 	require.NotNil(t, deleted.memo.get(st.(*store)), "the list remembered it")

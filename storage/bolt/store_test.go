@@ -2,7 +2,6 @@ package bolt
 
 import (
 	"context"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,12 +29,8 @@ func TestCopyInto(t *testing.T) {
 // larger than memoMaxValue, whose reads, lists and watch events each get
 // their own object, equal to what was written.
 func TestStore_LargeValuesAreNotMemoized(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true})
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	const prefix = "/registry/g/things"
-	st := db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
-		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+	db, st := openThings(t, Options{NoSync: true})
+	const prefix = thingsPrefix
 	ctx := context.Background()
 	rev, err := db.CurrentRevision(ctx)
 	require.NoError(t, err)

@@ -24,12 +24,8 @@ import (
 // revisions in about 1 in 170 catch-up watches under -race with writers
 // running).
 func TestWatch_CatchUpMissesNoCommitDuringItsRead(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true})
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	const prefix = "/registry/g/things"
-	st := db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
-		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+	db, st := openThings(t, Options{NoSync: true})
+	const prefix = thingsPrefix
 	ctx := context.Background()
 	create := func(name string) {
 		t.Helper()
@@ -85,12 +81,8 @@ func TestWatch_CatchUpMissesNoCommitDuringItsRead(t *testing.T) {
 // no decoded copy of each written object; a get still fills the record's
 // memo, and the fan-out shares what a read remembered.
 func TestWatch_FanoutRemembersNoDecodedObject(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "crdlab.db"), Options{NoSync: true})
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	const prefix = "/registry/g/things"
-	st := db.ForResource(storage.ResourceConfig{Prefix: prefix, Codec: storage.JSONCodec{},
-		NewFunc: func() storage.Object { return &unstructured.Unstructured{} }})
+	db, st := openThings(t, Options{NoSync: true})
+	const prefix = thingsPrefix
 	ctx := context.Background()
 	rev, err := db.CurrentRevision(ctx)
 	require.NoError(t, err)
