@@ -29,6 +29,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -400,6 +401,7 @@ func withRequestChecks(h http.Handler, timeout time.Duration) http.Handler {
 			_ = rc.SetWriteDeadline(deadline)
 			if hasBody(r) {
 				pb := &pacedBody{ReadCloser: r.Body, rc: rc, start: time.Now(), final: deadline}
+				defer pb.finish()
 				r.Body = pb
 				w = &closeOnUnreadBody{ResponseWriter: w, body: pb}
 				// A read deadline that passes makes net/http cancel the
@@ -496,6 +498,31 @@ type pacedBody struct {
 	// the goroutine net/http cancels the request's context on.
 	deadline atomic.Int64
 	late     atomic.Bool
+	// mu orders the read deadlines set through rc with finish: the
+	// handler may still read after the request ended (the timeout filter
+	// answers, and returns, without waiting for it), and over HTTP/2
+	// net/http clears the stream's writer when the request ends, which a
+	// SetReadDeadline from the handler's goroutine raced with (seen by
+	// -race in TestServer_TLS as the server shut down).
+	mu       sync.Mutex
+	finished bool // guarded by mu: the request has ended, rc is not to be used
+}
+
+// setReadDeadline sets the connection's read deadline, unless the request
+// has ended.
+func (p *pacedBody) setReadDeadline(t time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.finished {
+		_ = p.rc.SetReadDeadline(t)
+	}
+}
+
+// finish says the request has ended: rc is not used again.
+func (p *pacedBody) finish() {
+	p.mu.Lock()
+	p.finished = true
+	p.mu.Unlock()
 }
 
 // cut reports whether the body missed its pace: a read failed on its
@@ -524,7 +551,7 @@ func (p *pacedBody) Read(b []byte) (int, error) {
 		return 0, p.tooSlow()
 	}
 	p.deadline.Store(d.UnixNano())
-	_ = p.rc.SetReadDeadline(d)
+	p.setReadDeadline(d)
 	n, err := p.ReadCloser.Read(b)
 	p.n += int64(n)
 	if err == nil {
@@ -537,7 +564,7 @@ func (p *pacedBody) Read(b []byte) (int, error) {
 	}
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		p.deadline.Store(0)
-		_ = p.rc.SetReadDeadline(p.final)
+		p.setReadDeadline(p.final)
 		return n, err
 	}
 	p.late.Store(true)
