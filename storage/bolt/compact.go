@@ -162,7 +162,8 @@ type revSample struct {
 
 // runCompactor compacts history every CompactInterval to the window set by
 // RetainRevisions and RetainAge, if any, but not past the revision of a
-// list read or a watch begun in the last KeepListed (listed.go).
+// list of the current state, or of a watch begun from now, in the last
+// KeepListed (listed.go).
 //
 // Mirrors etcd's auto-compactors (server/etcdserver/api/v3compactor:
 // revision.go keeps the last N revisions; periodic.go samples the revision
