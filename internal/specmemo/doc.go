@@ -23,13 +23,14 @@
 //     the memo empties once CRDs settle. Specs under MinJSON are not kept.
 //
 // What it costs: while CRDs are on their way to Established, each memo
-// keeps up to MaxJSON (128 MiB) of JSON, and the specs decoded from it. The
+// keeps up to MaxJSON (256 MiB) of JSON, and the specs decoded from it. The
 // controllers' client shares those with its informer's cache, which holds
 // them anyway; the storage codec's internal specs are held by the memo
 // alone, about twice their JSON. A burst of real-size creates that fills
-// both memos holds about 500 MiB more (heap) than without them until the
-// burst ends (at 2,000 CRDs the peak RSS was 3.8–4.0 GiB against 3.1 with
-// half the bound), and is garbage only once they empty: the server's idle
+// both memos holds about 1 GiB more (heap) than without them until the
+// burst ends (at 2,000 CRDs the peak RSS was 5.8–6.2 GiB, against 4.2–4.6
+// with half the bound and 3.1 with a quarter; a burst of 500 does not fill
+// them), and is garbage only once they empty: the server's idle
 // collection (apiserver/idlegc.go) waits longer than Idle for that
 // ("Session 13: RSS after settling at 500"). With the former bound of 32
 // specs, a backlog longer than 32 CRDs was decoded whole again at each
