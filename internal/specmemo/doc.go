@@ -28,7 +28,7 @@
 // them anyway; the storage codec's internal specs are held by the memo
 // alone, about twice their JSON. A burst of real-size creates that fills
 // both memos holds about 1 GiB more (heap) than without them until the
-// burst ends (at 2,000 CRDs the peak RSS was 5.8–6.2 GiB, against 4.2–4.6
+// burst ends (at 2,000 CRDs the peak RSS was 5.8–6.6 GiB, against 4.2–4.6
 // with half the bound and 3.1 with a quarter; a burst of 500 does not fill
 // them), and is garbage only once they empty: the server's idle
 // collection (apiserver/idlegc.go) waits longer than Idle for that
