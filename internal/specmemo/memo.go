@@ -15,14 +15,15 @@ const (
 	// real-size specs (0.26 MB of JSON each). The specs kept are those of
 	// the CRDs on their way to Established (a create, then two status
 	// writes that keep the spec), and when creates outrun the
-	// controllers that backlog is hundreds of CRDs long. The bound drops
-	// the spec remembered first, which is the one the controllers need
-	// next, so a backlog longer than the bound is decoded whole again,
-	// spec after spec, on each side. In the many-CRDs family at 2,000 on
-	// two cores the backlog is 500–1,000 CRDs: with 64 MiB 1,700–2,600
-	// specs were decoded whole a second time on each side, with 128 MiB
-	// 0–2,600 (session 34) and, on session 36's faster host, 2,600
-	// on the storage codec's side and 1,900 on the client's; with this
+	// controllers that backlog is hundreds of CRDs long. Past the specs
+	// already finished, the bound drops the spec remembered first, which
+	// is the one the controllers need next, so a backlog longer than the
+	// bound is decoded whole again, spec after spec, on each side. In the
+	// many-CRDs family at 2,000 on two cores the backlog is 500–1,000
+	// CRDs: with 64 MiB 1,700–2,600 specs were decoded whole a second
+	// time on each side, with 128 MiB 0–600 (session 34) and, on session
+	// 36's faster host, 2,600 on the storage codec's side and 1,900 on
+	// the client's; with this
 	// bound none (docs/crd-memory.md, "Session 34: the memo's bound
 	// again", "Session 36: room for the backlog"). The memory it costs
 	// while full is more than the JSON: doc.go says how much.
